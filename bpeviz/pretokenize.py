@@ -1,0 +1,56 @@
+"""Pre-tokenization: cutting text into the words that training and encoding work on.
+
+Every pre-tokenizer returns ``(start, end)`` character spans, so encoders can report
+offsets into the original text. Text outside every span (whitespace for
+``"whitespace"``) produces no token.
+
+>>> [text[s:e] for text in ["hug  the pug"] for s, e in spans(text, "whitespace")]
+['hug', 'the', 'pug']
+>>> [text[s:e] for text in ["I'm here"] for s, e in spans(text, "gpt2")]
+['I', "'m", ' here']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+#: GPT-2's pattern, as published with its encoder (``\p`` classes need the regex module).
+GPT2_PATTERN = (
+    r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+)
+
+PRETOKENIZERS: dict[str, str] = {
+    "whitespace": "split on Unicode whitespace, like str.split(); whitespace is dropped",
+    "gpt2": "GPT-2's regular expression; spaces stay attached to the following word",
+    "none": "each line (with its line break) is one word, so merges may cross spaces",
+}
+
+_PATTERNS = {
+    # str.split() also splits on the separators U+001C..U+001F, which \s does not cover
+    "whitespace": regex.compile(r"[^\s\x1c-\x1f]+"),
+    "gpt2": regex.compile(GPT2_PATTERN),
+    "none": regex.compile(r"[^\n]*\n|[^\n]+"),
+}
+
+
+def check_pretokenizer(name: str) -> str:
+    """Return ``name`` if it is a known pre-tokenizer, else raise a helpful ValueError."""
+    if name not in _PATTERNS:
+        known = ", ".join(repr(k) for k in PRETOKENIZERS)
+        raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of {known}")
+    return name
+
+
+def spans(text: str, name: str) -> Iterator[tuple[int, int]]:
+    """Yield the ``(start, end)`` span of every word of ``text``."""
+    for match in _PATTERNS[check_pretokenizer(name)].finditer(text):
+        yield match.span()
+
+
+def words(text: str, name: str) -> list[str]:
+    """The words of ``text`` in order, repeats included."""
+    if name == "whitespace":  # str.split is the same thing, several times faster
+        return text.split()
+    return _PATTERNS[check_pretokenizer(name)].findall(text)

@@ -1,0 +1,120 @@
+"""Saving a training as JSON and loading it back, exactly.
+
+The file holds the corpus, the options and the merges; loading replays the merges on
+the corpus and checks that every recorded count comes out the same.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.corpus import Corpus
+from bpeviz.symbols import Symbol
+
+if TYPE_CHECKING:
+    from bpeviz.training import Training
+
+FORMAT = "bpeviz.training"
+VERSION = 1
+
+
+def _sym_out(sym: Symbol) -> str:
+    return sym.hex() if isinstance(sym, bytes) else sym
+
+
+def _sym_in(value: Any, algorithm: str) -> Symbol:
+    if not isinstance(value, str):
+        raise ValueError(f"a token must be a string in the file, got {value!r}")
+    return bytes.fromhex(value) if algorithm == "bbpe" else value
+
+
+def training_to_dict(training: Training) -> dict[str, Any]:
+    """A JSON-ready description of ``training``."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "options": training.options.to_dict(),
+        "corpus": {
+            "pretokenizer": training.corpus.pretokenizer,
+            "words": list(training.corpus.words),
+            "counts": list(training.corpus.counts),
+        },
+        "stop_reason": training.stop_reason,
+        "merges": [[_sym_out(m.left), _sym_out(m.right), m.count, m.score]
+                   for m in training.merges],
+    }
+
+
+def training_from_dict(data: Any) -> Training:
+    """Rebuild a training from :func:`training_to_dict`'s output; ValueError if malformed."""
+    from bpeviz.training import Training, make_options, replay
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a bpeviz training file (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise ValueError(f"unsupported training file version {data.get('version')!r}")
+    try:
+        opts = dict(data["options"])
+        corpus_data = data["corpus"]
+        corpus = Corpus(tuple(corpus_data["words"]), tuple(int(c) for c in corpus_data["counts"]),
+                        corpus_data["pretokenizer"])
+        algorithm = opts["algorithm"]
+        options = make_options(
+            algorithm, merges=opts.get("merges"), vocab_size=opts.get("vocab_size"),
+            tie_break=opts["tie_break"], marker=opts.get("marker"),
+            marker_style=opts.get("marker_style", "separate"), scoring=opts["scoring"],
+            min_frequency=opts.get("min_frequency", 0),
+            special_tokens=opts.get("special_tokens", []),
+        ) if (opts.get("merges") is None) != (opts.get("vocab_size") is None) else None
+        if options is None:
+            raise ValueError("the options must hold exactly one of merges and vocab_size")
+        rows = data["merges"]
+        pairs = [(_sym_in(r[0], algorithm), _sym_in(r[1], algorithm)) for r in rows]
+        stop_reason = data["stop_reason"]
+    except (KeyError, TypeError, IndexError) as err:
+        raise ValueError(f"the training file is missing or garbles a field: {err}") from None
+    replayed = replay(corpus, options, pairs)
+    for merge, row in zip(replayed.merges, rows):
+        if merge.count != row[2]:
+            raise ValueError(
+                f"merge {merge.step} ({merge.left!r} + {merge.right!r}) has count "
+                f"{merge.count} on this corpus, but the file says {row[2]}: the file is corrupt"
+            )
+    return Training(
+        corpus=replayed.corpus, options=options, merges=replayed.merges, vocab=replayed.vocab,
+        n_base=replayed.n_base, stop_reason=stop_reason, vocab_sizes=replayed.vocab_sizes,
+        initial_tokens=replayed.initial_tokens, _log=replayed._log,
+    )
+
+
+def write_atomic(path: str | os.PathLike[str], content: str | bytes) -> None:
+    """Write ``content`` to ``path`` so that a failure leaves any old file intact."""
+    target = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_training(training: Training, path: str | os.PathLike[str]) -> None:
+    write_atomic(path, json.dumps(training_to_dict(training), ensure_ascii=False))
+
+
+def load(path: str | os.PathLike[str]) -> Training:
+    """Load a training saved with :meth:`Training.save`."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path} is not a JSON training file: {err}") from None
+    return training_from_dict(data)

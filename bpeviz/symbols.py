@@ -1,0 +1,123 @@
+"""The initial symbols of each algorithm, how two symbols join, and how symbols are shown.
+
+>>> initial_symbols("hug", "wordpiece")
+['h', '##u', '##g']
+>>> initial_symbols("low", "bpe", marker="</w>", marker_style="glued")
+['l', 'o', 'w</w>']
+>>> join("##p", "##l", "wordpiece"), join("S", "##h", "wordpiece")
+('##pl', 'Sh')
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+Symbol = str | bytes
+
+ALGORITHMS = ("bpe", "bbpe", "wordpiece")
+WORDPIECE_PREFIX = "##"
+#: Special tokens put first in the vocabulary (ids 0, 1, ...) unless a training says otherwise.
+DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {
+    "bpe": ("[UNK]",),
+    "bbpe": (),
+    "wordpiece": ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
+}
+
+
+def check_algorithm(name: str) -> str:
+    if name not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
+    return name
+
+
+def initial_symbols(
+    word: str, algorithm: str, marker: str | None = None, marker_style: str = "separate"
+) -> list[Symbol]:
+    """The symbols a word starts as, before any merge."""
+    if algorithm == "bbpe":
+        return [bytes((b,)) for b in word.encode("utf-8", "surrogatepass")]
+    if algorithm == "wordpiece":
+        return [word[0]] + [WORDPIECE_PREFIX + ch for ch in word[1:]] if word else []
+    symbols: list[Symbol] = list(word)
+    if marker:
+        if marker_style == "glued" and symbols:
+            symbols[-1] = symbols[-1] + marker
+        else:
+            symbols.append(marker)
+    return symbols
+
+
+def join(left: Symbol, right: Symbol, algorithm: str) -> Symbol:
+    """The token a merge of ``left`` and ``right`` creates."""
+    if algorithm == "wordpiece" and right.startswith(WORDPIECE_PREFIX):  # type: ignore[arg-type]
+        return left + right[len(WORDPIECE_PREFIX) :]  # type: ignore[operator]
+    return left + right  # type: ignore[operator]
+
+
+def surface(symbols: tuple[Symbol, ...] | list[Symbol], algorithm: str, marker: str | None = None) -> str:
+    """The text a split stands for: markers and ``##`` removed, bytes decoded.
+
+    >>> surface(("tall", "er_"), "bpe"), surface(("Sh", "##e"), "wordpiece")
+    ('taller_', 'She')
+    """
+    if algorithm == "bbpe":
+        return b"".join(symbols).decode("utf-8", "surrogatepass")  # type: ignore[arg-type]
+    if algorithm == "wordpiece":
+        return "".join(s[len(WORDPIECE_PREFIX):] if i and s.startswith(WORDPIECE_PREFIX) else s
+                       for i, s in enumerate(symbols))  # type: ignore[union-attr]
+    text = "".join(symbols)  # type: ignore[arg-type]
+    if marker and text.endswith(marker):
+        text = text[: -len(marker)]
+    return text
+
+
+@lru_cache(maxsize=1)
+def gpt2_byte_chars() -> tuple[str, ...]:
+    """GPT-2's printable stand-in for each byte value (space -> 'Ġ', newline -> 'Ċ')."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1),
+                 *range(ord("®"), ord("ÿ") + 1)]
+    table = {}
+    extra = 0
+    for byte in range(256):
+        if byte in printable:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(256 + extra)
+            extra += 1
+    return tuple(table[b] for b in range(256))
+
+
+def bytes_to_gpt2(token: bytes) -> str:
+    """``b' hi'`` -> ``'Ġhi'``: the GPT-2 / Hugging Face ByteLevel spelling of a token."""
+    chars = gpt2_byte_chars()
+    return "".join(chars[b] for b in token)
+
+
+def gpt2_to_bytes(text: str) -> bytes:
+    """The inverse of :func:`bytes_to_gpt2`; unknown characters raise ValueError."""
+    index = _gpt2_char_index()
+    try:
+        return bytes(index[ch] for ch in text)
+    except KeyError as err:
+        raise ValueError(f"{text!r} is not a byte-level token: {err.args[0]!r} is no byte") from None
+
+
+@lru_cache(maxsize=1)
+def _gpt2_char_index() -> dict[str, int]:
+    return {ch: b for b, ch in enumerate(gpt2_byte_chars())}
+
+
+def bytes_to_hex(token: bytes) -> str:
+    """``b'\\x9c\\xe6'`` -> ``'<0x9C><0xE6>'``; printable ASCII stays as it is."""
+    return "".join(chr(b) if 0x21 <= b <= 0x7E else f"<0x{b:02X}>" for b in token)
+
+
+def display(symbol: Symbol, byte_style: str = "gpt2") -> str:
+    """A readable string for any symbol; bytes never turn into U+FFFD.
+
+    >>> display(b"\\x9c\\xe6", "hex"), display(b" the")
+    ('<0x9C><0xE6>', 'Ġthe')
+    """
+    if isinstance(symbol, bytes):
+        return bytes_to_hex(symbol) if byte_style == "hex" else bytes_to_gpt2(symbol)
+    return symbol
