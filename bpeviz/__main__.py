@@ -1,0 +1,5 @@
+import sys
+
+from bpeviz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,93 @@
+"""Command line: ``python -m bpeviz train|encode|export ...``.
+
+Errors in the input are reported in one line on stderr with exit status 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from bpeviz.corpus import Corpus
+from bpeviz.pretokenize import PRETOKENIZERS
+from bpeviz.symbols import ALGORITHMS
+from bpeviz.training import SCORINGS, TIE_BREAKS, train
+
+
+class _Progress:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / total) if total else width
+        rate = done / max(now - self.started, 1e-9)
+        self.stream.write(f"\rtraining [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{total} merges, {rate:,.0f}/s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _add_train(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train on a text or word<TAB>count file")
+    p.add_argument("input", help="a UTF-8 text file, or a word<TAB>count file")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--merges", type=int, help="number of merges (default 1000)")
+    size.add_argument("--vocab-size", type=int, help="stop at this vocabulary size")
+    p.add_argument("--pretokenizer", choices=list(PRETOKENIZERS), default=None,
+                   help="default: gpt2 for bbpe, whitespace otherwise")
+    p.add_argument("--format", choices=["auto", "text", "counts"], default="auto",
+                   help="input format (auto: counts when every line is word<TAB>count)")
+    p.add_argument("--tie-break", choices=TIE_BREAKS, default="first")
+    p.add_argument("--marker", default=None, help="BPE end-of-word marker, e.g. '</w>'")
+    p.add_argument("--marker-style", choices=["separate", "glued"], default="separate")
+    p.add_argument("--scoring", choices=SCORINGS, default="score", help="WordPiece scoring")
+    p.add_argument("--min-frequency", type=int, default=0)
+    p.add_argument("--out", required=True, help="where to write the training (JSON)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_run_train)
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    pretokenizer = args.pretokenizer or ("gpt2" if args.algorithm == "bbpe" else "whitespace")
+    corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
+    merges = args.merges if args.merges is not None or args.vocab_size is not None else 1000
+    training = train(
+        corpus, args.algorithm, merges=merges, vocab_size=args.vocab_size,
+        tie_break=args.tie_break, marker=args.marker, marker_style=args.marker_style,
+        scoring=args.scoring, min_frequency=args.min_frequency,
+        progress=None if args.quiet else _Progress(),
+    )
+    training.save(args.out)
+    print(f"{training.stop_message} Vocabulary: {len(training.vocab)} tokens. "
+          f"Saved to {args.out}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bpeviz", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_train(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
