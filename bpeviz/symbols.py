@@ -54,7 +54,9 @@ def join(left: Symbol, right: Symbol, algorithm: str) -> Symbol:
     return left + right  # type: ignore[operator]
 
 
-def surface(symbols: tuple[Symbol, ...] | list[Symbol], algorithm: str, marker: str | None = None) -> str:
+def surface(
+    symbols: tuple[Symbol, ...] | list[Symbol], algorithm: str, marker: str | None = None
+) -> str:
     """The text a split stands for: markers and ``##`` removed, bytes decoded.
 
     >>> surface(("tall", "er_"), "bpe"), surface(("Sh", "##e"), "wordpiece")
@@ -99,7 +101,9 @@ def gpt2_to_bytes(text: str) -> bytes:
     try:
         return bytes(index[ch] for ch in text)
     except KeyError as err:
-        raise ValueError(f"{text!r} is not a byte-level token: {err.args[0]!r} is no byte") from None
+        raise ValueError(
+            f"{text!r} is not a byte-level token: {err.args[0]!r} stands for no byte"
+        ) from None
 
 
 @lru_cache(maxsize=1)

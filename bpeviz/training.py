@@ -231,6 +231,7 @@ class _MergeLoop:
         self.flat = array("i")
         self.scored = options.algorithm == "wordpiece" and options.scoring == "score"
         self.first_rule = options.tie_break == "first"
+        self.filtered = False  # a pair was passed over for min_frequency
 
     # -- set-up -------------------------------------------------------------------
     def _initial_words(self) -> None:
@@ -310,7 +311,6 @@ class _MergeLoop:
     def _pop_best(self) -> tuple[int, int] | None:
         """The pair to merge next, or None (and ``stop_reason`` set) when there is none."""
         heap, min_freq = self.heap, self.options.min_frequency
-        filtered = False
         while heap:
             entry = heap[0]
             p = entry[-1]
@@ -332,11 +332,11 @@ class _MergeLoop:
                     self.stop_reason = "min_frequency"
                     return None
                 heapq.heappop(heap)  # its count may not rise again, but a new entry would
-                filtered = True
+                self.filtered = True
                 continue
             heapq.heappop(heap)
             return p
-        self.stop_reason = "min_frequency" if filtered else "no_pairs"
+        self.stop_reason = "min_frequency" if self.filtered else "no_pairs"
         return None
 
     # -- merging ------------------------------------------------------------------

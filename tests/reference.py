@@ -1,0 +1,78 @@
+"""A deliberately naive trainer (recount everything at every step), as the seeds do it.
+
+It is the oracle the property tests compare the incremental engine against.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from bpeviz.symbols import initial_symbols, join
+
+
+def apply_merge(split: list, left, right, token) -> list:
+    """Leftmost-first, non-overlapping: ['a','a','a'] with (a, a) -> ['aa', 'a']."""
+    out, i = [], 0
+    while i < len(split):
+        if i + 1 < len(split) and split[i] == left and split[i + 1] == right:
+            out.append(token)
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out
+
+
+def pair_table(splits: list[list], counts: list[int]) -> dict:
+    """pair -> count, in first-occurrence order (words in order, left to right)."""
+    table: dict = {}
+    for split, count in zip(splits, counts):
+        for pair in itertools.pairwise(split):
+            table[pair] = table.get(pair, 0) + count
+    return table
+
+
+def unit_counts(splits: list[list], counts: list[int]) -> dict:
+    units: dict = {}
+    for split, count in zip(splits, counts):
+        for sym in split:
+            units[sym] = units.get(sym, 0) + count
+    return units
+
+
+def priorities(splits, counts, algorithm: str, scoring: str) -> dict:
+    table = pair_table(splits, counts)
+    if algorithm == "wordpiece" and scoring == "score":
+        units = unit_counts(splits, counts)
+        return {p: c / (units[p[0]] * units[p[1]]) for p, c in table.items()}
+    return {p: float(c) for p, c in table.items()}
+
+
+def best_pair(splits, counts, algorithm, scoring, tie_break, ids: dict):
+    prio = priorities(splits, counts, algorithm, scoring)
+    if not prio:
+        return None
+    top = max(prio.values())
+    tied = [p for p, v in prio.items() if v == top]  # dict order = first occurrence
+    if tie_break == "first":
+        return tied[0]
+    return min(tied, key=lambda p: (ids[p[0]], ids[p[1]]))
+
+
+def naive_train(corpus, algorithm, merges, tie_break="first", scoring="score", marker=None,
+                marker_style="separate", base=None):
+    """Return (list of (left, right), list of splits after each step)."""
+    splits = [initial_symbols(w, algorithm, marker, marker_style) for w in corpus.words]
+    counts = list(corpus.counts)
+    ids = {sym: i for i, sym in enumerate(base)} if base is not None else {}
+    chosen, history = [], [[list(s) for s in splits]]
+    for _ in range(merges):
+        pair = best_pair(splits, counts, algorithm, scoring, tie_break, ids)
+        if pair is None:
+            break
+        token = join(pair[0], pair[1], algorithm)
+        ids.setdefault(token, len(ids))
+        splits = [apply_merge(s, pair[0], pair[1], token) for s in splits]
+        chosen.append(pair)
+        history.append(splits)
+    return chosen, history
