@@ -15,7 +15,7 @@ any step is read back from that log (see :mod:`bpeviz.snapshot`), never stored p
 from __future__ import annotations
 
 import heapq
-from array import array
+from itertools import chain
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -223,12 +223,10 @@ class _MergeLoop:
         self.merges: list[Merge] = []
         self.vocab_lens: list[int] = []  # vocabulary size after each merge
         self.stop_reason = "merges"
-        # the split log: event e says word ev_word[e] became flat[ev_start[e]:ev_start[e+1]]
-        # at step ev_step[e]
-        self.ev_word = array("i")
-        self.ev_step = array("i")
-        self.ev_start = array("q")
-        self.flat = array("i")
+        # the split log: event e says word ev_word[e] became ev_split[e] at step ev_step[e]
+        self.ev_word: list[int] = []
+        self.ev_step: list[int] = []
+        self.ev_split: list[list[int]] = []
         self.scored = options.algorithm == "wordpiece" and options.scoring == "score"
         self.first_rule = options.tie_break == "first"
         self.filtered = False  # a pair was passed over for min_frequency
@@ -252,8 +250,7 @@ class _MergeLoop:
     def _log(self, w: int, step: int, ids: list[int]) -> None:
         self.ev_word.append(w)
         self.ev_step.append(step)
-        self.ev_start.append(len(self.flat))
-        self.flat.extend(ids)
+        self.ev_split.append(ids)
 
     def _count_pairs(self) -> None:
         pc: dict[tuple[int, int], int] = {}
@@ -296,9 +293,18 @@ class _MergeLoop:
         return (-self._priority(p), p)
 
     # -- choosing -----------------------------------------------------------------
-    def _true_first(self, p: tuple[int, int]) -> tuple[int, int]:
+    def _true_first(self, p: tuple[int, int], bound: tuple[int, int]) -> tuple[int, int]:
+        """The first occurrence of ``p``, given a lower ``bound`` (often exact)."""
         a, b = p
         units = self.units
+        w, target = bound
+        word, off = self.words[w], 0
+        for i in range(len(word) - 1):  # cheap check: is the bound itself an occurrence?
+            if off == target:
+                if word[i] == a and word[i + 1] == b:
+                    return bound
+                break
+            off += units[word[i]]
         for w in sorted(self.where.get(p, ())):
             word = self.words[w]
             off = 0
@@ -314,16 +320,17 @@ class _MergeLoop:
         while heap:
             entry = heap[0]
             p = entry[-1]
-            count = self.pc.get(p, 0)
-            if count <= 0 or -entry[0] != self._priority(p):
-                heapq.heappop(heap)  # stale: a fresher entry for p is in the heap
+            if p not in self.pc:
+                heapq.heappop(heap)  # merged away, or its last occurrence is gone
                 continue
+            fresh = self._entry(p)
+            if fresh != entry:  # its count fell (or bound moved) since this entry was made
+                heapq.heapreplace(heap, fresh)
+                continue
+            count = self.pc[p]
             if self.first_rule:
-                if entry[1] != self.first[p]:
-                    heapq.heappop(heap)
-                    continue
-                true = self._true_first(p)
-                if true != entry[1]:  # the stored occurrence was a lower bound
+                true = self._true_first(p, entry[1])
+                if true != entry[1]:  # the stored occurrence was only a lower bound
                     self.first[p] = true
                     heapq.heapreplace(heap, (entry[0], true, p))
                     continue
@@ -352,100 +359,131 @@ class _MergeLoop:
             self.ids[token] = t
             self.units.append(self.units[a] + self.units[b])
             self.unit_count.append(0)
-        changed: set[tuple[int, int]] = set()
-        replaced = 0
-        for w in self.where.pop(p, ()):
-            replaced += self._merge_word(w, a, b, t, step, changed)
+        # pairs whose count rose need a fresh heap entry; a count that fell is found
+        # stale when popped and pushed again then (BPE counts of a pair never rise,
+        # unless through a token that already existed, which lands here too)
+        grown: set[tuple[int, int]] = set()
+        dropped: set[tuple[int, int]] = set()
+        replaced = self._merge_words(a, b, t, step, grown, dropped)
         self.vocab_lens.append(len(self.vocab))
         self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
                                  a, b, t, replaced))
-        if self.scored:
+        if self.scored:  # scores rise when a unit count falls: every pair of a, b, t moves
             uc = self.unit_count
             uc[a] -= replaced
             uc[b] -= replaced
             uc[t] += replaced
+            pairs_of, pc = self.pairs_of, self.pc
+            for q in grown:
+                pairs_of.setdefault(q[0], set()).add(q)
+                pairs_of.setdefault(q[1], set()).add(q)
             for s in {a, b, t}:
-                live = {q for q in self.pairs_of.get(s, ()) if self.pc.get(q, 0) > 0}
-                self.pairs_of[s] = live
-                changed |= live
-        heap = self.heap
-        for q in changed:
-            if self.pc.get(q, 0) > 0:
-                heapq.heappush(heap, self._entry(q))
+                live = {q for q in pairs_of.get(s, ()) if q in pc}
+                pairs_of[s] = live
+                grown |= live
+            grown |= dropped
+        heap, pc, entry = self.heap, self.pc, self._entry
+        for q in grown:
+            if q in pc:
+                heapq.heappush(heap, entry(q))
 
-    def _merge_word(self, w: int, a: int, b: int, t: int, step: int,
-                    changed: set[tuple[int, int]]) -> int:
-        """Merge every (a, b) in word ``w`` leftmost-first; update counts; return sites x count."""
-        word = self.words[w]
-        n = len(word)
-        c = self.counts[w]
-        pc, where, first = self.pc, self.where, self.first
-        track_first = self.first_rule
-        units = self.units
-        new: list[int] = []
-        i = 0
-        off = 0  # unit offset of word[i]
-        sites = 0
+    def _merge_words(self, a: int, b: int, t: int, step: int,
+                     grown: set[tuple[int, int]], dropped: set[tuple[int, int]]) -> int:
+        """Merge (a, b) into t in every word that holds it, leftmost first.
 
-        def drop(q: tuple[int, int]) -> None:
-            left = pc[q] - c
-            if left:
-                pc[q] = left
-            else:
-                del pc[q]
-            changed.add(q)
-
-        def add(q: tuple[int, int], at: int) -> None:
-            pc[q] = pc.get(q, 0) + c
-            ws = where.get(q)
-            if ws is None:
-                where[q] = {w}
-            else:
-                ws.add(w)
-            if track_first:
-                occ = (w, at)
-                old = first.get(q)
-                if old is None or occ < old:
-                    first[q] = occ
-            if self.scored:
-                self.pairs_of.setdefault(q[0], set()).add(q)
-                self.pairs_of.setdefault(q[1], set()).add(q)
-            changed.add(q)
-
-        while i < n - 1:
-            try:
-                j = word.index(a, i, n - 1)
-            except ValueError:
-                break
-            if word[j + 1] != b:
+        Updates pair counts, the pair index and the first-occurrence bounds, logs the new
+        splits, and returns the number of occurrences replaced, weighted by word counts.
+        """
+        words, counts, pc, where, first = self.words, self.counts, self.pc, self.where, self.first
+        track_first, units = self.first_rule, self.units
+        log_word, log_step, log_split = self.ev_word.append, self.ev_step.append, \
+            self.ev_split.append
+        replaced = 0
+        for w in self.where.pop((a, b), ()):
+            word = words[w]
+            n = len(word)
+            c = counts[w]
+            new: list[int] = []
+            i = 0
+            off = 0  # unit offset of word[i] ("first" rule only)
+            sites = 0
+            while i < n - 1:
+                try:
+                    j = word.index(a, i, n - 1)
+                except ValueError:
+                    break
+                if word[j + 1] != b:
+                    if track_first:
+                        off += sum([units[s] for s in word[i : j + 1]])
+                    new.extend(word[i : j + 1])
+                    i = j + 1
+                    continue
                 if track_first:
-                    off += sum(units[s] for s in word[i : j + 1])
-                new.extend(word[i : j + 1])
-                i = j + 1
-                continue
-            if track_first:
-                off += sum(units[s] for s in word[i:j])
-            new.extend(word[i:j])
-            if j > 0:  # the left neighbour now pairs with the new token
-                drop((word[j - 1], a))
-                add((new[-1], t), off - units[new[-1]])
-            if j + 2 < n:
-                y = word[j + 2]
-                if not (y == a and j + 3 < n and word[j + 3] == b):
-                    drop((b, y))
-                    add((t, y), off)
-                # else: the next site's left-neighbour step handles (b, a) -> (t, t)
-            drop((a, b))
-            new.append(t)
-            off += units[a] + units[b]
-            sites += 1
-            i = j + 2
-        if not sites:
-            return 0  # a stale index entry: this word no longer holds the pair
-        new.extend(word[i:])
-        self.words[w] = new
-        self._log(w, step, new)
-        return sites * c
+                    off += sum([units[s] for s in word[i:j]])
+                new.extend(word[i:j])
+                if j:  # the left neighbour x: (x, a) -> (x', t)
+                    q = (word[j - 1], a)
+                    left = pc[q] - c
+                    if left:
+                        pc[q] = left
+                        dropped.add(q)
+                    else:
+                        del pc[q]
+                    q = (new[-1], t)
+                    pc[q] = pc.get(q, 0) + c
+                    grown.add(q)
+                    ws = where.get(q)
+                    if ws is None:
+                        where[q] = {w}
+                    else:
+                        ws.add(w)
+                    if track_first:
+                        occ = (w, off - units[new[-1]])
+                        if q not in first or occ < first[q]:
+                            first[q] = occ
+                if j + 2 < n:  # the right neighbour y: (b, y) -> (t, y)
+                    y = word[j + 2]
+                    if not (y == a and j + 3 < n and word[j + 3] == b):
+                        q = (b, y)
+                        left = pc[q] - c
+                        if left:
+                            pc[q] = left
+                            dropped.add(q)
+                        else:
+                            del pc[q]
+                        q = (t, y)
+                        pc[q] = pc.get(q, 0) + c
+                        grown.add(q)
+                        ws = where.get(q)
+                        if ws is None:
+                            where[q] = {w}
+                        else:
+                            ws.add(w)
+                        if track_first:
+                            occ = (w, off)
+                            if q not in first or occ < first[q]:
+                                first[q] = occ
+                    # else: the next site's left-neighbour step turns (b, a) into (t, t)
+                q = (a, b)
+                left = pc[q] - c
+                if left:
+                    pc[q] = left
+                else:
+                    del pc[q]
+                new.append(t)
+                if track_first:
+                    off += units[a] + units[b]
+                sites += 1
+                i = j + 2
+            if not sites:
+                continue  # a stale index entry: this word no longer holds the pair
+            new.extend(word[i:])
+            words[w] = new
+            log_word(w)
+            log_step(step)
+            log_split(new)
+            replaced += sites * c
+        return replaced
 
     # -- driving ------------------------------------------------------------------
     def _target(self) -> int | None:
@@ -500,7 +538,7 @@ class _MergeLoop:
             stop_reason=self.stop_reason,
             vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
             initial_tokens=sum(len(ids) * c for ids, c in zip(self.initial, self.counts)),
-            _log=SplitLog.build(self.ev_word, self.ev_step, self.ev_start, self.flat,
+            _log=SplitLog.build(self.ev_word, self.ev_step, self.ev_split,
                                 len(self.corpus.words), len(self.merges)),
         )
 
@@ -522,19 +560,21 @@ class SplitLog:
     n_steps: int
 
     @classmethod
-    def build(cls, ev_word: array, ev_step: array, ev_start: array, flat: array,
+    def build(cls, ev_word: list[int], ev_step: list[int], ev_split: list[list[int]],
               n_words: int, n_steps: int) -> SplitLog:
-        words = np.frombuffer(ev_word, dtype=np.int32).astype(np.int64)
-        steps = np.frombuffer(ev_step, dtype=np.int32).astype(np.int64)
-        starts = np.frombuffer(ev_start, dtype=np.int64)
-        ends = np.append(starts[1:], len(flat)).astype(np.int64)
+        words = np.array(ev_word, dtype=np.int64)
+        steps = np.array(ev_step, dtype=np.int64)
+        lengths = np.fromiter(map(len, ev_split), dtype=np.int64, count=len(ev_split))
+        ends = np.cumsum(lengths)
+        flat = np.fromiter(chain.from_iterable(ev_split), dtype=np.int32, count=int(ends[-1])
+                           if len(ends) else 0)
         order = np.argsort(words, kind="stable")  # events were logged in step order
         return cls(
             key=words[order] * (n_steps + 1) + steps[order],
-            start=starts[order].copy(),
+            start=(ends - lengths)[order],
             end=ends[order],
             step=steps[order],
-            flat=np.frombuffer(flat, dtype=np.int32).copy(),
+            flat=flat,
             n_words=n_words,
             n_steps=n_steps,
         )
