@@ -287,3 +287,22 @@ def test_importing_bpeviz_does_not_import_streamlit():
 
 def test_reference_merge_helper():
     assert apply_merge(list("aaa"), "a", "a", "aa") == ["aa", "a"]
+
+
+def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "training.json"
+    first = train(Corpus.from_counts({"low": 5, "lower": 2}), "bpe", merges=1)
+    first.save(str(path))
+    before = path.read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    second = train(Corpus.from_counts({"new": 5, "newer": 2}), "bpe", merges=2)
+    with pytest.raises(OSError, match="disk full"):
+        second.save(str(path))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["training.json"]  # no temp file left
