@@ -1,0 +1,56 @@
+"""`python -m bpeviz train`: a real subprocess, as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bpeviz import load
+
+ROOT = Path(__file__).parent.parent
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bpeviz", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_train_writes_a_training_that_loads(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low low low lowly lower newer newer\nhappy dog happy cat\n")
+    out = tmp_path / "training.json"
+    result = run_cli("train", str(corpus), "--merges", "5", "--marker", "</w>",
+                     "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "5/5 merges" in result.stderr  # the progress bar
+    assert "Stopped after 5 merges" in result.stderr
+    training = load(out)
+    assert [m.token for m in training.merges] == ["lo", "low", "low</w>", "y</w>", "er"]
+
+
+def test_train_on_a_counts_file_with_vocab_size(tmp_path):
+    counts = tmp_path / "counts.tsv"
+    counts.write_text("hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n")
+    out = tmp_path / "wp.json"
+    result = run_cli("train", str(counts), "--algorithm", "wordpiece", "--vocab-size", "15",
+                     "--out", str(out), "--quiet")
+    assert result.returncode == 0, result.stderr
+    training = load(out)
+    assert len(training.vocab) == 15 and training.merges[0].token == "##gs"
+
+
+def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"caf\xe9")
+    result = run_cli("train", str(bad), "--out", str(tmp_path / "x.json"))
+    assert result.returncode == 2
+    assert result.stderr.startswith("error:") and "not UTF-8" in result.stderr
+    assert "Traceback" not in result.stderr
+    missing = run_cli("train", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "x.json"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    result = run_cli("train", str(empty), "--out", str(tmp_path / "x.json"))
+    assert result.returncode == 2 and "no words" in result.stderr
+    assert not (tmp_path / "x.json").exists()
