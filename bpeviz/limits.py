@@ -1,0 +1,70 @@
+"""How much the interactive explorer takes on, and what to say when a corpus is past it.
+
+Past these limits the command line trains without a time budget::
+
+    python -m bpeviz train corpus.txt --algorithm bpe --merges 5000 --out training.json
+
+>>> check(text_chars=10, unique_words=3, merges=10_000, algorithm="bpe")[0].split(":")[0]
+'Too many merges for the live explorer'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The interactive limits (a few seconds of training at most on a small server)."""
+
+    #: characters of pasted or uploaded text
+    text_chars: int = 1_000_000
+    #: bytes of an uploaded file (the server's own cap is in .streamlit/config.toml)
+    upload_bytes: int = 5_000_000
+    #: distinct words after pre-tokenization
+    unique_words: int = 50_000
+    #: merges (or vocabulary size minus the starting vocabulary)
+    merges: int = 2_000
+    #: symbols per axis of the pair heatmap
+    heatmap_symbols: int = 60
+    #: configurations side by side on the Compare page
+    compare: int = 3
+    #: characters of text on the Tokenize page
+    input_chars: int = 20_000
+
+
+LIMITS = Limits()
+
+
+def cli_command(algorithm: str = "bpe", merges: int = 5000, pretokenizer: str | None = None) -> str:
+    """The command that trains the same thing without the app's limits."""
+    pre = f" --pretokenizer {pretokenizer}" if pretokenizer else ""
+    return (f"python -m bpeviz train corpus.txt --algorithm {algorithm} --merges {merges}"
+            f"{pre} --out training.json")
+
+
+def check(
+    text_chars: int = 0,
+    unique_words: int = 0,
+    merges: int = 0,
+    algorithm: str = "bpe",
+    pretokenizer: str | None = None,
+    limits: Limits = LIMITS,
+) -> list[str]:
+    """Messages for every limit passed (empty when the corpus fits the live explorer)."""
+    cli = cli_command(algorithm, max(merges, 1000), pretokenizer)
+    problems = []
+    if text_chars > limits.text_chars:
+        problems.append(
+            f"Corpus too large for the live explorer: {text_chars:,} characters, the limit is "
+            f"{limits.text_chars:,}. Train it on the command line instead: `{cli}`")
+    if unique_words > limits.unique_words:
+        problems.append(
+            f"Too many distinct words for the live explorer: {unique_words:,}, the limit is "
+            f"{limits.unique_words:,}. Use a smaller sample, or train on the command line: "
+            f"`{cli}`")
+    if merges > limits.merges:
+        problems.append(
+            f"Too many merges for the live explorer: {merges:,} asked, the limit is "
+            f"{limits.merges:,}. Ask for fewer, or train on the command line: `{cli}`")
+    return problems

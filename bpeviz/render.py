@@ -1,0 +1,374 @@
+"""HTML and Plotly figures for the explorer: pure functions, no streamlit.
+
+Every string that may come from a user (corpus words, tokens, input text, file names)
+goes through :func:`esc` before it reaches HTML, and through :func:`chart_text` before it
+reaches a Plotly label or hover text (Plotly reads ``<b>``, ``<br>``, entities and
+``$...$`` in labels).
+
+>>> esc('<img src=x onerror="alert(1)">')
+'&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+>>> chart_text("<b>$x$ & y</b>")
+'&lt;b&gt;&#36;x&#36; &amp; y&lt;/b&gt;'
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from bpeviz.symbols import Symbol
+from bpeviz.training import Merge
+from bpeviz.views import PairGrid, TreeNode, label, visible
+
+# -- escaping -------------------------------------------------------------------------
+
+
+def esc(text: object) -> str:
+    """Escape for HTML text and attribute values."""
+    return html.escape(str(text), quote=True)
+
+
+def chart_text(text: object) -> str:
+    """Escape for Plotly labels and hover text: ``& < >`` as entities, ``$`` as ``&#36;``."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("$", "&#36;"))
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>$~&:\"'=^")
+
+
+def md_escape(text: object) -> str:
+    """Backslash-escape Markdown (and Streamlit's ``$``, ``:``) so text shows literally.
+
+    >>> md_escape("**bold** $x$ <b>")
+    '\\\\*\\\\*bold\\\\*\\\\* \\\\$x\\\\$ \\\\<b\\\\>'
+    """
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
+# -- colours --------------------------------------------------------------------------
+
+
+def token_hue(token_id: int) -> float:
+    """A hue for a token id: the golden angle spreads neighbouring ids far apart."""
+    return (int(token_id) * 137.508) % 360
+
+
+def chip_style(token_id: int, strong: bool = False) -> str:
+    """Inline colours of a token chip: a light background with dark text (any theme)."""
+    h = token_hue(token_id)
+    if strong:
+        return f"background:hsl({h:.0f},90%,80%);border-color:hsl({h:.0f},80%,25%)"
+    return f"background:hsl({h:.0f},75%,87%);border-color:hsl({h:.0f},55%,45%)"
+
+
+CSS = """
+.bv-chip{display:inline-block;padding:0 .3em;margin:.1em .12em;border-radius:.35em;
+  border:1px solid;color:#111;white-space:pre;line-height:1.45;
+  font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95em}
+.bv-chip.bv-new{outline:3px solid #d1242f;outline-offset:1px;font-weight:700}
+.bv-chip.bv-unk{background:repeating-linear-gradient(45deg,#ffe1e1,#ffe1e1 5px,#ff9b9b 5px,
+  #ff9b9b 10px)!important;border:2px dashed #a40e26!important;color:#5c0010}
+.bv-chip.bv-partial{border-style:dashed;border-width:2px;font-style:italic}
+.bv-chip.bv-sel{outline:3px solid #0b5cff;outline-offset:1px}
+.bv-gap{white-space:pre-wrap;opacity:.75;font-family:ui-monospace,Menlo,Consolas,monospace}
+.bv-tokens{white-space:pre-wrap;line-height:2.1;word-break:break-word}
+.bv-words{border-collapse:collapse;width:100%}
+.bv-words td,.bv-words th{padding:.15em .5em;border-bottom:1px solid rgba(128,128,128,.3);
+  text-align:left;vertical-align:top}
+.bv-words td.bv-num,.bv-words th.bv-num{text-align:right;font-variant-numeric:tabular-nums}
+.bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
+.bv-words tr.bv-changed td:first-child{border-left:4px solid #e0a000}
+.bv-card{border:2px solid rgba(128,128,128,.45);border-radius:.6em;padding:.6em .9em;
+  margin-bottom:.4em}
+.bv-card .bv-big{font-size:1.6em}
+.bv-card .bv-arrow{margin:0 .4em;opacity:.7}
+.bv-muted{opacity:.7}
+.bv-tree ul{list-style:none;margin:0;padding-left:1.4em;border-left:2px solid rgba(128,128,128,.4)}
+.bv-tree li{margin:.25em 0}
+.bv-tree>ul{border-left:none;padding-left:0}
+.bv-badge{display:inline-block;font-size:.75em;padding:0 .4em;border-radius:.6em;
+  background:#e0a000;color:#111;margin-left:.3em}
+"""
+
+PRESENTATION_CSS = """
+html{font-size:21px}
+.bv-chip{font-size:1.15em;border-width:2px;font-weight:600;color:#000}
+.bv-words tr.bv-changed td{background:#ffd84d;color:#000}
+.bv-card{border-width:3px}
+.bv-card .bv-big{font-size:2.1em}
+.bv-tokens{line-height:2.4}
+"""
+
+
+def style_block(presentation: bool = False) -> str:
+    """The ``<style>`` element every page draws once."""
+    return "<style>" + CSS + (PRESENTATION_CSS if presentation else "") + "</style>"
+
+
+# -- chips ----------------------------------------------------------------------------
+
+
+def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = (),
+         strong: bool = False) -> str:
+    """One token chip; ``text`` and ``title`` are escaped here."""
+    cls = " ".join(["bv-chip", *classes])
+    return (f'<span class="{cls}" style="{chip_style(token_id, strong)}" '
+            f'data-id="{int(token_id)}" title="{esc(title)}">{esc(text)}</span>')
+
+
+def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,
+                new: bool = False, strong: bool = False) -> str:
+    """A chip for a vocabulary symbol, titled with its id and bytes."""
+    shown = label(symbol, byte_style)
+    raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
+    title = f"id {token_id} · {shown} · bytes {raw.hex(' ')}"
+    return chip(shown, token_id, title=title, classes=["bv-new"] if new else [], strong=strong)
+
+
+def splits_html(
+    rows: Sequence[tuple[int, str, int, Sequence[Symbol], Sequence[int], bool]],
+    byte_style: str = "gpt2",
+    new_token_id: int | None = None,
+    strong: bool = False,
+) -> str:
+    """A table of words: ``(index, word, count, symbols, ids, changed)`` per row.
+
+    Words changed by the current merge are highlighted; chips of the new token outlined.
+    """
+    out = ['<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
+           '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
+    for index, word, count, symbols, ids, changed in rows:
+        chips = "".join(symbol_chip(s, i, byte_style, new=(i == new_token_id and changed),
+                                    strong=strong)
+                        for s, i in zip(symbols, ids))
+        badge = '<span class="bv-badge">changed</span>' if changed else ""
+        out.append(f'<tr class="{"bv-changed" if changed else ""}">'
+                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(visible(word))}{badge}</td>'
+                   f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: str,
+                    byte_style: str = "gpt2", strong: bool = False) -> str:
+    """The merge just made (left + right -> token, count, score) and the one coming next."""
+    def one(m: Merge) -> str:
+        value = (f"score {m.score:.4g} · count {m.count:,}" if algorithm == "wordpiece"
+                 else f"count {m.count:,}")
+        return (f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)} + '
+                f'{symbol_chip(m.right, m.right_id, byte_style, strong=strong)}'
+                f'<span class="bv-arrow">→</span>'
+                f'{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)}'
+                f' <span class="bv-muted">{esc(value)} · id {m.token_id}</span>')
+
+    if merge is None:
+        now = ('<div><b>Step 0</b>: no merge yet; every word is split into its initial '
+               'symbols.</div>')
+    else:
+        now = (f'<div class="bv-muted">Merge {merge.step}</div>'
+               f'<div class="bv-big">{one(merge)}</div>')
+    after = (f'<div class="bv-muted" style="margin-top:.4em">Next: {one(next_merge)}</div>'
+             if next_merge is not None else
+             '<div class="bv-muted" style="margin-top:.4em">This is the last merge.</div>')
+    return f'<div class="bv-card">{now}{after}</div>'
+
+
+def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "gpt2",
+                    strong: bool = False) -> str:
+    """Merges as lines of chips: ``3. e + r → er  count 28``."""
+    lines = []
+    for m in merges:
+        value = f"score {m.score:.3g}" if algorithm == "wordpiece" else f"count {m.count:,}"
+        lines.append(
+            f"<div style='margin:.15em 0'><span class='bv-muted'>{m.step}.</span> "
+            f"{symbol_chip(m.left, m.left_id, byte_style, strong=strong)} + "
+            f"{symbol_chip(m.right, m.right_id, byte_style, strong=strong)} → "
+            f"{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)} "
+            f"<span class='bv-muted'>{esc(value)}</span></div>")
+    return "".join(lines)
+
+
+def merge_tree_html(node: TreeNode, byte_style: str = "gpt2", strong: bool = False) -> str:
+    """A token's merge tree as nested lists: each merged token above its two parts."""
+    def item(n: TreeNode) -> str:
+        head = symbol_chip(n.token, n.id, byte_style, strong=strong)
+        if n.left is None or n.right is None:
+            return f"<li>{head} <span class='bv-muted'>base symbol</span></li>"
+        note = f"<span class='bv-muted'>step {n.step}, count {n.count:,}</span>"
+        return f"<li>{head} {note}<ul>{item(n.left)}{item(n.right)}</ul></li>"
+
+    return f'<div class="bv-tree"><ul>{item(node)}</ul></div>'
+
+
+def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
+                show_whitespace: bool = False, strong: bool = False) -> str:
+    """The input text drawn as coloured token spans (colour by id).
+
+    ``tokens`` are :class:`bpeviz.encoding.Token`-like records (text, id, start, end,
+    bytes, partial, unk). Text between tokens (dropped whitespace) is drawn plain.
+    Tokens holding part of a character show their bytes; ``[UNK]`` tokens are striped.
+    """
+    def show(s: str) -> str:
+        return visible(s).replace("↵", "↵\n") if show_whitespace else s
+
+    out = ['<div class="bv-tokens">']
+    pos = 0
+    for tok in sorted(tokens, key=lambda t: (t.start, t.end)):
+        if tok.start > pos:
+            out.append(f'<span class="bv-gap">{esc(show(text[pos:tok.start]))}</span>')
+        raw = bytes(tok.bytes)
+        classes = []
+        if tok.partial:
+            shown = label(raw, byte_style)
+            classes.append("bv-partial")
+        else:
+            shown = show(text[tok.start:tok.end]) or label(tok.text, byte_style)
+        if tok.unk:
+            classes.append("bv-unk")
+        title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
+                 + (" · part of a character" if tok.partial else "")
+                 + (" · unknown" if tok.unk else ""))
+        out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong))
+        pos = max(pos, tok.end)
+    if pos < len(text):
+        out.append(f'<span class="bv-gap">{esc(show(text[pos:]))}</span>')
+    out.append("</div>")
+    return "".join(out)
+
+
+# -- figures --------------------------------------------------------------------------
+
+
+def _unique(labels: Sequence[str]) -> list[str]:
+    """Make chart labels unique (a category axis merges equal labels)."""
+    seen: dict[str, int] = {}
+    out = []
+    for text in labels:
+        n = seen.get(text, 0)
+        seen[text] = n + 1
+        out.append(text if n == 0 else f"{text} ({n + 1})")
+    return out
+
+
+def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
+                   selected: tuple[int, int] | None = None, presentation: bool = False,
+                   value: str | None = None) -> go.Figure:
+    """The pair heatmap: rows are left symbols, columns right symbols.
+
+    Cells hold the pair count (BPE, BBPE) or score (WordPiece). A transparent square
+    scatter over the cells carries ``customdata = [left_id, right_id, left, right, count,
+    score]`` so a click selects a pair; the next pair is ringed in red, the selected in blue.
+    """
+    value = value or ("score" if algorithm == "wordpiece" else "count")
+    z = grid.score if value == "score" else grid.count
+    ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
+    xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
+    cell = 34 if presentation else 24
+    font = 17 if presentation else 12
+    n_rows, n_cols = len(ylab), len(xlab)
+    cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
+    custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
+               float(grid.score[r, c])] for r, c in zip(cells_r.tolist(), cells_c.tolist())]
+    hover = ("<b>%{customdata[2]}</b> + <b>%{customdata[3]}</b><br>count %{customdata[4]:,}"
+             "<br>score %{customdata[5]:.4g}<extra></extra>")
+    zt = np.where(np.isnan(z), None, z).tolist()
+    show_text = n_rows <= 30 and n_cols <= 30
+    fig = go.Figure()
+    fig.add_trace(go.Heatmap(
+        z=zt, x=xlab, y=ylab, colorscale="Viridis", hoverinfo="skip", xgap=1, ygap=1,
+        texttemplate=("%{z:.3g}" if value == "score" else "%{z}") if show_text else None,
+        textfont={"size": font - 2}, colorbar={"title": {"text": value}},
+        name="pairs", meta={"rows": grid.rows, "cols": grid.cols, "value": value},
+    ))
+    fig.add_trace(go.Scatter(
+        x=[xlab[c] for c in cells_c.tolist()], y=[ylab[r] for r in cells_r.tolist()],
+        mode="markers", customdata=custom, hovertemplate=hover, name="select",
+        marker={"symbol": "square", "size": cell - 4, "color": "rgba(0,0,0,0)",
+                "line": {"width": 0}},
+        selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
+        showlegend=False,
+    ))
+    for pos, colour, name, size in ((_position(grid, selected), "#1f6bff", "selected", cell - 6),
+                                    (grid.next_pair, "#ff2d2d", "next merge", cell + 2)):
+        if pos is None:
+            continue
+        r, c = pos
+        fig.add_trace(go.Scatter(
+            x=[xlab[c]], y=[ylab[r]], mode="markers", name=name, hoverinfo="skip",
+            marker={"symbol": "square-open", "size": size, "color": colour,
+                    "line": {"width": 3, "color": colour}},
+            showlegend=True,
+        ))
+    fig.update_xaxes(type="category", side="top", tickangle=-60 if n_cols > 12 else 0,
+                     tickfont={"size": font}, title={"text": "right symbol"})
+    fig.update_yaxes(type="category", autorange="reversed", tickfont={"size": font},
+                     title={"text": "left symbol"})
+    fig.update_layout(
+        height=max(320, cell * n_rows + 190), margin={"l": 10, "r": 10, "t": 110, "b": 10},
+        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
+        clickmode="event+select", dragmode=False, hovermode="closest",
+        font={"size": font},
+    )
+    return fig
+
+
+def _position(grid: PairGrid, pair: tuple[int, int] | None) -> tuple[int, int] | None:
+    if pair is None or pair[0] not in grid.rows or pair[1] not in grid.cols:
+        return None
+    return grid.rows.index(pair[0]), grid.cols.index(pair[1])
+
+
+def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = None,
+                       presentation: bool = False) -> go.Figure:
+    """Corpus token count against merge step, one line per training."""
+    fig = go.Figure()
+    for name, counts in series.items():
+        fig.add_trace(go.Scatter(x=list(range(len(counts))), y=list(map(int, counts)),
+                                 mode="lines", name=chart_text(name),
+                                 hovertemplate="step %{x}: %{y:,} tokens<extra></extra>"))
+    if step is not None:
+        fig.add_vline(x=step, line={"dash": "dot", "width": 2})
+    fig.update_layout(xaxis_title="merge step", yaxis_title="tokens in the corpus",
+                      height=340, margin={"t": 30, "b": 10}, font=_font(presentation),
+                      legend={"orientation": "h", "y": 1.12})
+    return fig
+
+
+def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
+                          presentation: bool = False) -> go.Figure:
+    """Count (and WordPiece score) of each merge by step."""
+    value = "score" if algorithm == "wordpiece" else "count"
+    fig = go.Figure(go.Bar(
+        x=merges["step"], y=merges[value], name=value,
+        customdata=np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),
+                             merges["token"].map(chart_text)], axis=-1) if len(merges) else None,
+        hovertemplate=("step %{x}: %{customdata[0]} + %{customdata[1]} → %{customdata[2]}"
+                       f"<br>{value} " + "%{y:,.4g}<extra></extra>"),
+    ))
+    if step:
+        fig.add_vline(x=step, line={"dash": "dot", "width": 2})
+    fig.update_layout(xaxis_title="merge step", yaxis_title=f"{value} of the merged pair",
+                      height=320, margin={"t": 30, "b": 10}, font=_font(presentation))
+    return fig
+
+
+def length_figure(vocab: pd.DataFrame, presentation: bool = False) -> go.Figure:
+    """How many tokens have each length in characters and in bytes."""
+    fig = go.Figure()
+    for column in ("chars", "bytes"):
+        counts = vocab[column].value_counts().sort_index()
+        fig.add_trace(go.Bar(x=counts.index.tolist(), y=counts.tolist(), name=column,
+                             hovertemplate=f"%{{y}} tokens of %{{x}} {column}<extra></extra>"))
+    fig.update_layout(barmode="group", xaxis_title="token length", yaxis_title="tokens",
+                      height=320, margin={"t": 30, "b": 10}, font=_font(presentation))
+    return fig
+
+
+def _font(presentation: bool) -> dict[str, int]:
+    return {"size": 17 if presentation else 12}

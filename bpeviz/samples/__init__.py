@@ -1,0 +1,72 @@
+"""Sample corpora shipped with bpeviz: the seeds' toy corpora and a multilingual tour.
+
+>>> SAMPLES["hug"].title
+'hug, pug, pun, bun, hugs (HF course)'
+>>> corpus = load_sample("hug")
+>>> list(zip(corpus.words, corpus.counts))[:2]
+[('hug', 10), ('pug', 5)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from bpeviz.corpus import Corpus
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A corpus file with a title, a one-line story and the settings its tutorial used."""
+
+    id: str
+    title: str
+    filename: str
+    about: str
+    #: training settings the tutorial used (keys of the app's settings: merges, marker...)
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: a sentence to try on the Tokenize page
+    try_text: str = ""
+
+
+SAMPLES: dict[str, Sample] = {
+    s.id: s
+    for s in [
+        Sample("tour", "A tour of tokens (multilingual, emoji)", "multilingual_tour.txt",
+               "A few KB of English, Chinese, Japanese, Korean, European, Arabic, Hebrew and "
+               "Hindi text with emoji, skin tones and ZWJ sequences.",
+               {"merges": 200, "marker": "none"},
+               "The tokenizer learns tokens: 自然语言处理 ありがとう 👍🏽 👨‍👩‍👧‍👦"),
+        Sample("seed003", "13 Chinese/English sentences (seed 003)", "seed003_sentences.txt",
+               "The sentences of the BPE/BBPE/WordPiece tutorial: 我 喜欢 吃 苹果 ... "
+               "give you a hug.", {"merges": 23, "marker": "none"},
+               "我喜欢吃苹果派 She likes cute apples"),
+        Sample("low", "low, lower, newest, widest (seed 002)", "low_lower_newest_widest.txt",
+               "Word counts 5/2/6/3, the classic example of Sennrich et al.",
+               {"merges": 10, "marker": "</w>"}, "lowest newer wider"),
+        Sample("fast", "fast_, faster_, tall_, taller_ (seed 001)", "fast_faster_tall_taller.txt",
+               "Word counts 4/3/5/4, '_' already ends every word.",
+               {"merges": 10, "marker": "none"}, "faster_ tallest_ fast_"),
+        Sample("hug", "hug, pug, pun, bun, hugs (HF course)", "hug_pug_pun_bun_hugs.txt",
+               "Word counts 10/5/12/4/5, the Hugging Face course example.",
+               {"merges": 10, "marker": "none"}, "hugs bugs mug pun"),
+        Sample("lowly", "low low low lowly ... happy dog (seed 004)", "low_lowly_happy.txt",
+               "Two lines: 'low low low lowly lower newer newer' and 'happy dog happy cat'.",
+               {"merges": 5, "marker": "</w>"}, "hilowest lowly"),
+    ]
+}
+DEFAULT_SAMPLE = "tour"
+
+
+def sample_bytes(sample_id: str) -> bytes:
+    """The raw file of a sample; ValueError for an unknown id."""
+    if sample_id not in SAMPLES:
+        raise ValueError(f"unknown sample {sample_id!r}; choose one of {', '.join(SAMPLES)}")
+    return resources.files("bpeviz.samples").joinpath(SAMPLES[sample_id].filename).read_bytes()
+
+
+def load_sample(sample_id: str, pretokenizer: str = "whitespace") -> Corpus:
+    """A sample as a corpus (count files keep their counts whatever the pre-tokenizer)."""
+    name = SAMPLES[sample_id].filename
+    return Corpus.from_bytes(sample_bytes(sample_id), pretokenizer, name=name)

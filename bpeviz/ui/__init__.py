@@ -1,0 +1,368 @@
+"""Streamlit glue for the explorer: the shared sidebar, cached training, step controls.
+
+This package is the only part of ``bpeviz`` that imports streamlit. A page starts with
+``ctx = ui.page("Explore")``: it sets the page up, draws the sidebar (corpus and
+training settings, shared by every page), trains (cached) and returns a
+:class:`Context`; on bad input it shows a message and stops the page, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from bpeviz import limits
+from bpeviz.corpus import Corpus
+from bpeviz.limits import LIMITS
+from bpeviz.pretokenize import PRETOKENIZERS
+from bpeviz.render import md_escape, style_block
+from bpeviz.samples import SAMPLES, Sample, sample_bytes
+from bpeviz.snapshot import Snapshot
+from bpeviz.training import Training, base_vocabulary, make_options
+from bpeviz.ui import state
+from bpeviz.ui.state import bound, get, put
+from bpeviz.ui.training import get_corpus, get_training, snapshot
+
+log = logging.getLogger("bpeviz.ui")
+
+ALGORITHM_LABELS = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE", "wordpiece": "WordPiece"}
+PRETOKENIZER_LABELS = {
+    "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
+    "whitespace": "whitespace",
+    "gpt2": "GPT-2 regex",
+    "none": "none (one word per line)",
+}
+MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
+SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
+                  "frequency": "frequency (like HF's WordPieceTrainer)"}
+TIE_LABELS = {"first": "first seen (seeds, minbpe, tiktoken)",
+              "ids": "smallest ids (HF tokenizers)"}
+
+
+PAGES = [
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Explore.py", "Explore", ":material/timeline:"),
+    ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
+    ("pages/3_Compare.py", "Compare", ":material/compare:"),
+    ("pages/4_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
+]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every page works with: the corpus, its training and the display options."""
+
+    corpus: Corpus
+    corpus_name: str
+    training: Training
+    options: dict[str, Any]
+    byte_style: str
+    presentation: bool
+    sample: Sample | None
+
+    def at(self, step: int) -> Snapshot:
+        return snapshot(self.training, step)
+
+    @property
+    def algorithm(self) -> str:
+        return self.training.algorithm
+
+
+def error(message: object) -> None:
+    """An error box showing ``message`` literally (no Markdown, HTML or LaTeX)."""
+    st.error(md_escape(message), icon="⚠️")
+
+
+def warning(message: object) -> None:
+    st.warning(md_escape(message), icon="⚠️")
+
+
+def pretokenizer_for(choice: str, algorithm: str) -> str:
+    if choice == "auto":
+        return "gpt2" if algorithm == "bbpe" else "whitespace"
+    return choice
+
+
+def train_options(algorithm: str, *, merges: int | None = None, vocab_size: int | None = None,
+                  marker: str = "none", marker_style: str = "separate", scoring: str = "score",
+                  tie: str = "first", min_freq: int = 0) -> dict[str, Any]:
+    """The keyword arguments of ``bpeviz.train`` for the app's settings."""
+    options: dict[str, Any] = {"algorithm": algorithm, "tie_break": tie,
+                               "min_frequency": int(min_freq)}
+    if vocab_size is not None:
+        options["vocab_size"] = int(vocab_size)
+    else:
+        options["merges"] = int(merges or 0)
+    if algorithm == "bpe" and marker != "none":
+        options["marker"] = marker
+        options["marker_style"] = marker_style
+    if algorithm == "wordpiece":
+        options["scoring"] = scoring
+    return options
+
+
+# -- the sidebar ------------------------------------------------------------------------
+
+
+def _apply_sample_settings() -> None:
+    sample = SAMPLES.get(get("sample"))
+    if sample is None:
+        return
+    for name, value in sample.settings.items():
+        put(name, value)
+    put("size_by", "merges")
+    if not st.session_state.get("text_edited"):
+        put("text", sample.try_text)
+
+
+def _store_upload() -> None:
+    uploaded = st.session_state.get("w_upload")
+    if uploaded is not None:
+        st.session_state["upload"] = (uploaded.name, uploaded.getvalue())
+
+
+def _forget_upload() -> None:
+    st.session_state.pop("upload", None)
+
+
+def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
+    """Draw the corpus inputs; return (data, name, sample)."""
+    source = bound(st.segmented_control, "Corpus", "source", ["sample", "paste", "upload"],
+                   format_func={"sample": "Sample", "paste": "Paste", "upload": "Upload"}.get,
+                   required=True)
+    if source == "sample":
+        name = bound(st.selectbox, "Sample", "sample", list(SAMPLES),
+                     format_func=lambda s: SAMPLES[s].title, then=_apply_sample_settings,
+                     help="Picking a sample also loads the settings its tutorial used.")
+        sample = SAMPLES[name]
+        st.caption(md_escape(sample.about))
+        return sample_bytes(name), sample.filename, sample
+    if source == "paste":
+        text = bound(st.text_area, "Text to train on", "paste", height=160,
+                     max_chars=2 * LIMITS.text_chars,
+                     placeholder="Paste any text, or word<TAB>count lines",
+                     help="Lines of word<TAB>count are read as a frequency table. "
+                          "Press Ctrl+Enter (or click outside) to train.")
+        if not text or not text.strip():
+            return None, "pasted text", None
+        return text.encode("utf-8", "surrogatepass"), "pasted text", None
+    st.file_uploader("UTF-8 text or word<TAB>count file", key="w_upload",
+                     on_change=_store_upload, max_upload_size=LIMITS.upload_bytes // 1_000_000,
+                     help=f"Up to {LIMITS.upload_bytes // 1_000_000} MB; the live explorer "
+                          f"trains on up to {LIMITS.text_chars:,} characters.")
+    uploaded = st.session_state.get("upload")
+    if uploaded is None:
+        return None, "upload", None
+    name, data = uploaded
+    st.caption(md_escape(f"Using {name} ({len(data):,} bytes)"))
+    st.button("Forget this file", on_click=_forget_upload, key="forget_upload")
+    return data, name, None
+
+
+def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, Any]:
+    algorithm = bound(st.selectbox, "Algorithm", "algo", list(ALGORITHM_LABELS),
+                      format_func=ALGORITHM_LABELS.get)
+    size_by = bound(st.radio, "Train until", "size_by", ["merges", "vocab"], horizontal=True,
+                    format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get)
+    if size_by == "merges":
+        bound(st.number_input, "Merges", "merges", min_value=0, max_value=state.MAX_TYPED,
+              step=10, help=f"The live explorer makes up to {LIMITS.merges:,} merges.")
+    else:
+        bound(st.number_input, "Vocabulary size", "vocab", min_value=1,
+              max_value=state.MAX_TYPED, step=10,
+              help="Special tokens + initial symbols + merged tokens.")
+    bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
+          format_func=PRETOKENIZER_LABELS.get,
+          help="How text is cut into words before training: "
+               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items()))
+    is_bpe = algorithm == "bpe"
+    cols = st.columns(2)
+    with cols[0]:
+        marker = bound(st.selectbox, "End-of-word marker", "marker", list(MARKER_LABELS),
+                       disabled=not is_bpe, help="BPE only: a symbol that ends every word.")
+    with cols[1]:
+        bound(st.selectbox, "Marker", "marker_style", ["separate", "glued"],
+              disabled=not is_bpe or marker == "none",
+              help="separate: 'low' → l o w </w>; glued: l o w</w>")
+    bound(st.selectbox, "WordPiece scoring", "scoring", list(SCORING_LABELS),
+          format_func=SCORING_LABELS.get, disabled=algorithm != "wordpiece")
+    bound(st.selectbox, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
+          help="Which pair wins when several have the best count or score.")
+    bound(st.number_input, "Minimum pair frequency", "min_freq", min_value=0,
+          max_value=state.MAX_TYPED, help="Stop when no pair occurs this often.")
+    return train_options(
+        algorithm,
+        merges=get("merges") if size_by == "merges" else None,
+        vocab_size=get("vocab") if size_by == "vocab" else None,
+        marker=get("marker"), marker_style=get("marker_style"), scoring=get("scoring"),
+        tie=get("tie"), min_freq=get("min_freq"),
+    )
+
+
+def _display_settings() -> None:
+    bound(st.radio, "Bytes shown as", "bytes", ["gpt2", "hex"], horizontal=True,
+          format_func={"gpt2": "GPT-2 characters (Ġ)", "hex": "hex <0xE6>"}.get,
+          help="How byte-level tokens are drawn; partial characters never show as �.")
+    bound(st.toggle, "Presentation mode", "present",
+          help="Large type and high-contrast highlights, for a projector.")
+
+
+def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> list[str]:
+    """The interactive limits this corpus and these options pass."""
+    merges = options.get("merges")
+    if merges is None:
+        opts = make_options(**{k: v for k, v in options.items()})
+        merges = max(0, options["vocab_size"] - len(base_vocabulary(corpus, opts)))
+    return limits.check(0, len(corpus.words), merges, options["algorithm"],
+                        pretokenizer)
+
+
+def page(title: str) -> Context:
+    """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
+
+    Stops the page with a clear message when the corpus or the settings are not usable.
+    """
+    st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
+                       initial_sidebar_state="expanded")
+    ignored = state.start_run(title)
+    st.html(style_block(bool(get("present"))))
+    with st.sidebar:
+        for path, name, icon in PAGES:
+            st.page_link(path, label=name, icon=icon)
+        st.subheader("Corpus")
+        data, name, sample = _corpus_source()
+        st.subheader("Training")
+        options = _training_settings()
+        st.subheader("Display")
+        _display_settings()
+    state.write_url()
+    if ignored:
+        warning("This link had settings that could not be used, and were left at their "
+                f"defaults: {', '.join(ignored)}.")
+    if data is None:
+        if get("source") == "paste":
+            st.info("Paste a text in the sidebar to train on it. Pasted text never goes into "
+                    "links: a shared link opens with an empty box.", icon="📋")
+        else:
+            st.info("Upload a UTF-8 text file or a word<TAB>count file in the sidebar. "
+                    "Uploaded files never go into links.", icon="📂")
+        st.stop()
+    pretokenizer = pretokenizer_for(get("pretok"), options["algorithm"])
+    try:
+        chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
+        problems = limits.check(chars, 0, 0, options["algorithm"], pretokenizer)
+        if not problems:
+            corpus = get_corpus(data, pretokenizer, name)
+            problems = check_limits(corpus, options, pretokenizer)
+        if problems:
+            for problem in problems:
+                st.error(problem, icon="🛑")
+            st.stop()
+        training = get_training(corpus, options)
+    except ValueError as err:
+        error(err)
+        st.stop()
+    if training.stopped_early:
+        st.sidebar.caption(md_escape(training.stop_message))
+    return Context(corpus=corpus, corpus_name=name, training=training, options=options,
+                   byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
+
+
+# -- the step ---------------------------------------------------------------------------
+
+
+def _shift_step(delta: int, last: int) -> None:
+    put("step", min(max(int(get("step")) + delta, 0), last))
+
+
+def _set_step(value: int) -> None:
+    put("step", value)
+
+
+def step_controls(training: Training, *, number_box: bool = True, key: str = "") -> int:
+    """Previous / slider / next (and a number box): the step shared by every page."""
+    last = len(training.merges)
+    step = state.clamp("step", 0, last)
+    if last == 0:
+        st.info(md_escape(f"No merges were made. {training.stop_message}"))
+        return 0
+    cols = st.columns([1, 10, 1, 2] if number_box else [1, 12, 1], vertical_alignment="bottom")
+    with cols[0]:
+        st.button("◀", key=f"prev{key}", help="Previous merge", on_click=_shift_step,
+                  args=(-1, last), disabled=step <= 0, width="stretch")
+    with cols[1]:
+        bound(st.slider, "Merge step", "step", min_value=0, max_value=last,
+              widget_key=f"w_step{key}")
+    with cols[2]:
+        st.button("▶", key=f"next{key}", help="Next merge", on_click=_shift_step,
+                  args=(1, last), disabled=step >= last, width="stretch")
+    if number_box:
+        with cols[3]:
+            bound(st.number_input, "Step", "step", min_value=0, max_value=last,
+                  widget_key=f"w_step_box{key}")
+    step = int(get("step"))
+    state.set_url_step(step)
+    return step
+
+
+# -- autoplay ---------------------------------------------------------------------------
+
+SPEEDS = {"0.5": "½ step/s", "1": "1 step/s", "2": "2 steps/s", "4": "4 steps/s"}
+
+
+def is_playing() -> bool:
+    return bool(st.session_state.get("playing"))
+
+
+def play_interval() -> float:
+    """Seconds between autoplay ticks, for ``st.fragment(run_every=...)``."""
+    return 1.0 / float(get("speed"))
+
+
+def advance_if_playing(training: Training) -> None:
+    """On an autoplay tick, move one step on; at the last step, stop playing.
+
+    Call at the top of the fragment, before the step widgets are drawn. Runs that come
+    sooner than a tick (a click while playing) do not advance.
+    """
+    if not is_playing():
+        return
+    import time
+
+    now = time.monotonic()
+    if now - st.session_state.get("_tick", 0.0) < 0.7 * play_interval():
+        return
+    st.session_state["_tick"] = now
+    step, last = int(get("step")), len(training.merges)
+    if step >= last:
+        st.session_state["playing"] = False
+        st.rerun(scope="app")  # drop the timer
+    put("step", step + 1)
+
+
+def player(training: Training) -> None:
+    """Play/pause and speed. Starting or stopping reruns the page to set the timer."""
+    playing = is_playing()
+    last = len(training.merges)
+    cols = st.columns([2, 5], vertical_alignment="bottom")
+    with cols[0]:
+        clicked = st.button("⏸ Pause" if playing else "▶ Play", key="play",
+                            type="primary" if playing else "secondary",
+                            disabled=last == 0, width="stretch",
+                            help="Step through the merges automatically")
+    with cols[1]:
+        bound(st.segmented_control, "Speed", "speed", list(SPEEDS), format_func=SPEEDS.get,
+              required=True, label_visibility="collapsed")
+    if clicked:
+        st.session_state["playing"] = not playing
+        if not playing and int(get("step")) >= last:
+            put("step", 0)
+        st.session_state["_tick"] = 0.0
+        st.rerun(scope="app")
+    if playing and st.session_state.get("_interval") != play_interval():
+        st.session_state["_interval"] = play_interval()
+        st.rerun(scope="app")
+    st.session_state["_interval"] = play_interval()

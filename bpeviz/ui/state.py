@@ -1,0 +1,180 @@
+"""Session and URL state: one store per setting, widgets kept in sync with it.
+
+Every setting lives in ``st.session_state[name]`` (plain state, so it survives page
+switches). Its widget has the key ``"w_" + name``; the widget's value is copied to the
+store by an ``on_change`` callback, and the store is copied back into the widget before
+it is drawn on a new page (``persist_state`` alone loses values on a direct page-to-page
+switch in AppTest). Settings marked ``url`` are read from the query string once per
+session and written back on every run, so a link reopens the same view. The corpus
+text never goes into the URL: only the sample id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from bpeviz.limits import LIMITS
+from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES
+from bpeviz.symbols import ALGORITHMS
+from bpeviz.training import SCORINGS, TIE_BREAKS
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting's default and what values it accepts (from a widget or a URL)."""
+
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    lo: int | None = None
+    hi: int | None = None
+    url: bool = True
+
+    def parse(self, raw: str) -> Any:
+        """A value from the query string; ValueError when it is not acceptable."""
+        if isinstance(self.default, bool):
+            if raw.lower() in ("1", "true", "yes", "on"):
+                return True
+            if raw.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if isinstance(self.default, int):
+            value = int(raw)
+            lo = self.lo if self.lo is not None else value
+            hi = self.hi if self.hi is not None else value
+            if not lo <= value <= hi:
+                raise ValueError(raw)
+            return value
+        if self.choices is not None and raw not in self.choices:
+            raise ValueError(raw)
+        return raw
+
+
+PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none")
+MARKERS = ("none", "</w>", "_")
+DEFAULT_STEP = 10
+MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
+
+SETTINGS: dict[str, Setting] = {
+    "source": Setting("sample", ("sample", "paste", "upload")),
+    "sample": Setting(DEFAULT_SAMPLE, tuple(SAMPLES)),
+    "algo": Setting("bpe", ALGORITHMS),
+    "size_by": Setting("merges", ("merges", "vocab")),
+    "merges": Setting(200, lo=0, hi=MAX_TYPED),
+    "vocab": Setting(1000, lo=1, hi=MAX_TYPED),
+    "pretok": Setting("auto", PRETOKENIZER_CHOICES),
+    "marker": Setting("none", MARKERS),
+    "marker_style": Setting("separate", ("separate", "glued")),
+    "scoring": Setting("score", SCORINGS),
+    "tie": Setting("first", TIE_BREAKS),
+    "min_freq": Setting(0, lo=0, hi=MAX_TYPED),
+    "bytes": Setting("gpt2", ("gpt2", "hex")),
+    "present": Setting(False),
+    "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED),
+    "top_n": Setting(20, lo=2, hi=LIMITS.heatmap_symbols),
+    "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
+    "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
+    "pair": Setting(None, url=False),
+    "text": Setting("", url=False),
+}
+for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
+    SETTINGS.update({
+        f"c{_i}_algo": Setting(_algo, ALGORITHMS),
+        f"c{_i}_merges": Setting(200, lo=0, hi=MAX_TYPED),
+        f"c{_i}_pretok": Setting("auto", PRETOKENIZER_CHOICES),
+        f"c{_i}_marker": Setting("none", MARKERS),
+        f"c{_i}_scoring": Setting("score", SCORINGS),
+        f"c{_i}_tie": Setting("first", TIE_BREAKS),
+    })
+
+ss = st.session_state
+
+
+def start_run(page: str) -> list[str]:
+    """Call first on every page: load the URL once per session, note page switches.
+
+    Returns the names of URL parameters that were ignored because they were invalid.
+    """
+    ignored = []
+    if not ss.get("_url_loaded"):
+        for name, setting in SETTINGS.items():
+            if not setting.url or name not in st.query_params:
+                continue
+            try:
+                ss[name] = setting.parse(st.query_params[name])
+            except (ValueError, TypeError):
+                ignored.append(name)
+        ss["_url_loaded"] = True
+    for name, setting in SETTINGS.items():
+        ss.setdefault(name, setting.default)
+    ss["_switched"] = ss.get("_page") != page
+    ss["_page"] = page
+    return ignored
+
+
+def get(name: str) -> Any:
+    return ss[name] if name in ss else SETTINGS[name].default
+
+
+def put(name: str, value: Any) -> None:
+    """Set a setting (callbacks only, or before its widget is drawn)."""
+    ss[name] = value
+
+
+def write_url(extra: Sequence[str] = ()) -> None:
+    """Put the URL settings that differ from their defaults into the query string."""
+    params = {}
+    for name, setting in SETTINGS.items():
+        if setting.url and (get(name) != setting.default or name in extra):
+            value = get(name)
+            params[name] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+    if dict(st.query_params) != params:
+        st.query_params.from_dict(params)
+
+
+def set_url_step(step: int) -> None:
+    """Update only the step in the query string (from inside a fragment)."""
+    if st.query_params.get("step") != str(step):
+        st.query_params["step"] = str(step)
+
+
+# -- widgets bound to the store ---------------------------------------------------------
+
+
+def _copy(widget_key: str, name: str, then: Callable[[], None] | None = None) -> None:
+    ss[name] = ss[widget_key]
+    if then is not None:
+        then()
+
+
+def _prepare(name: str, widget_key: str) -> str:
+    if ss.get("_switched") or widget_key not in ss or ss[widget_key] != get(name):
+        ss[widget_key] = get(name)
+    return widget_key
+
+
+def bound(widget: Callable[..., Any], label: str, name: str, *args: Any,
+          then: Callable[[], None] | None = None, widget_key: str | None = None,
+          **kwargs: Any) -> Any:
+    """Draw ``widget`` for setting ``name``; its value is kept in the store.
+
+    Two widgets may show the same setting (a slider and a number box) with different
+    ``widget_key``s; the default widget key is ``"w_" + name``.
+
+    >>> bound(st.selectbox, "Algorithm", "algo", ALGORITHMS)  # doctest: +SKIP
+    """
+    widget_key = _prepare(name, widget_key or "w_" + name)
+    widget(label, *args, key=widget_key, on_change=_copy, args=(widget_key, name, then),
+           **kwargs)
+    return get(name)
+
+
+def clamp(name: str, lo: int, hi: int) -> int:
+    """Keep an integer setting inside [lo, hi] (before its widget is drawn)."""
+    value = min(max(int(get(name)), lo), hi)
+    if value != get(name):
+        ss[name] = value
+    return value

@@ -1,0 +1,117 @@
+"""Cached corpora and trainings, with a progress bar while a training runs.
+
+A training runs in a worker thread owned by a cached :class:`TrainingJob`, so the page
+can draw progress while it waits, sessions asking for the same training share one job,
+and ``max_entries``/``ttl`` bound the server's memory. Keys are the corpus digest and
+the options; the corpus itself is passed unhashed (``_corpus``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+import streamlit as st
+
+from bpeviz.corpus import Corpus
+from bpeviz.snapshot import Snapshot
+from bpeviz.training import Training, train
+
+CACHE_ENTRIES = 24
+CACHE_TTL = 3600  # seconds
+
+
+class TrainingJob:
+    """One training running (or run) in a worker thread."""
+
+    def __init__(self, corpus: Corpus, options: dict[str, Any]) -> None:
+        self.corpus = corpus
+        self.options = options
+        self.done = 0
+        self.total = 0
+        self.result: Training | None = None
+        self.error: BaseException | None = None
+        self.started = time.monotonic()
+        self.seconds = 0.0
+        self._finished = threading.Event()
+        threading.Thread(target=self._run, name="bpeviz-train", daemon=True).start()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def _run(self) -> None:
+        try:
+            self.result = train(self.corpus, progress=self._progress, **self.options)
+        except BaseException as err:  # reported to the page, never raised in the thread
+            self.error = err
+        finally:
+            self.seconds = time.monotonic() - self.started
+            self._finished.set()
+
+    def wait(self, timeout: float) -> bool:
+        return self._finished.wait(timeout)
+
+    @property
+    def finished(self) -> bool:
+        return self._finished.is_set()
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _training_job(digest: str, options_key: tuple, _corpus: Corpus,
+                  _options: dict[str, Any]) -> TrainingJob:
+    return TrainingJob(_corpus, _options)
+
+
+def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training") -> Training:
+    """The training of ``corpus`` with ``options`` (the keyword arguments of ``train``).
+
+    Draws a progress bar while the training runs; raises the training's ValueError.
+    """
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    job = _training_job(corpus.digest, key, corpus, options)
+    if not job.wait(0.15):
+        bar = st.progress(0.0, text=f"{label}…")
+        while not job.wait(0.1):
+            fraction = job.done / job.total if job.total else 0.0
+            bar.progress(min(fraction, 1.0),
+                         text=f"{label}: {job.done:,} of {job.total:,} merges")
+        bar.empty()
+    if job.error is not None:
+        raise job.error
+    assert job.result is not None
+    return job.result
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _corpus(digest: str, pretokenizer: str, name: str, _data: bytes) -> Corpus:
+    return Corpus.from_bytes(_data, pretokenizer, "auto", name=name)
+
+
+def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
+    """A corpus from UTF-8 bytes (text or word<TAB>count lines), cached by content."""
+    digest = hashlib.sha256(data).hexdigest()
+    return _corpus(digest, pretokenizer, name, data)
+
+
+_snapshots: weakref.WeakKeyDictionary[Training, OrderedDict[int, Snapshot]] = (
+    weakref.WeakKeyDictionary())
+_snapshots_lock = threading.Lock()
+
+
+def snapshot(training: Training, step: int) -> Snapshot:
+    """``training.at(step)``, with the last few snapshots of each training kept."""
+    with _snapshots_lock:
+        recent = _snapshots.setdefault(training, OrderedDict())
+        snap = recent.get(step)
+        if snap is None:
+            snap = training.at(step)
+            recent[step] = snap
+            while len(recent) > 6:
+                recent.popitem(last=False)
+        else:
+            recent.move_to_end(step)
+    return snap

@@ -1,0 +1,324 @@
+"""The tables and trees the explorer shows, computed from a training (no streamlit here).
+
+Everything returns plain data (pandas frames, dataclasses); :mod:`bpeviz.render` turns
+them into HTML and figures.
+
+>>> from bpeviz import Corpus, train
+>>> t = train(Corpus.from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}),
+...           merges=3, special_tokens=())
+>>> pair_words(t.at(0), *t.at(0).pairs.iloc[0][["left_id", "right_id"]])["word"].tolist()
+['hug', 'pug', 'hugs']
+>>> print(tree_text(merge_tree(t, t.merges[2].token_id)))
+hug = h + ug
+  ug = u + g
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from bpeviz.snapshot import Snapshot
+from bpeviz.symbols import Symbol, display
+from bpeviz.training import Training
+
+#: how whitespace shows when made visible
+VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+
+
+def label(symbol: Symbol, byte_style: str = "gpt2") -> str:
+    """A readable, never-empty name for a symbol, for chips, tables and chart labels.
+
+    Bytes follow ``byte_style`` ("gpt2" or "hex"); spaces, tabs and newlines become
+    ``·``, ``→``, ``↵``; other invisible characters become ``⟨U+200B⟩``; a leading
+    combining mark sits on a dotted circle.
+
+    >>> label(" the"), label("a\\u200bb"), label(b"\\x9c\\xe6", "hex")
+    ('·the', 'a⟨U+200B⟩b', '<0x9C><0xE6>')
+    """
+    text = display(symbol, byte_style)
+    if not isinstance(symbol, bytes):
+        text = visible(text)
+    if text and unicodedata.combining(text[0]):
+        text = "\u25cc" + text
+    return text or "∅"
+
+
+def visible(text: str) -> str:
+    """Whitespace and invisible characters of ``text`` made visible (see :func:`label`)."""
+    out = []
+    for ch in text:
+        if ch in VISIBLE_WHITESPACE:
+            out.append(VISIBLE_WHITESPACE[ch])
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs") and ch != "\u200d":
+            out.append(f"⟨U+{ord(ch):04X}⟩")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def symbol_bytes(symbol: Symbol) -> int:
+    """Length of a symbol in UTF-8 bytes (bytes symbols: their length)."""
+    if isinstance(symbol, bytes):
+        return len(symbol)
+    return len(symbol.encode("utf-8", "surrogatepass"))
+
+
+def symbol_chars(symbol: Symbol) -> int:
+    """Length in characters (bytes symbols: characters of their lenient decoding)."""
+    if isinstance(symbol, bytes):
+        return len(symbol.decode("utf-8", "ignore"))
+    return len(symbol)
+
+
+# -- merges ---------------------------------------------------------------------------
+def merges_frame(training: Training, byte_style: str = "gpt2") -> pd.DataFrame:
+    """One row per merge: step, left, right, token (labels), count, score, token id."""
+    merges = training.merges
+    return pd.DataFrame({
+        "step": [m.step for m in merges],
+        "left": [label(m.left, byte_style) for m in merges],
+        "right": [label(m.right, byte_style) for m in merges],
+        "token": [label(m.token, byte_style) for m in merges],
+        "count": [m.count for m in merges],
+        "score": [m.score for m in merges],
+        "id": [m.token_id for m in merges],
+    }, columns=["step", "left", "right", "token", "count", "score", "id"])
+
+
+def created_at(training: Training) -> np.ndarray:
+    """For every token id, the step that created it (0 for special tokens and the alphabet)."""
+    steps = np.zeros(len(training.vocab), dtype=np.int64)
+    seen = set()
+    for m in training.merges:
+        if m.token_id >= training.n_base and m.token_id not in seen:
+            seen.add(m.token_id)
+            steps[m.token_id] = m.step
+    return steps
+
+
+# -- words ----------------------------------------------------------------------------
+def words_frame(snapshot: Snapshot) -> pd.DataFrame:
+    """Every corpus word with its count, its number of tokens and whether this step changed it.
+
+    The frame's index is the word's index in the corpus (first-appearance order).
+    """
+    corpus = snapshot.training.corpus
+    ids, word_of = snapshot._ids
+    n_tokens = np.bincount(word_of, minlength=len(corpus.words)) if len(ids) else np.zeros(
+        len(corpus.words), dtype=np.int64)
+    changed = np.zeros(len(corpus.words), dtype=bool)
+    changed[snapshot.changed_words] = True
+    return pd.DataFrame({
+        "word": list(corpus.words),
+        "count": np.asarray(corpus.counts, dtype=np.int64),
+        "tokens": n_tokens.astype(np.int64),
+        "changed": changed,
+    })
+
+
+SORTS = {
+    "changed first, then corpus order": None,
+    "corpus order": None,
+    "most frequent": ("count", False),
+    "most tokens": ("tokens", False),
+    "alphabetical": ("word", True),
+}
+
+
+def select_words(frame: pd.DataFrame, search: str = "",
+                 sort: str = "changed first, then corpus order",
+                 only_changed: bool = False) -> pd.DataFrame:
+    """Filter ``words_frame`` by a plain substring (no regex) and sort it."""
+    rows = frame
+    if only_changed:
+        rows = rows[rows["changed"]]
+    if search:
+        rows = rows[rows["word"].str.contains(search, regex=False, case=False)]
+    if sort == "changed first, then corpus order":
+        return rows.sort_values("changed", ascending=False, kind="stable")
+    if sort in SORTS and SORTS[sort] is not None:
+        column, ascending = SORTS[sort]
+        return rows.sort_values(column, ascending=ascending, kind="stable")
+    return rows
+
+
+def pair_words(snapshot: Snapshot, left_id: int, right_id: int) -> pd.DataFrame:
+    """The words holding the pair (left_id, right_id) at this step.
+
+    Columns: word, count (of the word), occurrences (adjacent positions in one copy of the
+    word; overlaps count), weighted (count x occurrences); the frame index is the word index.
+    """
+    ids, word_of = snapshot._ids
+    corpus = snapshot.training.corpus
+    if len(ids) < 2:
+        hit = np.zeros(0, dtype=np.int64)
+    else:
+        mask = (ids[:-1] == left_id) & (ids[1:] == right_id) & (word_of[:-1] == word_of[1:])
+        hit = word_of[:-1][mask]
+    words, occurrences = np.unique(hit, return_counts=True)
+    counts = np.asarray(corpus.counts, dtype=np.int64)[words] if len(words) else np.zeros(0, int)
+    return pd.DataFrame({
+        "word": [corpus.words[w] for w in words.tolist()],
+        "count": counts,
+        "occurrences": occurrences.astype(np.int64),
+        "weighted": counts * occurrences,
+    }, index=pd.Index(words.tolist(), name="index"))
+
+
+# -- heatmap --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PairGrid:
+    """A left x right grid over the symbols of the best pairs at a step.
+
+    ``count[i, j]`` and ``score[i, j]`` are the pair (rows[i], cols[j]); NaN where the pair
+    does not occur. ``next_pair`` is the (row, column) of the pair the next merge takes.
+    """
+
+    rows: list[int]
+    cols: list[int]
+    count: np.ndarray
+    score: np.ndarray
+    next_pair: tuple[int, int] | None
+    total_pairs: int = 0
+    symbols: dict[int, Symbol] = field(default_factory=dict)
+
+
+def pair_grid(snapshot: Snapshot, top_n: int = 20) -> PairGrid:
+    """The ``top_n`` left symbols and ``top_n`` right symbols of the best pairs, best first.
+
+    Walks ``snapshot.pairs`` (best first) and takes each pair's left symbol as a row and
+    right symbol as a column until both have ``top_n``; so the pair chosen next is
+    always the top-left cell.
+    """
+    pairs = snapshot.pairs
+    rows: dict[int, int] = {}
+    cols: dict[int, int] = {}
+    left_ids = pairs["left_id"].to_numpy()
+    right_ids = pairs["right_id"].to_numpy()
+    for a, b in zip(left_ids.tolist(), right_ids.tolist()):
+        if len(rows) >= top_n and len(cols) >= top_n:
+            break
+        if a not in rows and len(rows) < top_n:
+            rows[a] = len(rows)
+        if b not in cols and len(cols) < top_n:
+            cols[b] = len(cols)
+    count = np.full((len(rows), len(cols)), np.nan)
+    score = np.full((len(rows), len(cols)), np.nan)
+    if len(pairs):
+        r = pd.Series(left_ids).map(rows).to_numpy()
+        c = pd.Series(right_ids).map(cols).to_numpy()
+        inside = ~(pd.isna(r) | pd.isna(c))
+        ri, ci = r[inside].astype(int), c[inside].astype(int)
+        count[ri, ci] = pairs["count"].to_numpy()[inside]
+        score[ri, ci] = pairs["score"].to_numpy()[inside]
+    vocab = snapshot.training.vocab
+    next_pair = None
+    if len(pairs) and snapshot.next_merge is not None:
+        # the engine's next merge is the first row of pairs unless a min_frequency stop ends it
+        nm = snapshot.next_merge
+        if nm.left_id in rows and nm.right_id in cols:
+            next_pair = (rows[nm.left_id], cols[nm.right_id])
+    return PairGrid(
+        rows=list(rows), cols=list(cols), count=count, score=score, next_pair=next_pair,
+        total_pairs=len(pairs), symbols={i: vocab[i] for i in [*rows, *cols]},
+    )
+
+
+# -- vocabulary -----------------------------------------------------------------------
+def token_frequencies(snapshot: Snapshot) -> np.ndarray:
+    """How often each token id occurs in the corpus at this step (weighted by word counts)."""
+    ids, word_of = snapshot._ids
+    counts = np.asarray(snapshot.training.corpus.counts, dtype=np.int64)
+    n = len(snapshot.training.vocab)
+    if not len(ids):
+        return np.zeros(n, dtype=np.int64)
+    return np.bincount(ids, weights=counts[word_of], minlength=n).astype(np.int64)
+
+
+def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
+    """The vocabulary at this step: id, token, kind, step created, frequency, chars, bytes."""
+    training = snapshot.training
+    vocab = snapshot.vocab
+    n = len(vocab)
+    created = created_at(training)[:n]
+    freq = token_frequencies(snapshot)[:n]
+    specials = set(training.options.special_tokens)
+    kinds = ["special" if i < len(specials) and vocab[i] in specials
+             else "base" if i < training.n_base else "merged" for i in range(n)]
+    return pd.DataFrame({
+        "id": np.arange(n),
+        "token": [label(s, byte_style) for s in vocab],
+        "kind": kinds,
+        "created at step": created,
+        "frequency": freq,
+        "chars": [symbol_chars(s) for s in vocab],
+        "bytes": [symbol_bytes(s) for s in vocab],
+    })
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """How a token was built: from ``left`` and ``right`` at ``step`` (leaves: step 0)."""
+
+    token: Symbol
+    id: int
+    step: int = 0
+    count: int = 0
+    left: TreeNode | None = None
+    right: TreeNode | None = None
+
+
+def merge_tree(training: Training, token_id: int) -> TreeNode:
+    """The merge tree of a token: each merged token splits into the two it was made from."""
+    first_merge = {}
+    for m in training.merges:
+        first_merge.setdefault(m.token_id, m)
+
+    def build(i: int, depth: int) -> TreeNode:
+        m = first_merge.get(i)
+        if m is None or i < training.n_base or depth > 200:
+            return TreeNode(training.vocab[i], i)
+        return TreeNode(m.token, i, m.step, m.count, build(m.left_id, depth + 1),
+                        build(m.right_id, depth + 1))
+
+    return build(int(token_id), 0)
+
+
+def tree_text(node: TreeNode, byte_style: str = "gpt2", indent: str = "") -> str:
+    """The tree as indented text: ``token = left + right`` per merged node."""
+    if node.left is None or node.right is None:
+        return ""
+    line = (f"{indent}{label(node.token, byte_style)} = {label(node.left.token, byte_style)}"
+            f" + {label(node.right.token, byte_style)}")
+    parts = [line]
+    for child in (node.left, node.right):
+        sub = tree_text(child, byte_style, indent + "  ")
+        if sub:
+            parts.append(sub)
+    return "\n".join(parts)
+
+
+# -- summaries ------------------------------------------------------------------------
+def corpus_chars(training: Training) -> int:
+    """Characters in the corpus words, with repeats (whitespace between words not counted)."""
+    corpus = training.corpus
+    return sum(len(w) * c for w, c in zip(corpus.words, corpus.counts))
+
+
+def summary(training: Training, step: int | None = None) -> dict[str, int | float | str]:
+    """Headline numbers for a training at ``step`` (default: the end)."""
+    step = len(training.merges) if step is None else step
+    tokens = int(training.token_counts()[step])
+    chars = corpus_chars(training)
+    return {
+        "distinct words": len(training.corpus.words),
+        "words": training.corpus.total,
+        "merges": len(training.merges),
+        "vocabulary": training.vocab_size_at(step),
+        "corpus tokens": tokens,
+        "chars per token": chars / tokens if tokens else 0.0,
+    }
