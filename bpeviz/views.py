@@ -304,9 +304,14 @@ def tree_text(node: TreeNode, byte_style: str = "gpt2", indent: str = "") -> str
 
 # -- summaries ------------------------------------------------------------------------
 def corpus_chars(training: Training) -> int:
-    """Characters in the corpus words, with repeats (whitespace between words not counted)."""
+    """Non-whitespace characters in the corpus, with repeats.
+
+    Whitespace is left out so that pre-tokenizers that keep it (GPT-2's keeps the space
+    before a word) and those that drop it give the same count for the same text.
+    """
     corpus = training.corpus
-    return sum(len(w) * c for w, c in zip(corpus.words, corpus.counts))
+    return sum((len(w) - sum(ch.isspace() for ch in w)) * c
+               for w, c in zip(corpus.words, corpus.counts))
 
 
 def summary(training: Training, step: int | None = None) -> dict[str, int | float | str]:
@@ -320,5 +325,5 @@ def summary(training: Training, step: int | None = None) -> dict[str, int | floa
         "merges": len(training.merges),
         "vocabulary": training.vocab_size_at(step),
         "corpus tokens": tokens,
-        "chars per token": chars / tokens if tokens else 0.0,
+        "chars per token": chars / tokens if tokens else 0.0,  # non-whitespace chars
     }

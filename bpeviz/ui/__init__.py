@@ -57,6 +57,7 @@ class Context:
 
     corpus: Corpus
     corpus_name: str
+    data: bytes
     training: Training
     options: dict[str, Any]
     byte_style: str
@@ -267,44 +268,43 @@ def page(title: str) -> Context:
         st.stop()
     if training.stopped_early:
         st.sidebar.caption(md_escape(training.stop_message))
-    return Context(corpus=corpus, corpus_name=name, training=training, options=options,
+    return Context(corpus=corpus, corpus_name=name, data=data, training=training, options=options,
                    byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
 
 
 # -- the step ---------------------------------------------------------------------------
 
 
-def _shift_step(delta: int, last: int) -> None:
-    put("step", min(max(int(get("step")) + delta, 0), last))
+def _shift_step(name: str, delta: int, last: int) -> None:
+    put(name, min(max(int(get(name)) + delta, 0), last))
 
 
-def _set_step(value: int) -> None:
-    put("step", value)
+def step_controls(training: Training, *, name: str = "step", number_box: bool = True) -> int:
+    """Previous / slider / next (and a number box) for the step setting ``name``.
 
-
-def step_controls(training: Training, *, number_box: bool = True, key: str = "") -> int:
-    """Previous / slider / next (and a number box): the step shared by every page."""
+    The default setting, ``"step"``, is shared by every page and kept in the URL.
+    """
     last = len(training.merges)
-    step = state.clamp("step", 0, last)
+    step = state.clamp(name, 0, last)
     if last == 0:
         st.info(md_escape(f"No merges were made. {training.stop_message}"))
         return 0
     cols = st.columns([1, 10, 1, 2] if number_box else [1, 12, 1], vertical_alignment="bottom")
     with cols[0]:
-        st.button("◀", key=f"prev{key}", help="Previous merge", on_click=_shift_step,
-                  args=(-1, last), disabled=step <= 0, width="stretch")
+        st.button("◀", key=f"prev_{name}", help="Previous merge", on_click=_shift_step,
+                  args=(name, -1, last), disabled=step <= 0, width="stretch")
     with cols[1]:
-        bound(st.slider, "Merge step", "step", min_value=0, max_value=last,
-              widget_key=f"w_step{key}")
+        bound(st.slider, "Merge step", name, min_value=0, max_value=last)
     with cols[2]:
-        st.button("▶", key=f"next{key}", help="Next merge", on_click=_shift_step,
-                  args=(1, last), disabled=step >= last, width="stretch")
+        st.button("▶", key=f"next_{name}", help="Next merge", on_click=_shift_step,
+                  args=(name, 1, last), disabled=step >= last, width="stretch")
     if number_box:
         with cols[3]:
-            bound(st.number_input, "Step", "step", min_value=0, max_value=last,
-                  widget_key=f"w_step_box{key}")
-    step = int(get("step"))
-    state.set_url_step(step)
+            bound(st.number_input, "Step", name, min_value=0, max_value=last,
+                  widget_key=f"w_{name}_box")
+    step = int(get(name))
+    if name == "step":
+        state.set_url_step(step)
     return step
 
 
@@ -366,3 +366,76 @@ def player(training: Training) -> None:
         st.session_state["_interval"] = play_interval()
         st.rerun(scope="app")
     st.session_state["_interval"] = play_interval()
+
+
+# -- more trainings: Compare, imported tokenizers ---------------------------------------
+
+
+def train_variant(ctx: Context, options: dict[str, Any], pretokenizer_choice: str,
+                  label: str = "Training") -> Training:
+    """Train the page's corpus text with other options (and maybe another pre-tokenizer).
+
+    Raises ValueError with a message for the user (bad options, or a limit passed).
+    """
+    pretokenizer = pretokenizer_for(pretokenizer_choice, options["algorithm"])
+    corpus = get_corpus(ctx.data, pretokenizer, ctx.corpus_name)
+    problems = check_limits(corpus, options, pretokenizer)
+    if problems:
+        raise ValueError(" ".join(problems))
+    return get_training(corpus, options, label)
+
+
+def _store_import() -> None:
+    files = st.session_state.get("w_import") or []
+    st.session_state.pop("import_error", None)
+    if not files:
+        return
+    try:
+        from bpeviz.formats import import_files
+
+        training = import_files({f.name: f.getvalue() for f in files})
+    except ValueError as err:
+        st.session_state["import_error"] = str(err)
+        return
+    except Exception as err:  # a malformed file must never take the page down
+        log.exception("tokenizer import failed")
+        st.session_state["import_error"] = f"could not open this file ({type(err).__name__})"
+        return
+    st.session_state["imported"] = (", ".join(f.name for f in files), training)
+    put("imp_step", len(training.merges))
+    put("tok_source", "imported")
+
+
+def forget_import() -> None:
+    st.session_state.pop("imported", None)
+    put("tok_source", "training")
+
+
+def imported() -> tuple[str, Training] | None:
+    """The tokenizer file opened on the Vocabulary page, if any: (file names, training)."""
+    return st.session_state.get("imported")
+
+
+def import_widget() -> None:
+    """An uploader for tokenizer files; what it opens is explored on the Tokenize page."""
+    st.file_uploader(
+        "Open a tokenizer file (tokenizer.json, vocab.json + merges.txt, "
+        "*.tiktoken, vocab.txt, training.json)", key="w_import", accept_multiple_files=True,
+        on_change=_store_import, max_upload_size=LIMITS.upload_bytes // 1_000_000)
+    problem = st.session_state.get("import_error")
+    if problem:
+        error(f"This tokenizer file cannot be opened: {problem}")
+    current = imported()
+    if current is not None:
+        names, training = current
+        st.success(md_escape(f"Opened {names}: {len(training.vocab):,} tokens, "
+                             f"{len(training.merges):,} merges ({training.algorithm})."))
+        cols = st.columns(2)
+        cols[0].page_link("pages/2_Tokenize.py", label="Tokenize with it",
+                          icon=":material/content_cut:")
+        cols[1].button("Close it", on_click=forget_import, key="forget_import")
+
+
+def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:
+    """``snap.export(fmt)``; ValueError when this format cannot hold this training."""
+    return snap.export(fmt)

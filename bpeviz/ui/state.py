@@ -79,6 +79,9 @@ SETTINGS: dict[str, Setting] = {
     "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
     "pair": Setting(None, url=False),
     "text": Setting("", url=False),
+    "imp_step": Setting(0, url=False),
+    "tree_token": Setting(0, url=False),
+    "tok_source": Setting("training", ("training", "imported"), url=False),
 }
 for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
     SETTINGS.update({

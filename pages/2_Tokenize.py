@@ -1,0 +1,85 @@
+"""Tokenize: any text, cut into the tokens of the chosen step, one coloured span each."""
+
+import pandas as pd
+import streamlit as st
+
+from bpeviz import render, ui, views
+from bpeviz.limits import LIMITS
+
+ctx = ui.page("Tokenize")
+byte_style, strong = ctx.byte_style, ctx.presentation
+st.title("Tokenize any text")
+
+DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer 自然语言处理 ありがとう 👍🏽"
+
+
+def _edited() -> None:
+    st.session_state["text_edited"] = True
+
+
+if not ui.get("text") and not st.session_state.get("text_edited"):
+    ui.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
+
+opened = ui.imported()
+if opened is None and ui.get("tok_source") == "imported":
+    ui.put("tok_source", "training")
+if opened is not None:
+    ui.bound(st.radio, "Tokenizer", "tok_source", ["training", "imported"], horizontal=True,
+             format_func={"training": "the training in the sidebar",
+                          "imported": f"the opened file ({opened[0]})"}.get)
+use_imported = opened is not None and ui.get("tok_source") == "imported"
+training = opened[1] if use_imported else ctx.training
+step_name = "imp_step" if use_imported else "step"
+
+text = ui.bound(st.text_area, "Text", "text", height=140, max_chars=LIMITS.input_chars,
+                then=_edited, help=f"Up to {LIMITS.input_chars:,} characters. "
+                                   "Press Ctrl+Enter to tokenize.")
+
+
+@st.fragment
+def tokenize() -> None:
+    step = ui.step_controls(training, name=step_name)
+    snap = ui.snapshot(training, step)
+    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", key="show_ws")
+    if not text:
+        st.info("Type some text above.")
+        return
+    try:
+        tokens = list(snap.encode(text))
+    except ValueError as err:
+        ui.error(err)
+        return
+    except (ImportError, AttributeError, NotImplementedError):
+        st.info("Encoding is not available in this version of bpeviz.")
+        return
+    n_bytes = len(text.encode("utf-8", "surrogatepass"))
+    unk = sum(t.unk for t in tokens)
+    partial = sum(t.partial for t in tokens)
+    cols = st.columns(6)
+    cols[0].metric("Tokens", f"{len(tokens):,}")
+    cols[1].metric("Characters", f"{len(text):,}")
+    cols[2].metric("Bytes", f"{n_bytes:,}")
+    cols[3].metric("Characters per token", f"{len(text) / len(tokens):.2f}" if tokens else "–")
+    cols[4].metric("[UNK]", f"{unk:,}")
+    cols[5].metric("Partial characters", f"{partial:,}",
+                   help="Byte-level tokens holding only part of a character")
+    st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong))
+    st.caption("Each token is coloured by its id, so a token keeps its colour at every step. "
+               "Hover a token for its id, text and bytes. Dashed: part of a character; "
+               "striped red: unknown.")
+    st.markdown("**Token ids**")
+    st.code(" ".join(str(t.id) for t in tokens), language=None, wrap_lines=True)
+    with st.expander("Token table"):
+        st.dataframe(pd.DataFrame({
+            "id": [t.id for t in tokens],
+            "token": [views.label(t.text, byte_style) for t in tokens],
+            "text": [views.visible(text[t.start:t.end]) for t in tokens],
+            "bytes": [bytes(t.bytes).hex(" ") for t in tokens],
+            "start": [t.start for t in tokens],
+            "end": [t.end for t in tokens],
+            "partial": [t.partial for t in tokens],
+            "unknown": [t.unk for t in tokens],
+        }), hide_index=True, width="stretch")
+
+
+tokenize()

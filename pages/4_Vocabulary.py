@@ -1,0 +1,120 @@
+"""Vocabulary: every token at the chosen step, how each was built, charts and downloads."""
+
+import streamlit as st
+
+from bpeviz import render, ui, views
+
+ctx = ui.page("Vocabulary")
+training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+st.title("The vocabulary")
+st.caption(ui.md_escape(
+    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
+
+
+def _pick_row() -> None:
+    event = st.session_state.get("vocab_table")
+    rows = event.selection.rows if event else []
+    shown = st.session_state.get("_vocab_shown_ids", [])
+    if rows and rows[0] < len(shown):
+        ui.put("tree_token", int(shown[rows[0]]))
+
+
+@st.fragment
+def vocabulary() -> None:
+    step = ui.step_controls(training)
+    snap = ctx.at(step)
+    frame = views.vocab_frame(snap, byte_style)
+    table_col, tree_col = st.columns([3, 2], gap="large")
+    with table_col:
+        st.subheader(f"{len(frame):,} tokens at step {step}")
+        c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+        search = c1.text_input("Search tokens", key="vocab_search", max_chars=100,
+                               placeholder="substring of the token")
+        kinds = c2.multiselect("Kinds", ["special", "base", "merged"],
+                               default=["special", "base", "merged"], key="vocab_kinds")
+        shown = frame[frame["kind"].isin(kinds)]
+        if search:
+            shown = shown[shown["token"].str.contains(search, regex=False, case=False)]
+        shown = shown.sort_values("id", ascending=False, kind="stable")
+        st.session_state["_vocab_shown_ids"] = shown["id"].tolist()
+        st.dataframe(
+            shown, hide_index=True, width="stretch", height=440, key="vocab_table",
+            on_select=_pick_row, selection_mode="single-row",
+            column_config={
+                "id": st.column_config.NumberColumn("id", format="%d"),
+                "created at step": st.column_config.NumberColumn("created", format="%d",
+                                                                 help="0: special or base"),
+                "frequency": st.column_config.NumberColumn(
+                    "frequency", help="Occurrences in the corpus at this step"),
+            })
+        st.caption("Newest first. Select a row to see how that token was built.")
+    with tree_col:
+        st.subheader("Merge tree")
+        merged = [i for i in range(len(snap.vocab) - 1, training.n_base - 1, -1)]
+        if not merged:
+            st.info("No merged token yet at this step: move the step on.")
+        else:
+            current = ui.get("tree_token") if "tree_token" in st.session_state else None
+            if current not in merged:
+                ui.put("tree_token", merged[0])
+            vocab = training.vocab
+            ui.bound(st.selectbox, "Token", "tree_token", merged,
+                     format_func=lambda i: f"{views.label(vocab[i], byte_style)}  (id {i})")
+            node = views.merge_tree(training, ui.get("tree_token"))
+            st.html(render.merge_tree_html(node, byte_style, strong))
+            st.caption("Each merged token splits into the two tokens it was made from, "
+                       "down to the initial symbols.")
+    charts(step, frame)
+    downloads(snap)
+
+
+def charts(step: int, frame) -> None:
+    st.subheader("Charts")
+    a, b, c = st.columns(3)
+    config = {"displaylogo": False, "typesetMath": False}
+    with a:
+        st.markdown("**Merge strength by step**")
+        st.plotly_chart(render.merge_strength_figure(views.merges_frame(training, byte_style),
+                                                     ctx.algorithm, step, strong),
+                        config=config, key="chart_strength")
+    with b:
+        st.markdown("**Corpus tokens by step**")
+        st.plotly_chart(render.token_count_figure({"corpus tokens": training.token_counts()},
+                                                  step, strong),
+                        config=config, key="chart_tokens")
+    with c:
+        st.markdown("**Token lengths at this step**")
+        st.plotly_chart(render.length_figure(frame, strong), config=config, key="chart_lengths")
+
+
+def downloads(snap) -> None:
+    st.subheader("Download")
+    try:
+        from bpeviz.formats import FORMATS
+    except ImportError:
+        st.info("Exports are not available in this version.")
+        return
+    st.caption(f"The vocabulary and merges at step {snap.step}, in the format other tools "
+               "read. A format that cannot hold this training says why.")
+    cols = st.columns(len(FORMATS))
+    for col, (fmt, about) in zip(cols, FORMATS.items()):
+        with col:
+            st.markdown(f"**{fmt}**")
+            st.caption(ui.md_escape(about))
+            try:
+                files = ui.export_files(snap, fmt)
+            except ValueError as err:
+                st.caption(ui.md_escape(f"Not available: {err}"))
+                continue
+            for filename, content in files.items():
+                st.download_button(filename, content, file_name=filename,
+                                   mime="application/json" if filename.endswith(".json")
+                                   else "text/plain", key=f"dl_{fmt}_{filename}",
+                                   icon=":material/download:", on_click="ignore")
+
+
+vocabulary()
+st.subheader("Open a tokenizer file")
+st.caption("Open a tokenizer written by bpeviz, Hugging Face, tiktoken or GPT-2 and "
+           "try it on the Tokenize page.")
+ui.import_widget()
