@@ -61,28 +61,15 @@ class Snapshot:
 
     # -- splits -------------------------------------------------------------------
     @cached_property
-    def _events(self) -> np.ndarray:
-        return self.training._log.events_at(self.step)
-
-    @cached_property
     def _ids(self) -> tuple[np.ndarray, np.ndarray]:
         """All words' token ids at this step, concatenated, and each id's word index."""
         log = self.training._log
-        ev = self._events
-        starts, ends = log.start[ev], log.end[ev]
-        lengths = ends - starts
-        total = int(lengths.sum())
-        # index of every symbol in log.flat: start of its word + position in the word
-        word_of = np.repeat(np.arange(len(ev), dtype=np.int64), lengths)
-        first_pos = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(ev) else lengths
-        pos = np.arange(total, dtype=np.int64) - np.repeat(first_pos, lengths)
-        return log.flat[np.repeat(starts, lengths) + pos], word_of
+        live = log.live(self.step)
+        return log.token[live], log.word[live].astype(np.int64)
 
     def split_ids(self, index: int) -> list[int]:
         """Token ids of corpus word number ``index`` at this step."""
-        log = self.training._log
-        e = self._events[index]
-        return log.flat[log.start[e] : log.end[e]].tolist()
+        return self.training._log.split_ids(index, self.step).tolist()
 
     @cached_property
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
@@ -99,8 +86,7 @@ class Snapshot:
         """Indices of the corpus words whose split this step's merge changed."""
         if not self.step:
             return []
-        log = self.training._log
-        return np.flatnonzero(log.step[self._events] == self.step).tolist()
+        return self.training._log.changed_words(self.step).tolist()
 
     # -- pairs --------------------------------------------------------------------
     @cached_property
@@ -148,3 +134,13 @@ class Snapshot:
         from bpeviz.encoding import decode
 
         return decode(self, ids)
+
+    def export(self, fmt: str) -> dict[str, str]:
+        """This step's vocabulary and merges as files: ``{file name: content}``.
+
+        ``fmt`` is ``"hf"``, ``"tiktoken"``, ``"vocab"``, ``"gpt2"`` or ``"training"``
+        (see :mod:`bpeviz.formats`).
+        """
+        from bpeviz.formats import export
+
+        return export(self, fmt)

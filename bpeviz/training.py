@@ -2,8 +2,8 @@
 
 The loop keeps pair counts, an index from each pair to the words that hold it and a
 priority queue with lazy deletion, so a merge only touches the words that contain its
-pair. Every change of a word's split is logged as ``(word, step, split)``; the state at
-any step is read back from that log (see :mod:`bpeviz.snapshot`), never stored per step.
+pair. Every merge site becomes a node of a merge forest (:class:`SplitLog`); the state at
+any step is read back from it (see :mod:`bpeviz.snapshot`), never stored per step.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3}),
@@ -15,9 +15,10 @@ any step is read back from that log (see :mod:`bpeviz.snapshot`), never stored p
 from __future__ import annotations
 
 import heapq
-from itertools import chain
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,14 +26,28 @@ import numpy as np
 from bpeviz.corpus import Corpus
 from bpeviz.symbols import (
     DEFAULT_SPECIAL_TOKENS,
+    WORDPIECE_PREFIX,
     Symbol,
     check_algorithm,
     initial_symbols,
     join,
 )
 
+try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
+    from bpeviz import _merge as _compiled
+except ImportError:  # not built: the pure-Python loop gives the same results, slower
+    _compiled = None
+
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
+
+#: "compiled" (bpeviz._merge, a C extension) or "python" (the reference loop)
+ENGINES = ("compiled", "python")
+
+
+def default_engine() -> str:
+    """The merge loop :func:`train` uses: ``BPEVIZ_ENGINE`` if set, else compiled if built."""
+    return os.environ.get("BPEVIZ_ENGINE") or ("compiled" if _compiled else "python")
 
 TIE_BREAKS = ("first", "ids")
 SCORINGS = ("score", "frequency")
@@ -138,12 +153,25 @@ def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
     """Special tokens, then the initial alphabet sorted by code point (bytes 0-255 for BBPE)."""
     if options.algorithm == "bbpe":
         return [bytes((b,)) for b in range(256)]
-    alphabet: set[Symbol] = set()
-    for word in corpus.words:
-        alphabet.update(initial_symbols(word, options.algorithm, options.marker,
-                                        options.marker_style))
     specials = list(options.special_tokens)
-    return specials + sorted(alphabet - set(specials))  # type: ignore[type-var]
+    return specials + sorted(_alphabet(corpus, options) - set(specials))  # type: ignore[type-var]
+
+
+def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
+    """Every initial symbol of the corpus (BPE and WordPiece), without a loop per word."""
+    words, marker = corpus.words, options.marker
+    if not all(words):  # an empty word: let initial_symbols decide what it holds
+        alphabet: set[Symbol] = set()
+        for word in words:
+            alphabet.update(initial_symbols(word, options.algorithm, marker,
+                                            options.marker_style))
+        return alphabet
+    if options.algorithm == "wordpiece":
+        return ({w[0] for w in words}
+                | {WORDPIECE_PREFIX + ch for ch in set("".join(w[1:] for w in words))})
+    if marker and options.marker_style == "glued":
+        return set("".join(w[:-1] for w in words)) | {w[-1] + marker for w in words}
+    return set("".join(words)) | ({marker} if marker else set())
 
 
 def train(
@@ -205,9 +233,16 @@ def replay(
 
 
 class _MergeLoop:
-    """The state of one training run. Used once, through :func:`train` or :func:`replay`."""
+    """One training run, used once through :func:`train` or :func:`replay`.
 
-    def __init__(self, corpus: Corpus, options: TrainOptions, base: list[Symbol]) -> None:
+    The loop owns the vocabulary and the merge records; the pair counts, the word index,
+    the priority queue and the split log live in an engine: the compiled
+    ``bpeviz._merge.State`` when it is built, else :class:`_PairState`, its pure-Python
+    reference (``BPEVIZ_ENGINE=python`` forces it). Both give identical results.
+    """
+
+    def __init__(self, corpus: Corpus, options: TrainOptions, base: list[Symbol],
+                 engine: str | None = None) -> None:
         self.corpus = corpus
         self.options = options
         self.algorithm = options.algorithm
@@ -216,41 +251,216 @@ class _MergeLoop:
         for i, sym in enumerate(self.vocab):
             self.ids.setdefault(sym, i)
         self.n_base = len(self.vocab)
-        # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
-        self.units: list[int] = [1] * len(self.vocab)
-        self.words: list[list[int]] = []
-        self.counts: list[int] = list(corpus.counts)
         self.merges: list[Merge] = []
         self.vocab_lens: list[int] = []  # vocabulary size after each merge
         self.stop_reason = "merges"
-        # the split log: event e says word ev_word[e] became ev_split[e] at step ev_step[e]
-        self.ev_word: list[int] = []
-        self.ev_step: list[int] = []
-        self.ev_split: list[list[int]] = []
-        self.scored = options.algorithm == "wordpiece" and options.scoring == "score"
-        self.first_rule = options.tie_break == "first"
-        self.filtered = False  # a pair was passed over for min_frequency
+        self.engine = engine or default_engine()
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
-    # -- set-up -------------------------------------------------------------------
-    def _initial_words(self) -> None:
+    def _start(self) -> None:
+        flat, lengths = initial_ids(self.corpus, self.options, self.ids)
+        counts = np.asarray(self.corpus.counts, dtype=np.int64)
+        self.initial_tokens = int(lengths @ counts) if len(counts) else 0
+        engine: type[_PairState] | Any = _PairState
+        if self.engine == "compiled" and (not len(counts) or counts.min() > 0):
+            if _compiled is None:
+                raise RuntimeError("the compiled merge loop is not built: run "
+                                   "`python setup.py build_ext --inplace`")
+            engine = _compiled.State
+        self.state = engine(flat, lengths, counts, len(self.vocab),
+                            self.options.tie_break == "first",
+                            self.options.algorithm == "wordpiece"
+                            and self.options.scoring == "score",
+                            self.options.min_frequency)
+
+    def _merge(self, p: tuple[int, int], step: int) -> None:
+        a, b = p
+        token = join(self.vocab[a], self.vocab[b], self.algorithm)
+        t = self.ids.get(token)
+        if t is None:  # a new token; one that already exists keeps its id
+            t = len(self.vocab)
+            self.vocab.append(token)
+            self.ids[token] = t
+        count, score, replaced = self.state.merge(a, b, t, step)
+        self.vocab_lens.append(len(self.vocab))
+        self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
+                                 a, b, t, replaced))
+
+    def run(
+        self,
+        forced: Sequence[tuple[Symbol, Symbol]] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self._start()
+        if forced is not None:
+            self.stop_reason = "replayed"
+            for step, (left, right) in enumerate(forced, 1):
+                try:
+                    p = (self.ids[left], self.ids[right])
+                except KeyError as err:
+                    raise ValueError(
+                        f"merge {step} ({left!r}, {right!r}) uses {err.args[0]!r}, "
+                        "which is neither in the base vocabulary nor made by an earlier merge"
+                    ) from None
+                self._merge(p, step)
+            return
         o = self.options
-        for w, word in enumerate(self.corpus.words):
-            ids = []
-            for sym in initial_symbols(word, self.algorithm, o.marker, o.marker_style):
-                i = self.ids.get(sym)
+        total = o.merges if o.merges is not None else o.vocab_size - len(self.vocab)  # type: ignore[operator]
+        step = 0
+        while True:
+            if o.merges is not None and step >= o.merges:
+                self.stop_reason = "merges"
+                break
+            if o.vocab_size is not None and len(self.vocab) >= o.vocab_size:
+                self.stop_reason = "vocab_size"
+                break
+            p = self.state.pop_best()
+            if p is None:
+                self.stop_reason = self.state.stop_reason()
+                break
+            step += 1
+            self._merge(p, step)
+            if progress is not None and step % 100 == 0:
+                progress(step, total)
+        if progress is not None:
+            progress(step, total)
+
+    def result(self) -> Training:
+        forest = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
+                  for x in self.state.forest()]
+        del self.state  # the engine's tables are spent: free them before packing the log
+        return Training(
+            corpus=self.corpus,
+            options=self.options,
+            merges=tuple(self.merges),
+            vocab=tuple(self.vocab),
+            n_base=self.n_base,
+            stop_reason=self.stop_reason,
+            vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
+            initial_tokens=self.initial_tokens,
+            _log=SplitLog.from_forest(*forest, n_words=len(self.corpus.words),
+                                      n_steps=len(self.merges)),
+        )
+
+
+def initial_ids(corpus: Corpus, options: TrainOptions,
+                ids: dict[Symbol, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every word's initial symbols as ids: (all ids concatenated as int32, word lengths).
+
+    Vectorized with NumPy for the usual cases; words whose symbols the vocabulary lacks,
+    or empty words, take the per-word path, which raises a ValueError naming the word.
+
+    >>> flat, lengths = initial_ids(Corpus.from_counts({"ab": 1, "b": 2}),
+    ...                             make_options("bpe", merges=1), {"a": 0, "b": 1})
+    >>> flat.tolist(), lengths.tolist()
+    ([0, 1, 1], [2, 1])
+    """
+    words, algorithm, marker = corpus.words, options.algorithm, options.marker
+    flat = None
+    if words and all(words):
+        if algorithm == "bbpe":
+            flat, lengths = _byte_ids(words, ids)
+        else:
+            lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+            text = "".join(words)
+            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            flat = _char_ids(codes, ids, "")
+            if flat is not None and algorithm == "wordpiece":
+                later = _char_ids(codes, ids, WORDPIECE_PREFIX, missing_ok=True)
+                is_first = np.zeros(len(codes), dtype=bool)
+                is_first[np.cumsum(lengths) - lengths] = True
+                if flat is not None and not (later[~is_first] < 0).any():
+                    flat = np.where(is_first, flat, later)
+                else:
+                    flat = None
+            elif flat is not None and marker and options.marker_style == "glued":
+                last = [ids.get(w[-1] + marker, -1) for w in words]
+                flat[np.cumsum(lengths) - 1] = last
+                if min(last) < 0:
+                    flat = None
+            elif flat is not None and marker:
+                marker_id = ids.get(marker)
+                if marker_id is None:
+                    flat = None
+                else:
+                    flat = np.insert(flat, np.cumsum(lengths), marker_id)
+                    lengths = lengths + 1
+    if flat is None:  # the per-word path
+        split: list[int] = []
+        sizes = []
+        for word in words:
+            symbols = initial_symbols(word, algorithm, marker, options.marker_style)
+            for sym in symbols:
+                i = ids.get(sym)
                 if i is None:
                     raise ValueError(
                         f"the word {word!r} holds {sym!r}, which the base vocabulary lacks"
                     )
-                ids.append(i)
-            self.words.append(ids)
-            self._log(w, 0, ids)
-        self.initial = list(self.words)
+                split.append(i)
+            sizes.append(len(symbols))
+        flat = np.array(split, dtype=np.int32)
+        lengths = np.array(sizes, dtype=np.int64)
+    return flat.astype(np.int32, copy=False), lengths
 
-    def _log(self, w: int, step: int, ids: list[int]) -> None:
-        self.ev_word.append(w)
-        self.ev_step.append(step)
-        self.ev_split.append(ids)
+
+def _char_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
+              missing_ok: bool = False) -> np.ndarray | None:
+    """Map code points to the ids of ``prefix + chr(code)``; None (or -1s) if one lacks it."""
+    table = {ord(sym[-1]): i for sym, i in ids.items()
+             if isinstance(sym, str) and len(sym) == len(prefix) + 1 and sym.startswith(prefix)}
+    keys = np.array(sorted(table), dtype=np.uint32)
+    values = np.array([table[k] for k in keys.tolist()], dtype=np.int64)
+    if not len(keys):
+        return np.full(len(codes), -1, dtype=np.int64) if missing_ok else None
+    where = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
+    found = keys[where] == codes
+    if missing_ok:
+        return np.where(found, values[where], -1)
+    return values[where] if found.all() else None
+
+
+def _byte_ids(words: Sequence[str], ids: dict[Symbol, int]) -> tuple[np.ndarray | None,
+                                                                   np.ndarray]:
+    data = [w.encode("utf-8", "surrogatepass") for w in words]
+    lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+    table = np.array([ids.get(bytes((b,)), -1) for b in range(256)], dtype=np.int64)
+    flat = table[np.frombuffer(b"".join(data), dtype=np.uint8)]
+    return (None if (flat < 0).any() else flat), lengths
+
+
+class _PairState:
+    """The merge loop's state in pure Python: the reference for ``bpeviz._merge.State``.
+
+    It keeps pair counts, an index from each pair to the words that may hold it (stale
+    entries are skipped), a first-occurrence lower bound per pair (tie rule ``first``)
+    and a heap with lazy deletion, so a merge only touches the words that hold its pair.
+    Every merge site adds a node to the merge forest (see :class:`SplitLog`).
+    """
+
+    def __init__(self, flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray,
+                 n_vocab: int, first_rule: bool, scored: bool, min_frequency: int) -> None:
+        symbols = flat.tolist()
+        ends = np.cumsum(lengths).tolist()
+        self.words: list[list[int]] = [symbols[e - n : e]
+                                       for e, n in zip(ends, lengths.tolist())]
+        self.counts: list[int] = counts.tolist()
+        self.first_rule, self.scored, self.min_freq = first_rule, scored, min_frequency
+        self.filtered = False  # a pair was passed over for min_frequency
+        self.stop = "no_pairs"
+        # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
+        self.units: list[int] = [1] * n_vocab
+        self.unit_count: list[int] = [0] * n_vocab
+        # the merge forest (see SplitLog): node i is token n_token[i] of word n_word[i] at
+        # initial-symbol position n_start[i], made at step n_step[i], merged at n_until[i]
+        self.n_token: list[int] = symbols
+        self.n_word: list[int] = np.repeat(np.arange(len(self.words)), lengths).tolist()
+        self.n_start: list[int] = list(range(len(symbols)))
+        self.n_step: list[int] = [0] * len(symbols)
+        self.n_until: list[int] = [NEVER] * len(symbols)
+        self.nodes: list[list[int]] = [self.n_start[e - n : e]
+                                       for e, n in zip(ends, lengths.tolist())]
+        self._count_pairs()
 
     def _count_pairs(self) -> None:
         pc: dict[tuple[int, int], int] = {}
@@ -258,8 +468,7 @@ class _MergeLoop:
         first: dict[tuple[int, int], tuple[int, int]] = {}
         for w, word in enumerate(self.words):
             c = self.counts[w]
-            for i in range(len(word) - 1):
-                p = (word[i], word[i + 1])
+            for i, p in enumerate(pairwise(word)):
                 if p in pc:
                     pc[p] += c
                     where[p].add(w)
@@ -268,7 +477,6 @@ class _MergeLoop:
                     where[p] = {w}
                     first[p] = (w, i)  # initial symbols are one unit each
         self.pc, self.where, self.first = pc, where, first
-        self.unit_count = [0] * len(self.vocab)
         if self.scored:
             self.pairs_of: dict[int, set[tuple[int, int]]] = {}
             for w, word in enumerate(self.words):
@@ -314,9 +522,9 @@ class _MergeLoop:
                 off += units[word[i]]
         raise AssertionError(f"pair {p} has a count but no occurrence")
 
-    def _pop_best(self) -> tuple[int, int] | None:
-        """The pair to merge next, or None (and ``stop_reason`` set) when there is none."""
-        heap, min_freq = self.heap, self.options.min_frequency
+    def pop_best(self) -> tuple[int, int] | None:
+        """The pair to merge next, or None (and :meth:`stop_reason` says why)."""
+        heap, min_freq = self.heap, self.min_freq
         while heap:
             entry = heap[0]
             p = entry[-1]
@@ -336,27 +544,29 @@ class _MergeLoop:
                     continue
             if count < min_freq:
                 if not self.scored:  # counts come out in order: nothing better is left
-                    self.stop_reason = "min_frequency"
+                    self.stop = "min_frequency"
                     return None
                 heapq.heappop(heap)  # its count may not rise again, but a new entry would
                 self.filtered = True
                 continue
             heapq.heappop(heap)
             return p
-        self.stop_reason = "min_frequency" if self.filtered else "no_pairs"
+        self.stop = "min_frequency" if self.filtered else "no_pairs"
         return None
 
+    def stop_reason(self) -> str:
+        return self.stop
+
     # -- merging ------------------------------------------------------------------
-    def _merge(self, p: tuple[int, int], step: int) -> None:
-        a, b = p
+    def merge(self, a: int, b: int, t: int, step: int) -> tuple[int, float, int]:
+        """Merge (a, b) into token t (``t == len(vocab)`` for a new one) at ``step``.
+
+        Returns the pair's count and score before the merge and the occurrences replaced.
+        """
+        p = (a, b)
         count = self.pc.get(p, 0)
         score = float(self._priority(p)) if count else 0.0
-        token = join(self.vocab[a], self.vocab[b], self.algorithm)
-        t = self.ids.get(token)
-        if t is None:
-            t = len(self.vocab)
-            self.vocab.append(token)
-            self.ids[token] = t
+        if t == len(self.units):
             self.units.append(self.units[a] + self.units[b])
             self.unit_count.append(0)
         # pairs whose count rose need a fresh heap entry; a count that fell is found
@@ -365,9 +575,6 @@ class _MergeLoop:
         grown: set[tuple[int, int]] = set()
         dropped: set[tuple[int, int]] = set()
         replaced = self._merge_words(a, b, t, step, grown, dropped)
-        self.vocab_lens.append(len(self.vocab))
-        self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
-                                 a, b, t, replaced))
         if self.scored:  # scores rise when a unit count falls: every pair of a, b, t moves
             uc = self.unit_count
             uc[a] -= replaced
@@ -386,6 +593,7 @@ class _MergeLoop:
         for q in grown:
             if q in pc:
                 heapq.heappush(heap, entry(q))
+        return count, score, replaced
 
     def _merge_words(self, a: int, b: int, t: int, step: int,
                      grown: set[tuple[int, int]], dropped: set[tuple[int, int]]) -> int:
@@ -396,14 +604,16 @@ class _MergeLoop:
         """
         words, counts, pc, where, first = self.words, self.counts, self.pc, self.where, self.first
         track_first, units = self.first_rule, self.units
-        log_word, log_step, log_split = self.ev_word.append, self.ev_step.append, \
-            self.ev_split.append
+        nodes_of, n_token, n_word, n_start, n_step, n_until = (
+            self.nodes, self.n_token, self.n_word, self.n_start, self.n_step, self.n_until)
         replaced = 0
         for w in self.where.pop((a, b), ()):
             word = words[w]
             n = len(word)
             c = counts[w]
+            nodes = nodes_of[w]
             new: list[int] = []
+            new_nodes: list[int] = []
             i = 0
             off = 0  # unit offset of word[i] ("first" rule only)
             sites = 0
@@ -416,11 +626,13 @@ class _MergeLoop:
                     if track_first:
                         off += sum([units[s] for s in word[i : j + 1]])
                     new.extend(word[i : j + 1])
+                    new_nodes.extend(nodes[i : j + 1])
                     i = j + 1
                     continue
                 if track_first:
                     off += sum([units[s] for s in word[i:j]])
                 new.extend(word[i:j])
+                new_nodes.extend(nodes[i:j])
                 if j:  # the left neighbour x: (x, a) -> (x', t)
                     q = (word[j - 1], a)
                     left = pc[q] - c
@@ -471,6 +683,14 @@ class _MergeLoop:
                 else:
                     del pc[q]
                 new.append(t)
+                # the forest: a new node over the two, which end here
+                new_nodes.append(len(n_token))
+                n_token.append(t)
+                n_word.append(w)
+                n_start.append(n_start[nodes[j]])
+                n_step.append(step)
+                n_until.append(NEVER)
+                n_until[nodes[j]] = n_until[nodes[j + 1]] = step
                 if track_first:
                     off += units[a] + units[b]
                 sites += 1
@@ -478,115 +698,83 @@ class _MergeLoop:
             if not sites:
                 continue  # a stale index entry: this word no longer holds the pair
             new.extend(word[i:])
+            new_nodes.extend(nodes[i:])
             words[w] = new
-            log_word(w)
-            log_step(step)
-            log_split(new)
+            nodes_of[w] = new_nodes
             replaced += sites * c
         return replaced
 
-    # -- driving ------------------------------------------------------------------
-    def _target(self) -> int | None:
-        return self.options.merges
+    def forest(self) -> tuple[np.ndarray, ...]:
+        """The merge forest as int32 arrays (token, word, start, step, until), one item
+        per node in creation order."""
+        return tuple(np.array(x, dtype=np.int32) for x in (
+            self.n_token, self.n_word, self.n_start, self.n_step, self.n_until))
 
-    def run(
-        self,
-        forced: Sequence[tuple[Symbol, Symbol]] | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> None:
-        self._initial_words()
-        self._count_pairs()
-        if forced is not None:
-            self.stop_reason = "replayed"
-            for step, (left, right) in enumerate(forced, 1):
-                try:
-                    p = (self.ids[left], self.ids[right])
-                except KeyError as err:
-                    raise ValueError(
-                        f"merge {step} ({left!r}, {right!r}) uses {err.args[0]!r}, "
-                        "which is neither in the base vocabulary nor made by an earlier merge"
-                    ) from None
-                self._merge(p, step)
-            return
-        o = self.options
-        total = o.merges if o.merges is not None else o.vocab_size - len(self.vocab)  # type: ignore[operator]
-        step = 0
-        while True:
-            if o.merges is not None and step >= o.merges:
-                self.stop_reason = "merges"
-                break
-            if o.vocab_size is not None and len(self.vocab) >= o.vocab_size:
-                self.stop_reason = "vocab_size"
-                break
-            p = self._pop_best()
-            if p is None:
-                break
-            step += 1
-            self._merge(p, step)
-            if progress is not None and step % 100 == 0:
-                progress(step, total)
-        if progress is not None:
-            progress(step, total)
 
-    def result(self) -> Training:
-        return Training(
-            corpus=self.corpus,
-            options=self.options,
-            merges=tuple(self.merges),
-            vocab=tuple(self.vocab),
-            n_base=self.n_base,
-            stop_reason=self.stop_reason,
-            vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
-            initial_tokens=sum(len(ids) * c for ids, c in zip(self.initial, self.counts)),
-            _log=SplitLog.build(self.ev_word, self.ev_step, self.ev_split,
-                                len(self.corpus.words), len(self.merges)),
-        )
+#: the step a node that is never merged into a longer token is merged at
+NEVER = 2**31 - 1
 
 
 @dataclass(frozen=True)
 class SplitLog:
-    """Every word's split at every step where it changed, packed in NumPy arrays.
+    """Every token every word ever held: the merge forest, packed in NumPy arrays.
 
-    Events are sorted by (word, step); ``key = word * (n_steps + 1) + step`` lets one
-    ``searchsorted`` find, for all words at once, the last event at or before a step.
+    Node ``i`` is token ``token[i]`` of word ``word[i]``, made at step ``step[i]`` (0 for
+    an initial symbol) and merged into a longer token at step ``until[i]`` (``NEVER``
+    if it never is). Nodes are sorted by word, then by position, then by step, so the
+    split of every word after step ``k`` is the nodes with ``step <= k < until``, in
+    order: one vectorized comparison. Memory: one node per initial symbol and one per
+    merge site, so it grows with the corpus's symbols, never with a copy per step.
+
+    Example: "aaa" with the merges (a, a) then (aa, a) has the nodes a a a (step 0),
+    aa (step 1, over the first two) and aaa (step 2); at step 1 the split is aa a.
     """
 
-    key: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
+    token: np.ndarray
     step: np.ndarray
-    flat: np.ndarray
+    until: np.ndarray
+    word: np.ndarray
+    word_start: np.ndarray  # word w's nodes are word_start[w]:word_start[w + 1]
     n_words: int
     n_steps: int
 
     @classmethod
-    def build(cls, ev_word: list[int], ev_step: list[int], ev_split: list[list[int]],
-              n_words: int, n_steps: int) -> SplitLog:
-        words = np.array(ev_word, dtype=np.int64)
-        steps = np.array(ev_step, dtype=np.int64)
-        lengths = np.fromiter(map(len, ev_split), dtype=np.int64, count=len(ev_split))
-        ends = np.cumsum(lengths)
-        flat = np.fromiter(chain.from_iterable(ev_split), dtype=np.int32, count=int(ends[-1])
-                           if len(ends) else 0)
-        order = np.argsort(words, kind="stable")  # events were logged in step order
+    def from_forest(cls, token: np.ndarray, word: np.ndarray, start: np.ndarray,
+                    step: np.ndarray, until: np.ndarray, n_words: int,
+                    n_steps: int) -> SplitLog:
+        """Sort nodes given in any order; ``start`` is a node's corpus-wide position in
+        initial symbols (words laid end to end), which also orders the words."""
+        key = start.astype(np.int64) * (n_steps + 1) + step
+        order = np.argsort(key)  # keys are unique: one node per (position, step)
+        word = word[order]
         return cls(
-            key=words[order] * (n_steps + 1) + steps[order],
-            start=(ends - lengths)[order],
-            end=ends[order],
-            step=steps[order],
-            flat=flat,
+            token=token[order],
+            step=step[order],
+            until=until[order],
+            word=word,
+            word_start=np.searchsorted(word, np.arange(n_words + 1, dtype=np.int32)),
             n_words=n_words,
             n_steps=n_steps,
         )
 
-    def events_at(self, step: int) -> np.ndarray:
-        """For every word, the index of its event in force at ``step``."""
-        probe = np.arange(self.n_words, dtype=np.int64) * (self.n_steps + 1) + step
-        return np.searchsorted(self.key, probe, side="right") - 1
+    def live(self, step: int) -> np.ndarray:
+        """Which nodes make up the splits after ``step`` merges (a boolean mask)."""
+        return (self.step <= step) & (self.until > step)
+
+    def split_ids(self, index: int, step: int) -> np.ndarray:
+        """The token ids of word number ``index`` after ``step`` merges."""
+        lo, hi = self.word_start[index], self.word_start[index + 1]
+        live = (self.step[lo:hi] <= step) & (self.until[lo:hi] > step)
+        return self.token[lo:hi][live]
+
+    def changed_words(self, step: int) -> np.ndarray:
+        """The words that merge ``step`` changed (step >= 1), in order."""
+        return np.unique(self.word[self.step == step])
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.key, self.start, self.end, self.step, self.flat))
+        return sum(a.nbytes for a in (self.token, self.step, self.until, self.word,
+                                      self.word_start))
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,124 @@
+"""The compiled merge loop (bpeviz._merge) gives exactly what the Python reference gives."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bpeviz import Corpus
+from bpeviz.training import (
+    _MergeLoop,
+    base_vocabulary,
+    initial_ids,
+    initial_symbols,
+    make_options,
+)
+
+pytest.importorskip("bpeviz._merge", reason="the compiled merge loop is not built "
+                    "(python setup.py build_ext --inplace)")
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+
+def run(corpus, options, engine, forced=None, base=None):
+    loop = _MergeLoop(corpus, options, base or base_vocabulary(corpus, options), engine=engine)
+    loop.run(forced=forced)
+    return loop.result()
+
+
+def forest(training):
+    log = training._log
+    return [a.tolist() for a in (log.token, log.step, log.until, log.word, log.word_start)]
+
+
+def assert_same(compiled, python):
+    assert compiled.merges == python.merges  # steps, tokens, ids, counts, scores, replaced
+    assert compiled.vocab == python.vocab
+    assert compiled.stop_reason == python.stop_reason
+    assert compiled.initial_tokens == python.initial_tokens
+    assert np.array_equal(compiled.vocab_sizes, python.vocab_sizes)
+    assert forest(compiled) == forest(python)
+
+
+words = st.text(alphabet=st.sampled_from("abcab ab#\u00e9\u4e2d\U0001f600"), min_size=1,
+                max_size=10).filter(lambda w: w.strip() == w and " " not in w)
+corpora = st.dictionaries(words, st.integers(1, 6), min_size=1, max_size=10)
+options = st.builds(
+    lambda algorithm, tie_break, scoring, marker, style, min_frequency, by_size, n: make_options(
+        algorithm, tie_break=tie_break, scoring=scoring,
+        marker=marker if algorithm == "bpe" else None, marker_style=style,
+        min_frequency=min_frequency, special_tokens=() if algorithm == "bbpe" else None,
+        **({"vocab_size": n + 60} if by_size else {"merges": n})),
+    st.sampled_from(["bpe", "bbpe", "wordpiece"]), st.sampled_from(["first", "ids"]),
+    st.sampled_from(["score", "frequency"]), st.sampled_from([None, "</w>", "_"]),
+    st.sampled_from(["separate", "glued"]), st.sampled_from([0, 0, 2, 3]), st.booleans(),
+    st.integers(0, 25),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora, options)
+def test_compiled_and_python_engines_train_identically(table, opts):
+    corpus = Corpus.from_counts(table)
+    assert_same(run(corpus, opts, "compiled"), run(corpus, opts, "python"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, options, st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)),
+                                  max_size=12))
+def test_compiled_and_python_engines_replay_identically(table, opts, picks):
+    corpus = Corpus.from_counts(table)
+    vocab = list(base_vocabulary(corpus, opts))
+    forced = []  # any merges, even of pairs that never occur (count 0)
+    for i, j in picks:
+        left, right = vocab[i % len(vocab)], vocab[j % len(vocab)]
+        forced.append((left, right))
+        token = left + right[2:] if (opts.algorithm == "wordpiece"
+                                     and right.startswith("##")) else left + right
+        if token not in vocab:
+            vocab.append(token)
+    assert_same(run(corpus, opts, "compiled", forced), run(corpus, opts, "python", forced))
+
+
+@pytest.mark.parametrize("algorithm, pretokenizer, scoring", [
+    ("bpe", "whitespace", "frequency"), ("bbpe", "gpt2", "frequency"),
+    ("wordpiece", "whitespace", "score"), ("wordpiece", "whitespace", "frequency")])
+@pytest.mark.parametrize("tie_break", ["first", "ids"])
+def test_engines_agree_on_real_text(algorithm, pretokenizer, scoring, tie_break):
+    text = (STDLIB / "LICENSE.txt").read_text(encoding="utf-8")[:20000]
+    corpus = Corpus.from_text(text, pretokenizer)
+    opts = make_options(algorithm, merges=300, tie_break=tie_break, scoring=scoring,
+                        special_tokens=() if algorithm == "bbpe" else None)
+    assert_same(run(corpus, opts, "compiled"), run(corpus, opts, "python"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("ab#\u00e9\U0001f600\ud800"), min_size=0,
+                        max_size=5), min_size=1, max_size=6),
+       st.sampled_from(["bpe", "bbpe", "wordpiece"]), st.sampled_from([None, "</w>"]),
+       st.sampled_from(["separate", "glued"]))
+def test_vectorized_initial_ids_equal_initial_symbols(words, algorithm, marker, style):
+    corpus = Corpus(tuple(words), (1,) * len(words), "counts")
+    opts = make_options(algorithm, merges=1, marker=marker if algorithm == "bpe" else None,
+                        marker_style=style, special_tokens=() if algorithm == "bbpe" else None)
+    vocab = base_vocabulary(corpus, opts)
+    ids = {sym: i for i, sym in reversed(list(enumerate(vocab)))}
+    expected = [[ids[s] for s in initial_symbols(w, algorithm, opts.marker, style)]
+                for w in words]
+    flat, lengths = initial_ids(corpus, opts, ids)
+    ends = np.cumsum(lengths)
+    assert [flat[e - n : e].tolist() for e, n in zip(ends, lengths)] == expected
+    alphabet = {s for w in words for s in initial_symbols(w, algorithm, opts.marker, style)}
+    assert set(vocab) - set(opts.special_tokens) >= alphabet
+
+
+def test_a_symbol_missing_from_the_base_vocabulary_is_named():
+    corpus = Corpus.from_counts({"abc": 1})
+    opts = make_options("bpe", merges=1, special_tokens=())
+    with pytest.raises(ValueError, match="'abc' holds 'c'"):
+        initial_ids(corpus, opts, {"a": 0, "b": 1})
