@@ -1,8 +1,69 @@
-"""Encoding text with the vocabulary of a snapshot (work in progress: see issue 3)."""
+"""Encoding text with the vocabulary of a snapshot: any text, cut into the tokens of step k.
+
+The text is pre-tokenized as the corpus was (``"counts"`` corpora split on whitespace),
+then every word is cut on its own:
+
+- **BPE / BBPE**: the word starts as its initial symbols (characters plus the end-of-word
+  marker, or UTF-8 bytes); the leftmost occurrence of the present pair with the lowest
+  merge rank (among the first k merges) is merged, again and again, until no learned pair
+  is left. This is Hugging Face's ``BPE`` model and seed 004's ``encode``.
+- **WordPiece**: greedy longest match from the left, ``##`` on every piece after the
+  first, as BERT and Hugging Face's ``WordPiece`` model do.
+
+Unknown input is never dropped: a BPE character outside the alphabet becomes one
+``[UNK]`` token (one per character); a WordPiece word that cannot be matched, or that is
+longer than :data:`MAX_WORDPIECE_CHARS` characters, becomes one ``[UNK]`` spanning the
+word. The unknown token is the first of :data:`UNK_TOKENS` in the vocabulary (the
+training's special tokens, ``[UNK]`` by default, ids 0.. before the alphabet); a
+vocabulary without one gives unknown tokens the id ``-1``. Byte-level BPE never needs it.
+
+Results are cached per word, per (training, step): a cache never serves another step
+or another training.
+
+>>> from bpeviz import Corpus, train
+>>> t = train(Corpus.from_text("low low low lowly lower newer newer happy dog happy cat"),
+...           merges=5, marker="</w>")
+>>> [tok.text for tok in t.at().encode("lowly hilo")]
+['low', 'l', 'y</w>', 'h', '[UNK]', 'lo', '</w>']
+>>> t.at().decode([t.vocab.index(s) for s in ("low</w>", "low", "l", "y</w>")])
+'low lowly '
+"""
 
 from __future__ import annotations
 
+import codecs
+import heapq
+import operator
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy as np
+import regex
+
+from bpeviz import pretokenize
+from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
+    from bpeviz.training import Training
+
+#: Words longer than this many characters are one [UNK] in WordPiece (as BERT and HF).
+MAX_WORDPIECE_CHARS = 100
+#: Names recognised as the unknown token, in order of preference.
+UNK_TOKENS = ("[UNK]", "<unk>", "<UNK>")
+#: Pre-tokenizers that drop whitespace, so decoding puts a space between words.
+_SPACE_DROPPING = ("whitespace", "counts")
+# Above this many symbols a word is merged with a heap instead of repeated scans.
+_HEAP_FROM = 48
+# Per-word cache entries per encoder, and encoders (steps) kept per training.
+_WORD_CACHE_SIZE = 200_000
+_STEPS_PER_TRAINING = 8
 
 
 @dataclass(frozen=True)
@@ -12,6 +73,12 @@ class Token:
     ``start``/``end`` are character offsets into the input (``text[start:end]``); for a
     byte-level token that holds only part of a UTF-8 character, they point at the
     whole character and ``partial`` is True. ``unk`` marks an ``[UNK]`` token.
+
+    ``text`` is the token as shown: the vocabulary string (``"##ing"``, ``"low</w>"``,
+    ``"[UNK]"``), for byte-level tokens the decoded text, or, when the bytes are not
+    whole UTF-8 characters, a readable form such as ``"<0xE6><0x9C>"``. ``bytes`` is
+    exact: the token's bytes for BBPE, and the UTF-8 of the input it covers otherwise
+    (empty for a separate end-of-word marker, which covers no character).
     """
 
     text: str
@@ -21,3 +88,458 @@ class Token:
     bytes: bytes
     partial: bool = False
     unk: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (``bytes`` as hex), as the command line prints it."""
+        return {"text": self.text, "id": self.id, "start": self.start, "end": self.end,
+                "bytes": self.bytes.hex(), "partial": self.partial, "unk": self.unk}
+
+
+# -- public functions ----------------------------------------------------------------------
+def encode(snapshot: Snapshot, text: str) -> Encoding:
+    """Cut ``text`` into the tokens of ``snapshot``'s step, with character offsets."""
+    return encoder(snapshot.training, snapshot.step).encode(text)
+
+
+def encode_ids(snapshot: Snapshot, text: str) -> list[int]:
+    """Only the ids of :func:`encode` (faster: no :class:`Token` records)."""
+    return encoder(snapshot.training, snapshot.step).encode_ids(text)
+
+
+def decode(snapshot: Snapshot, ids: Sequence[int]) -> str:
+    """The text a list of token ids stands for.
+
+    - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string.
+    - BPE: tokens joined; an end-of-word marker becomes a space when the pre-tokenizer
+      drops whitespace (seed 004: ``low</w> low l y</w>`` -> ``"low lowly "``) and
+      nothing otherwise. Without a marker, words of a whitespace-split text run together.
+    - WordPiece: ``##`` pieces join the piece before; words are separated by a space
+      when the pre-tokenizer drops whitespace.
+
+    Special tokens (``[UNK]``, ``[CLS]``, ...) decode as their own text; ``-1`` (an
+    unknown token in a vocabulary without ``[UNK]``) as ``"[UNK]"``.
+    """
+    return encoder(snapshot.training, snapshot.step).decode(ids)
+
+
+def unk_token(training: Training) -> str | None:
+    """The vocabulary's unknown token: the first of :data:`UNK_TOKENS` it holds, or None."""
+    vocab = set(training.vocab[: training.n_base]) | set(training.options.special_tokens)
+    return next((name for name in UNK_TOKENS if name in vocab), None)
+
+
+def known_ids(training: Training, step: int) -> list[int]:
+    """Ids of the vocabulary at ``step``: the snapshot's vocabulary, plus any tokens an
+    imported file lists after its merged tokens (such as GPT-2's ``<|endoftext|>``),
+    which are known at every step."""
+    final = training.vocab_size_at(len(training.merges))
+    return [*range(training.vocab_size_at(step)), *range(final, len(training.vocab))]
+
+
+def readable(token: bytes) -> str:
+    """Bytes as text where they are whole UTF-8 characters, ``<0xE6>`` where not.
+
+    >>> readable("苹".encode()), readable("苹".encode()[:2]), readable(b" \\xe6")
+    ('苹', '<0xE8><0x8B>', ' <0xE6>')
+    """
+    return token.decode("utf-8", "bpeviz-hex")
+
+
+def _hex_errors(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)
+    bad = err.object[err.start : err.end]
+    return "".join(f"<0x{b:02X}>" for b in bad), err.end
+
+
+codecs.register_error("bpeviz-hex", _hex_errors)
+
+
+# -- the encoder of one (training, step) ---------------------------------------------------
+_ENCODERS: weakref.WeakKeyDictionary[Training, OrderedDict[int, _Encoder]] = (
+    weakref.WeakKeyDictionary()
+)
+_LOCK = threading.Lock()
+
+
+def encoder(training: Training, step: int) -> _Encoder:
+    """The (cached) encoder of ``training`` at ``step``.
+
+    Encoders live in a weak dictionary keyed by the training object itself, a few
+    steps per training, so a cached word is never served to another step or training.
+    """
+    with _LOCK:
+        steps = _ENCODERS.setdefault(training, OrderedDict())
+        found = steps.get(step)
+        if found is not None:
+            steps.move_to_end(step)
+            return found
+    made = _Encoder(training, step)
+    with _LOCK:
+        steps = _ENCODERS.setdefault(training, OrderedDict())
+        steps[step] = made
+        while len(steps) > _STEPS_PER_TRAINING:
+            steps.popitem(last=False)
+    return made
+
+
+# A piece of an encoded word: id, start and end (characters, relative to the word),
+# bytes, partial, unk. A cache entry holds a word's pieces column by column.
+_Piece = tuple[int, int, int, bytes, bool, bool]
+_Ranks = dict[tuple[int, int], tuple[int, int]]
+_Entry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[bytes, ...],
+               tuple[bool, ...], tuple[bool, ...]]
+_IDS, _STARTS, _ENDS, _RAW, _PARTIAL, _UNK = (itemgetter(i) for i in range(6))
+
+
+class _Encoder:
+    """Encodes and decodes with the vocabulary and merges of one step of a training."""
+
+    def __init__(self, training: Training, step: int) -> None:
+        if not 0 <= step <= len(training.merges):
+            raise ValueError(f"step must be between 0 and {len(training.merges)}, got {step}")
+        options = training.options
+        self.training = training
+        self.step = step
+        self.algorithm = options.algorithm
+        self.marker = options.marker
+        self.marker_style = options.marker_style
+        pretokenizer = training.corpus.pretokenizer
+        self.pretokenizer = "whitespace" if pretokenizer == "counts" else pretokenizer
+        vocab = training.vocab
+        self.vocab = vocab
+        self.known = known_ids(training, step)
+        self.known_set = frozenset(self.known)
+        self.ids: dict[Symbol, int] = {}
+        for i in self.known:
+            self.ids.setdefault(vocab[i], i)
+        unk = unk_token(training)
+        self.unk_text = unk or "[UNK]"
+        self.unk_id = self.ids.get(unk, -1) if unk else -1
+        # (left id, right id) -> (rank, merged token id), for the first ``step`` merges
+        self.ranks: dict[tuple[int, int], tuple[int, int]] = {}
+        for merge in training.merges[:step]:
+            self.ranks.setdefault((merge.left_id, merge.right_id), (merge.step, merge.token_id))
+        if self.algorithm == "bbpe":
+            self.byte_ids = [self.ids.get(bytes((b,)), -1) for b in range(256)]
+            self.texts = {i: readable(vocab[i]) for i in self.known}  # type: ignore[arg-type]
+        else:
+            self.texts = {i: vocab[i] for i in self.known}  # type: ignore[misc]
+        if self.algorithm == "wordpiece":
+            self.longest = max((len(vocab[i]) for i in self.known), default=0)
+        self.cache: dict[str, _Entry] = {}
+
+    # -- whole texts ----------------------------------------------------------------------
+    def encode(self, text: str) -> Encoding:
+        words, offsets = split_words(text, self.pretokenizer)
+        return Encoding(self, self._entries(words), offsets)
+
+    def encode_ids(self, text: str) -> list[int]:
+        words, _ = split_words(text, self.pretokenizer)
+        return list(chain.from_iterable(map(_IDS, self._entries(words))))
+
+    def _entries(self, words: list[str]) -> list[_Entry]:
+        cache = self.cache
+        missing = set(words).difference(cache)
+        if len(cache) + len(missing) > _WORD_CACHE_SIZE:
+            # a new dict, not clear(): another thread may be reading the old one
+            cache = self.cache = {}
+            missing = set(words)
+        for word in missing:
+            cache[word] = self._encode_word(word)
+        return list(map(cache.__getitem__, words))
+
+    def word(self, word: str) -> list[tuple[int, int, int]]:
+        """``(id, start, end)`` of each token of one pre-tokenized word (offsets in it)."""
+        entry = self.cache.get(word) or self._encode_word(word)
+        return list(zip(entry[0], entry[1], entry[2]))
+
+    def _encode_word(self, word: str) -> _Entry:
+        if self.algorithm == "wordpiece":
+            pieces = self._wordpiece(word)
+        elif self.algorithm == "bbpe":
+            pieces = self._bbpe(word)
+        else:
+            pieces = self._bpe(word)
+        return tuple(zip(*pieces)) if pieces else ((), (), (), (), (), ())  # type: ignore[return-value]
+
+    # -- one word -------------------------------------------------------------------------
+    def _bpe(self, word: str) -> tuple[_Piece, ...]:
+        symbols = initial_symbols(word, "bpe", self.marker, self.marker_style)
+        n = len(word)
+        ids = [self.ids.get(s, -1) for s in symbols]
+        starts = list(range(len(symbols)))
+        ends = [i + 1 for i in starts]
+        if len(symbols) > n:  # a separate marker: after the last character, no width
+            starts[-1] = ends[-1] = n
+        ids, starts, ends = merge_word(ids, starts, ends, self.ranks)
+        unk_id = self.unk_id
+        return tuple(
+            (unk_id, s, e, word[s:e].encode("utf-8", "surrogatepass"), False, True) if i < 0
+            else (i, s, e, word[s:e].encode("utf-8", "surrogatepass"), False, False)
+            for i, s, e in zip(ids, starts, ends)
+        )
+
+    def _bbpe(self, word: str) -> tuple[_Piece, ...]:
+        data = word.encode("utf-8", "surrogatepass")
+        byte_ids = self.byte_ids
+        ids = [byte_ids[b] for b in data]
+        if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it
+            raise ValueError("this byte-level vocabulary lacks some of the 256 bytes")
+        # char_at[b]: the character byte b belongs to; first[c]: char c's first byte
+        char_at: list[int] = []
+        for c, ch in enumerate(word):
+            char_at.extend([c] * len(ch.encode("utf-8", "surrogatepass")))
+        char_at.append(len(word))
+        starts = list(range(len(data)))
+        ends = [b + 1 for b in starts]
+        ids, starts, ends = merge_word(ids, starts, ends, self.ranks)
+        vocab = self.vocab
+        pieces = []
+        for i, bs, be in zip(ids, starts, ends):
+            cs, ce = char_at[bs], char_at[be - 1] + 1
+            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != ce - 1
+            pieces.append((i, cs, ce, vocab[i], not whole, False))
+        return tuple(pieces)  # type: ignore[arg-type]
+
+    def _wordpiece(self, word: str) -> tuple[_Piece, ...]:
+        n = len(word)
+        if n > MAX_WORDPIECE_CHARS:
+            return ((self.unk_id, 0, n, word.encode("utf-8", "surrogatepass"), False, True),)
+        ids = self.ids
+        pieces = []
+        start = 0
+        while start < n:
+            end = min(n, start + self.longest)
+            while end > start:
+                piece = word[start:end] if start == 0 else WORDPIECE_PREFIX + word[start:end]
+                i = ids.get(piece)
+                if i is not None:
+                    pieces.append((i, start, end, word[start:end].encode("utf-8", "surrogatepass"),
+                                   False, False))
+                    break
+                end -= 1
+            else:
+                return ((self.unk_id, 0, n, word.encode("utf-8", "surrogatepass"), False, True),)
+            start = end
+        return tuple(pieces)
+
+    # -- decoding -------------------------------------------------------------------------
+    def decode(self, ids: Sequence[int]) -> str:
+        vocab = self.vocab
+        checked = []
+        for i in ids:
+            try:
+                i = operator.index(i)  # ints and NumPy integers, not floats or bools
+            except TypeError:
+                raise ValueError(f"token ids must be whole numbers, got {i!r}") from None
+            if i not in self.known_set and i != -1:
+                raise ValueError(f"{i!r} is not a token id at step {self.step} "
+                                 f"(ids go from 0 to {len(self.known) - 1})")
+            checked.append(i)
+        ids = checked
+        if self.algorithm == "bbpe":
+            data = b"".join(vocab[i] if i >= 0 else b"" for i in ids)  # type: ignore[misc]
+            try:
+                return data.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                return data.decode("utf-8", "replace")
+        tokens = [vocab[i] if i >= 0 else self.unk_text for i in ids]
+        spaced = self.pretokenizer in _SPACE_DROPPING
+        if self.algorithm == "wordpiece":
+            out: list[str] = []
+            for token in tokens:
+                if token.startswith(WORDPIECE_PREFIX) and out:  # type: ignore[union-attr]
+                    out.append(token[len(WORDPIECE_PREFIX) :])
+                else:
+                    if out and spaced:
+                        out.append(" ")
+                    out.append(token)  # type: ignore[arg-type]
+            return "".join(out)
+        text = "".join(tokens)  # type: ignore[arg-type]
+        if self.marker:
+            text = text.replace(self.marker, " " if spaced else "")
+        return text
+
+
+def merge_word(
+    ids: list[int], starts: list[int], ends: list[int], ranks: _Ranks
+) -> tuple[list[int], list[int], list[int]]:
+    """Merge a word's symbols: always the leftmost occurrence of the lowest-ranked pair.
+
+    ``ranks`` maps ``(left id, right id)`` to ``(rank, merged id)``; ``starts``/``ends``
+    are each symbol's span, and a merged symbol spans both. Ids below 0 (unknown
+    symbols) never merge.
+
+    >>> merge_word([1, 2, 3], [0, 1, 2], [1, 2, 3], {(1, 2): (1, 4), (4, 3): (2, 5)})
+    ([5], [0], [3])
+    """
+    if len(ids) >= _HEAP_FROM:
+        return _merge_with_heap(ids, starts, ends, ranks)
+    ids, starts, ends = list(ids), list(starts), list(ends)
+    get = ranks.get
+    while len(ids) > 1:
+        best = None
+        at = 0
+        for i in range(len(ids) - 1):
+            found = get((ids[i], ids[i + 1]))
+            if found is not None and (best is None or found[0] < best[0]):
+                best, at = found, i
+        if best is None:
+            break
+        ids[at : at + 2] = [best[1]]
+        ends[at] = ends[at + 1]
+        del starts[at + 1], ends[at + 1]
+    return ids, starts, ends
+
+
+def _merge_with_heap(
+    ids: list[int], starts: list[int], ends: list[int], ranks: _Ranks
+) -> tuple[list[int], list[int], list[int]]:
+    """:func:`merge_word` for long words: a heap of (rank, position), as HF's BPE does."""
+    n = len(ids)
+    ids, ends = list(ids), list(ends)
+    nxt = list(range(1, n + 1))
+    prev = list(range(-1, n - 1))
+    alive = [True] * n
+    get = ranks.get
+    heap = []
+    for i in range(n - 1):
+        found = get((ids[i], ids[i + 1]))
+        if found is not None:
+            heap.append((found[0], i, found[1]))
+    heapq.heapify(heap)
+    while heap:
+        rank, i, token = heapq.heappop(heap)
+        j = nxt[i]
+        if not alive[i] or j >= n or get((ids[i], ids[j])) != (rank, token):
+            continue  # stale: one of the two symbols has changed since
+        ids[i] = token
+        ends[i] = ends[j]
+        alive[j] = False
+        nxt[i] = nxt[j]
+        if nxt[j] < n:
+            prev[nxt[j]] = i
+        p, q = prev[i], nxt[i]
+        if p >= 0 and (found := get((ids[p], ids[i]))) is not None:
+            heapq.heappush(heap, (found[0], p, found[1]))
+        if q < n and (found := get((ids[i], ids[q]))) is not None:
+            heapq.heappush(heap, (found[0], i, found[1]))
+    keep = [i for i in range(n) if alive[i]]
+    return [ids[i] for i in keep], [starts[i] for i in keep], [ends[i] for i in keep]
+
+
+# -- pre-tokenization with offsets ---------------------------------------------------------
+_WHITESPACE_WORDS = regex.compile(r"([\s\x1c-\x1f]*)([^\s\x1c-\x1f]+)")
+
+
+def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
+    """The words of ``text`` and the character offset of each, as
+    :func:`bpeviz.pretokenize.spans` cuts them (but faster: no match objects).
+
+    >>> split_words(" hug  the", "whitespace"), split_words("I'm here", "gpt2")
+    ((['hug', 'the'], [1, 6]), (['I', "'m", ' here'], [0, 1, 3]))
+    """
+    if pretokenizer in _SPACE_DROPPING:
+        pairs = _WHITESPACE_WORDS.findall(text)
+        words = list(map(itemgetter(1), pairs))
+        ends = list(accumulate(len(gap) + len(word) for gap, word in pairs))
+        return words, [end - len(word) for end, word in zip(ends, words)]
+    words = pretokenize.words(text, pretokenizer)
+    offsets = [0, *accumulate(map(len, words))]
+    if offsets[-1] != len(text):  # the pattern skipped something: take the slow way
+        spans = list(pretokenize.spans(text, pretokenizer))
+        return [text[s:e] for s, e in spans], [s for s, _ in spans]
+    offsets.pop()
+    return words, offsets
+
+
+# -- the result of encode ------------------------------------------------------------------
+class Encoding(Sequence[Token]):
+    """The tokens of one text: a read-only sequence of :class:`Token` records.
+
+    Records are made when they are read, so encoding a long text stays fast; ``ids``
+    (and, computed on first use, ``starts`` and ``ends``) are plain lists for bulk use.
+    An ``Encoding`` equals any sequence holding the same tokens.
+    """
+
+    __slots__ = ("_encoder", "_ends", "_entries", "_first", "_offsets", "_starts", "ids")
+
+    def __init__(self, encoder: _Encoder, entries: list[_Entry], offsets: list[int]) -> None:
+        self._encoder = encoder
+        self._entries = entries  # one per word: its pieces, column by column
+        self._offsets = offsets  # each word's first character
+        self.ids: list[int] = list(chain.from_iterable(map(_IDS, entries)))
+        self._first: np.ndarray | None = None
+        self._starts: list[int] | None = None
+        self._ends: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def _shifted(self, column: itemgetter) -> list[int]:
+        counts = np.fromiter(map(len, map(_IDS, self._entries)), np.int64, len(self._entries))
+        shift = np.repeat(np.asarray(self._offsets, dtype=np.int64), counts)
+        rel = np.fromiter(chain.from_iterable(map(column, self._entries)), np.int64, len(self.ids))
+        return (rel + shift).tolist()
+
+    @property
+    def starts(self) -> list[int]:
+        """Every token's ``start``."""
+        if self._starts is None:
+            self._starts = self._shifted(_STARTS)
+        return self._starts
+
+    @property
+    def ends(self) -> list[int]:
+        """Every token's ``end``."""
+        if self._ends is None:
+            self._ends = self._shifted(_ENDS)
+        return self._ends
+
+    @property
+    def texts(self) -> list[str]:
+        """Every token's ``text``."""
+        return [t.text for t in self]
+
+    def _tokens(self, entry: _Entry, offset: int, first: int = 0,
+                last: int | None = None) -> Iterator[Token]:
+        enc = self._encoder
+        texts, unk_text = enc.texts, enc.unk_text
+        ids, starts, ends, raw, partial, unk = entry
+        for j in range(first, len(ids) if last is None else last):
+            yield Token(unk_text if unk[j] else texts[ids[j]], ids[j], offset + starts[j],
+                        offset + ends[j], raw[j], partial[j], unk[j])
+
+    def __iter__(self) -> Iterator[Token]:
+        return chain.from_iterable(map(self._tokens, self._entries, self._offsets))
+
+    @overload
+    def __getitem__(self, index: int) -> Token: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Token]: ...
+    def __getitem__(self, index: Any) -> Any:
+        n = len(self.ids)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(n))]
+        if not -n <= index < n:
+            raise IndexError("token index out of range")
+        index %= n
+        if self._first is None:
+            counts = np.fromiter(map(len, map(_IDS, self._entries)), np.int64,
+                                 len(self._entries))
+            self._first = np.concatenate([[0], np.cumsum(counts)])
+        w = int(np.searchsorted(self._first, index, side="right")) - 1
+        j = index - int(self._first[w])
+        return next(self._tokens(self._entries[w], self._offsets[w], j, j + 1))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(repr(t) for t in self[:3])
+        more = f", ... ({len(self)} tokens)" if len(self) > 3 else ""
+        return f"Encoding([{shown}{more}])"
