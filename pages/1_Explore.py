@@ -75,7 +75,7 @@ def word_splits(snap) -> None:
         f"{len(rows):,} of {len(frame):,} words shown in {pages} page(s); "
         f"{changed:,} changed by this merge"))
     if table:
-        with st.container(height=560 if len(table) > 12 else None, border=False):
+        with st.container(height=560 if len(table) > 12 else "content", border=False):
             st.html(render.splits_html(table, byte_style, new_id, strong))
     else:
         st.info("No word matches.")

@@ -1,0 +1,401 @@
+"""The app's pages under Streamlit's AppTest: no exception, the right data on screen.
+
+AppTest cannot click a chart or run JavaScript (see test_browser.py for that); it reads
+``st.html`` bodies and Plotly specs from the element protos.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpeviz import Corpus, train
+from bpeviz.samples import SAMPLES, load_sample, sample_bytes
+from bpeviz.ui import train_options
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = ["app.py", "pages/1_Explore.py", "pages/2_Tokenize.py", "pages/3_Compare.py",
+         "pages/4_Vocabulary.py"]
+ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
+HOSTILE = ('<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **bold** </span> '
+           '[link](javascript:alert(1)) :red[red] <b>b</b> & &amp;')
+
+
+def open_page(page: str = "app.py", **state) -> AppTest:
+    """An AppTest on ``page`` with session settings preset (as if chosen in the sidebar)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    if page != "app.py":
+        at.switch_page(page).run()
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    return [el.proto.body for el in at.get("html")]
+
+
+def html_text(at: AppTest) -> str:
+    return "\n".join(html_bodies(at))
+
+
+def body_with(at: AppTest, marker: str) -> str:
+    """The first ``st.html`` body holding ``marker`` (a CSS class such as "bv-card")."""
+    return next(b for b in html_bodies(at) if marker in b)
+
+
+def plain(message: str) -> str:
+    """A message without the backslashes that keep Markdown from reading it."""
+    return re.sub(r"\\(.)", r"\1", message)
+
+
+def chart_spec(at: AppTest, key_part: str) -> dict:
+    for el in at.get("plotly_chart"):
+        if key_part in el.proto.id:
+            return json.loads(el.proto.spec)
+    raise AssertionError(f"no chart with key {key_part!r}")
+
+
+def reference(algorithm: str = "bpe", sample: str = "tour", merges: int = 200, **settings):
+    """The training the app should show, made with the engine directly."""
+    pretok = "gpt2" if algorithm == "bbpe" else "whitespace"
+    return train(load_sample(sample, pretok), **train_options(algorithm, merges=merges,
+                                                              **settings))
+
+
+# -- every page runs --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_the_default_sample(page):
+    at = ok(open_page(page))
+    assert not at.error, [e.value for e in at.error]
+    assert at.title, "each page has a title"
+    assert at.session_state["sample"] == "tour"
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_page_runs_for_each_algorithm(algorithm):
+    at = open_page("app.py", algo=algorithm)
+    for page in PAGES:
+        ok(at.switch_page(page).run())
+        assert not at.error, (page, [e.value for e in at.error])
+
+
+@pytest.mark.parametrize("sample", list(SAMPLES))
+def test_every_sample_trains_and_explores(sample):
+    at = ok(open_page("pages/1_Explore.py", sample=sample,
+                      **{k: v for k, v in SAMPLES[sample].settings.items()}))
+    assert not at.error
+    assert "bv-words" in html_text(at)
+
+
+def test_home_opens_on_a_trained_sample_with_its_first_merges():
+    at = ok(open_page())
+    first = reference().merges[0]
+    body = html_text(at)
+    assert f'data-id="{first.token_id}"' in body
+    assert [m.value for m in at.metric][2] == "200"  # merges
+
+
+# -- moving the step --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_moving_the_step_changes_the_merge_the_splits_and_the_tokens(algorithm):
+    training = reference(algorithm)
+    at = open_page("pages/1_Explore.py", algo=algorithm)
+    at.slider(key="w_step").set_value(5).run()
+    card5, table5 = body_with(ok(at), "bv-card"), body_with(at, "bv-words")
+    at.button(key="next_step").click().run()
+    card6, table6 = body_with(ok(at), "bv-card"), body_with(at, "bv-words")
+    assert at.session_state["step"] == 6
+    assert card5 != card6 and table5 != table6
+    m = training.merges[5]
+    assert "Merge 6" in card6 and f'data-id="{m.token_id}"' in card6
+    # the changed words are marked, and they are the words this merge changed
+    changed = re.findall(r'<tr class="bv-changed"><td class="bv-num">(\d+)</td>', table6)
+    assert sorted(int(i) - 1 for i in changed) == sorted(training.at(6).changed_words)[:50]
+
+    at.switch_page("pages/2_Tokenize.py").run()
+    assert at.session_state["step"] == 6, "the step is shared by the pages"
+    ids_at_6 = ok(at).code[0].value
+    at.slider(key="w_step").set_value(0).run()
+    ids_at_0 = ok(at).code[0].value
+    at.slider(key="w_step").set_value(len(training.merges)).run()
+    ids_at_end = ok(at).code[0].value
+    assert len(ids_at_0.split()) >= len(ids_at_6.split()) >= len(ids_at_end.split())
+    assert ids_at_0 != ids_at_end
+    text = at.session_state["text"]
+    expected = [t.id for t in training.at(len(training.merges)).encode(text)]
+    assert ids_at_end.split() == [str(i) for i in expected]
+
+
+def test_the_number_box_and_the_prev_button_move_the_step():
+    at = open_page("pages/1_Explore.py")
+    at.number_input(key="w_step_box").set_value(42).run()
+    assert ok(at).slider(key="w_step").value == 42
+    at.button(key="prev_step").click().run()
+    assert ok(at).session_state["step"] == 41
+    assert at.query_params["step"] == ["41"] or at.query_params["step"] == "41"
+
+
+def test_changing_only_the_step_never_retrains(monkeypatch):
+    import bpeviz.ui.training as cache
+
+    calls = []
+    real = cache.train
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("merges"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cache, "train", counting)
+    at = open_page("pages/1_Explore.py", merges=137)
+    trained = len(calls)
+    for step in (3, 50, 136):
+        at.slider(key="w_step").set_value(step).run()
+        ok(at)
+    at.switch_page("pages/4_Vocabulary.py").run()
+    at.switch_page("pages/2_Tokenize.py").run()
+    assert len(calls) == trained <= 1
+    at.number_input(key="w_merges").set_value(139).run()
+    assert ok(at) and calls[-1] == 139
+
+
+def test_play_advances_the_step_and_stops_at_the_end():
+    at = open_page("pages/1_Explore.py", merges=12, step=10)
+    at.button(key="play").click().run()
+    assert ok(at).session_state["playing"] is True
+    for _ in range(4):
+        at.session_state["_tick"] = 0.0  # as if the timer fired
+        at.run()
+        ok(at)
+    assert at.session_state["step"] == 12
+    assert at.session_state["playing"] is False
+
+
+# -- the heatmap ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_heatmap_data_matches_snapshot_pairs(algorithm):
+    training = reference(algorithm)
+    at = open_page("pages/1_Explore.py", algo=algorithm, step=17, top_n=12)
+    spec = chart_spec(ok(at), "heatmap")
+    heat = spec["data"][0]
+    assert heat["type"] == "heatmap"
+    rows, cols, value = heat["meta"]["rows"], heat["meta"]["cols"], heat["meta"]["value"]
+    assert value == ("score" if algorithm == "wordpiece" else "count")
+    pairs = training.at(17).pairs
+    table = {(int(r.left_id), int(r.right_id)): float(getattr(r, value))
+             for r in pairs.itertuples()}
+    assert len(rows) == len(cols) == 12
+    seen = 0
+    for i, left in enumerate(rows):
+        for j, right in enumerate(cols):
+            cell = heat["z"][i][j]
+            if (left, right) in table:
+                assert cell == pytest.approx(table[(left, right)]), (left, right)
+                seen += 1
+            else:
+                assert cell is None
+    assert seen >= 12
+    # the best pair (the next merge) is the top-left cell, and is marked
+    assert (rows[0], cols[0]) == (int(pairs.iloc[0].left_id), int(pairs.iloc[0].right_id))
+    nxt = training.merges[17]
+    assert (nxt.left_id, nxt.right_id) == (rows[0], cols[0])
+    marker = next(t for t in spec["data"] if t.get("name") == "next merge")
+    assert marker["x"] == [heat["x"][0]] and marker["y"] == [heat["y"][0]]
+    # category axes, so labels like "1" stay labels
+    assert spec["layout"]["xaxis"]["type"] == spec["layout"]["yaxis"]["type"] == "category"
+    # the click layer carries the ids of every non-empty cell
+    clicks = next(t for t in spec["data"] if t.get("name") == "select")
+    assert len(clicks["customdata"]) == seen
+    assert all(tuple(c[:2]) in table for c in clicks["customdata"])
+
+
+def test_picking_a_pair_lists_the_words_that_hold_it():
+    training = reference()
+    at = open_page("pages/1_Explore.py", step=0)
+    pairs = training.at(0).pairs
+    target = (int(pairs.iloc[3].left_id), int(pairs.iloc[3].right_id))
+    at.selectbox(key="w_pair").set_value(target).run()
+    holders = ok(at).dataframe[-1].value
+    words = {w for w, s in training.at(0).splits.items()
+             if any(s[k:k + 2] == (training.vocab[target[0]], training.vocab[target[1]])
+                    for k in range(len(s) - 1))}
+    assert set(holders["word"]) == words
+
+
+# -- settings, URL, pages ---------------------------------------------------------------
+
+
+def test_settings_persist_across_pages_and_go_into_the_url():
+    at = open_page("pages/1_Explore.py")
+    at.selectbox(key="w_algo").set_value("wordpiece").run()
+    at.number_input(key="w_merges").set_value(60).run()
+    for page in PAGES:
+        at.switch_page(page).run()
+        ok(at)
+        assert at.selectbox(key="w_algo").value == "wordpiece", page
+        assert at.number_input(key="w_merges").value == 60, page
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert params["algo"] == "wordpiece" and params["merges"] == "60"
+    assert "paste" not in params and "text" not in params
+
+
+def test_a_link_reopens_the_same_view():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"algo": "bbpe", "merges": "40", "sample": "seed003", "step": "7",
+                            "bytes": "hex", "present": "1"})
+    at.run()
+    at.switch_page("pages/1_Explore.py").run()
+    ok(at)
+    assert at.slider(key="w_step").value == 7
+    assert at.session_state["algo"] == "bbpe" and at.session_state["sample"] == "seed003"
+    training = train(load_sample("seed003", "gpt2"), "bbpe", merges=40)
+    card = body_with(at, "bv-card")
+    assert "&lt;0x" in card, "hex byte display from the link"
+    assert f'data-id="{training.merges[6].token_id}"' in card
+    assert at.session_state["present"] is True
+    assert "90%,80%" in card, "presentation mode: strong chip colours"
+
+
+def test_a_hostile_link_is_ignored_with_a_warning():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"algo": "<script>", "merges": "lots", "step": "-3",
+                            "sample": "../../etc/passwd"})
+    at.run()
+    ok(at)
+    assert at.warning and "algo" in at.warning[0].value
+    assert at.session_state["algo"] == "bpe" and at.session_state["sample"] == "tour"
+
+
+# -- bad input --------------------------------------------------------------------------
+
+
+def test_hostile_corpus_and_text_are_escaped_everywhere():
+    corpus = (HOSTILE + "\n") * 3 + "low lower lowest"
+    at = open_page("pages/1_Explore.py", source="paste", paste=corpus, step=3, text=HOSTILE,
+                   text_edited=True)
+    assert not ok(at).error
+    for page in PAGES:
+        at.switch_page(page).run()
+        ok(at)
+        assert at.text_area(key="w_paste").value == corpus
+        for body in html_bodies(at):
+            assert "<script" not in body and "<img" not in body and "<b>" not in body
+        for el in at.get("plotly_chart"):
+            spec = el.proto.spec
+            assert "<script" not in spec and "<img" not in spec and "$x$" not in spec
+    at.switch_page("pages/2_Tokenize.py").run()
+    tokens = body_with(at, "bv-tokens")
+    assert "<script" not in tokens and "&lt;" in tokens and "&gt;" in tokens
+    assert "$" in tokens and "*" in tokens, "LaTeX and Markdown characters stay as they are"
+    shown = re.sub(r"<[^>]+>", "", tokens)  # the text a reader sees, entities still escaped
+    assert html.unescape(shown) == HOSTILE
+    at.switch_page("pages/1_Explore.py").run()
+    words = body_with(at, "bv-words")  # whitespace words: "<img", "onerror=alert(1)>", ...
+    assert "<td>&lt;img" in words and "<td>onerror=alert(1)&gt;" in words
+    assert "<td>&lt;/span&gt;" in words and "<td>$x$" in words
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("", "Paste a text"),
+    ("   \n\t  ", "Paste a text"),
+])
+def test_empty_or_blank_paste_says_what_to_do(text, expected):
+    at = open_page("pages/1_Explore.py", source="paste", paste=text)
+    ok(at)
+    messages = [m.value for m in [*at.info, *at.error]]
+    assert any(expected in m for m in messages), messages
+    assert at.text_area(key="w_paste").value == text
+
+
+def test_a_file_that_is_not_utf8_gets_a_clear_error():
+    at = open_page("pages/1_Explore.py", source="upload",
+                   upload=("latin1.txt", "café crème".encode("latin-1")))
+    ok(at)
+    assert at.error and "not UTF-8" in plain(at.error[0].value)
+
+
+def test_a_vocabulary_size_below_the_alphabet_is_explained():
+    at = open_page("pages/1_Explore.py", size_by="vocab", vocab=10)
+    ok(at)
+    assert at.error and "ask for at least" in plain(at.error[0].value)
+
+
+def test_too_many_merges_names_the_limit_and_the_cli():
+    at = open_page("pages/1_Explore.py", merges=50_000)
+    ok(at)
+    message = at.error[0].value
+    assert "2,000" in message and "python -m bpeviz train" in message
+
+
+def test_too_many_distinct_words_names_the_limit():
+    words = " ".join(f"w{i}" for i in range(50_001))
+    at = open_page("pages/1_Explore.py", source="paste", paste=words)
+    ok(at)
+    assert "50,000" in at.error[0].value and "python -m bpeviz train" in at.error[0].value
+
+
+def test_a_word_count_paste_is_read_as_counts():
+    at = open_page("pages/1_Explore.py", source="paste",
+                   paste=sample_bytes("hug").decode(), merges=3, step=1)
+    ok(at)
+    expected = train(Corpus.from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}),
+                     "bpe", merges=3)
+    assert f'data-id="{expected.merges[0].token_id}"' in body_with(at, "bv-card")
+
+
+# -- vocabulary, downloads, imports -----------------------------------------------------
+
+
+def test_vocabulary_table_tree_and_downloads():
+    training = reference()
+    at = open_page("pages/4_Vocabulary.py", step=30)
+    ok(at)
+    table = at.dataframe[0].value
+    assert len(table) == training.vocab_size_at(30)
+    assert at.selectbox(key="w_tree_token").value == training.merges[29].token_id
+    tree = body_with(at, "bv-tree")
+    assert tree.count("<li>") >= 3  # a token and its two parts at least
+    labels = [b.label for b in at.get("download_button")]
+    assert "tokenizer.json" in labels and "training.json" in labels
+
+
+def test_an_opened_tokenizer_is_used_on_the_tokenize_page():
+    from bpeviz.formats import import_files
+
+    training = reference("bbpe", merges=50)
+    files = training.at(50).export("hf")
+    opened = import_files(files)
+    at = open_page("pages/2_Tokenize.py", imported=("tokenizer.json", opened),
+                   tok_source="imported", imp_step=50, text="hello world")
+    ok(at)
+    ids = at.code[0].value.split()
+    assert ids == [str(t.id) for t in opened.at(50).encode("hello world")]
+
+
+def test_compare_shows_metrics_for_each_configuration():
+    at = open_page("pages/3_Compare.py", cmp_n=3, text="low lower lowest 苹果")
+    ok(at)
+    metrics = at.dataframe[0].value
+    assert len(metrics) == 3
+    assert list(metrics["tokens (corpus)"]) == [
+        int(reference(a).token_counts()[-1]) for a in ALGORITHMS]
+    spec = chart_spec(at, "compare_tokens")
+    assert len(spec["data"]) == 3
