@@ -33,8 +33,15 @@ def _sym_in(value: Any, algorithm: str) -> Symbol:
 
 
 def training_to_dict(training: Training) -> dict[str, Any]:
-    """A JSON-ready description of ``training``."""
-    return {
+    """A JSON-ready description of ``training``.
+
+    An imported tokenizer (see :mod:`bpeviz.formats`) has no corpus to derive its base
+    vocabulary from, so its file also holds ``"base"`` (and ``"extra"``: tokens listed
+    after the merged ones, such as GPT-2's ``<|endoftext|>``).
+    """
+    from bpeviz.training import base_vocabulary
+
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "options": training.options.to_dict(),
@@ -47,6 +54,13 @@ def training_to_dict(training: Training) -> dict[str, Any]:
         "merges": [[_sym_out(m.left), _sym_out(m.right), m.count, m.score]
                    for m in training.merges],
     }
+    base = list(training.vocab[: training.n_base])
+    if base != base_vocabulary(training.corpus, training.options):
+        data["base"] = [_sym_out(s) for s in base]
+    extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
+    if extra:
+        data["extra"] = [_sym_out(s) for s in extra]
+    return data
 
 
 def training_from_dict(data: Any) -> Training:
@@ -75,9 +89,13 @@ def training_from_dict(data: Any) -> Training:
         rows = data["merges"]
         pairs = [(_sym_in(r[0], algorithm), _sym_in(r[1], algorithm)) for r in rows]
         stop_reason = data["stop_reason"]
+        base = data.get("base")
+        if base is not None:
+            base = [_sym_in(s, algorithm) for s in base]
+        extra = tuple(_sym_in(s, algorithm) for s in data.get("extra", ()))
     except (KeyError, TypeError, IndexError) as err:
         raise ValueError(f"the training file is missing or garbles a field: {err}") from None
-    replayed = replay(corpus, options, pairs)
+    replayed = replay(corpus, options, pairs, base=base)
     for merge, row in zip(replayed.merges, rows):
         if merge.count != row[2]:
             raise ValueError(
@@ -85,7 +103,8 @@ def training_from_dict(data: Any) -> Training:
                 f"{merge.count} on this corpus, but the file says {row[2]}: the file is corrupt"
             )
     return Training(
-        corpus=replayed.corpus, options=options, merges=replayed.merges, vocab=replayed.vocab,
+        corpus=replayed.corpus, options=options, merges=replayed.merges,
+        vocab=replayed.vocab + extra,
         n_base=replayed.n_base, stop_reason=stop_reason, vocab_sizes=replayed.vocab_sizes,
         initial_tokens=replayed.initial_tokens, _log=replayed._log,
     )

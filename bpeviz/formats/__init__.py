@@ -1,0 +1,194 @@
+"""Tokenizer files in and out: Hugging Face, tiktoken, vocab.txt, GPT-2, bpeviz trainings.
+
+Export the vocabulary and merges of any step::
+
+    files = training.at(100).export("hf")      # {"tokenizer.json": "..."}
+    write_files(files, "out/")                  # atomically, one file per entry
+
+and open what other tools wrote, as a :class:`~bpeviz.training.Training` whose steps
+are the file's merges in rank order (a vocab.txt, which has none, opens at step 0)::
+
+    training = import_files({"tokenizer.json": text})
+    training = import_path("gpt2-dir/")         # vocab.json + merges.txt in a folder
+    training.at().encode("any text")
+
+========== ======================================== ====================================
+format     files                                    algorithms
+========== ======================================== ====================================
+hf         tokenizer.json                           BPE (no or glued marker), BBPE, WordPiece
+tiktoken   tokenizer.tiktoken + tiktoken.json       BBPE
+vocab      vocab.txt + bpeviz.json                  WordPiece
+gpt2       vocab.json + merges.txt + bpeviz.json    BPE, BBPE
+training   training.json (replayable, all steps)    all
+========== ======================================== ====================================
+
+``bpeviz.json`` records what the plain files cannot (pre-tokenizer, end-of-word marker);
+imports read it when it is there. An export that cannot encode exactly like bpeviz
+raises ValueError instead (a separate ``</w>`` to Hugging Face, say). An imported file
+that bpeviz cannot open, or that is malformed, raises ValueError naming the problem.
+
+The ``training`` export is the whole training, whatever the step, so it reloads to the
+same explorer state (with :func:`bpeviz.load` or :func:`import_files`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
+
+from bpeviz.corpus import decode_utf8
+from bpeviz.formats import gpt2, hf, tiktoken_ranks, vocab_txt
+from bpeviz.formats._common import SIDECAR, parse_json
+from bpeviz.serialize import FORMAT as TRAINING_FORMAT
+from bpeviz.serialize import training_from_dict, training_to_dict, write_atomic
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
+    from bpeviz.training import Training
+
+#: Export formats and what each holds.
+FORMATS: dict[str, str] = {
+    "hf": "Hugging Face tokenizer.json",
+    "tiktoken": "tiktoken rank file + pattern (byte-level BPE)",
+    "vocab": "vocab.txt (WordPiece)",
+    "gpt2": "vocab.json + merges.txt (BPE, byte-level BPE)",
+    "training": "the bpeviz training (JSON), reloadable at every step",
+}
+TRAINING_FILE = "training.json"
+#: Largest file an import reads (the GPT-4o rank file is about 3.6 MB).
+MAX_FILE_BYTES = 64_000_000
+
+
+def export(snapshot: Snapshot, fmt: str) -> dict[str, str]:
+    """File name -> content of ``snapshot`` in format ``fmt`` (see :data:`FORMATS`).
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_text("hug pug hug"), "wordpiece", merges=2)
+    >>> files = export(t.at(), "vocab")
+    >>> sorted(files), files["vocab.txt"].split()[:6]
+    (['bpeviz.json', 'vocab.txt'], ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '##g'])
+    """
+    if fmt == "hf":
+        return hf.export(snapshot)
+    if fmt == "tiktoken":
+        return tiktoken_ranks.export(snapshot)
+    if fmt == "vocab":
+        return vocab_txt.export(snapshot)
+    if fmt == "gpt2":
+        return gpt2.export(snapshot)
+    if fmt == "training":
+        return {TRAINING_FILE: json.dumps(training_to_dict(snapshot.training),
+                                          ensure_ascii=False)}
+    raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def import_files(files: Mapping[str, str | bytes]) -> Training:
+    """Open tokenizer files, given as ``{file name: content}``, as a training.
+
+    The names decide the format (only the last part of a path counts):
+    ``*.tiktoken`` (+ ``tiktoken.json``), ``vocab.json`` + ``merges.txt``,
+    ``vocab.txt``, or one JSON file: a Hugging Face tokenizer or a bpeviz training
+    (told apart by their content). ``bpeviz.json`` may come with any of them.
+    """
+    texts = {PurePath(name).name: _text(content, name) for name, content in files.items()}
+    if not texts:
+        raise ValueError("no files given: give a tokenizer.json, vocab.txt, vocab.json + "
+                         "merges.txt, a .tiktoken rank file or a training.json")
+    ranks = [name for name in texts if name.endswith(".tiktoken")]
+    if len(ranks) > 1:
+        raise ValueError(f"give one .tiktoken rank file, not {len(ranks)}")
+    if ranks:
+        return tiktoken_ranks.import_files(texts, ranks[0])
+    if gpt2.VOCAB in texts and gpt2.MERGES in texts:
+        return gpt2.import_files(texts)
+    if gpt2.MERGES in texts:
+        raise ValueError(f"{gpt2.MERGES} needs its {gpt2.VOCAB}; give both files")
+    if vocab_txt.FILENAME in texts:
+        return vocab_txt.import_files(texts)
+    candidates = [n for n in texts if n not in (SIDECAR, tiktoken_ranks.CONFIG)]
+    if len(candidates) != 1:
+        raise ValueError(
+            "cannot tell the format from the files "
+            f"{', '.join(sorted(texts))}; give a tokenizer.json, vocab.txt, vocab.json + "
+            "merges.txt, a .tiktoken rank file (+ tiktoken.json) or a training.json"
+        )
+    name = candidates[0]
+    text = texts[name]
+    if not text.lstrip().startswith(("{", "[")):
+        if _looks_like_ranks(text):
+            return tiktoken_ranks.import_files({**texts, tiktoken_ranks.RANKS: text}, name)
+        raise ValueError(f"{name} is neither JSON (tokenizer.json, training.json) nor a "
+                         "tiktoken rank file")
+    data = parse_json(text, name)
+    if isinstance(data, dict) and data.get("format") == TRAINING_FORMAT:
+        return training_from_dict(data)
+    if name == gpt2.VOCAB:
+        raise ValueError(f"{gpt2.VOCAB} needs its {gpt2.MERGES}; give both files")
+    if isinstance(data, dict) and "model" in data:
+        return hf.import_json(text, name)
+    raise ValueError(f"{name} is neither a Hugging Face tokenizer.json (no \"model\") nor a "
+                     f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
+
+
+def import_path(path: str | os.PathLike[str]) -> Training:
+    """Open a tokenizer file, or a folder holding one format's files (see
+    :func:`import_files`)."""
+    path = Path(path)
+    if path.is_dir():
+        names = {*_KNOWN_NAMES}
+        chosen = [p for p in path.iterdir()
+                  if p.is_file() and (p.name in names or p.suffix == ".tiktoken")]
+        if not chosen:
+            raise ValueError(f"{path} holds no tokenizer files ({', '.join(sorted(names))}, "
+                             "*.tiktoken)")
+        return import_files({p.name: _read(p) for p in chosen})
+    return import_files({path.name: _read(path)})
+
+
+def write_files(files: Mapping[str, str], out: str | os.PathLike[str]) -> list[Path]:
+    """Write an export: a single file to ``out`` (or into it, if it is a folder); several
+    files into the folder ``out`` (made if missing). Every file is written atomically."""
+    out = Path(out)
+    if len(files) == 1 and not out.is_dir():
+        targets = {out: next(iter(files.values()))}
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        targets = {out / name: content for name, content in files.items()}
+    for target, content in targets.items():
+        write_atomic(target, content)
+    return list(targets)
+
+
+_KNOWN_NAMES = (hf.FILENAME, TRAINING_FILE, vocab_txt.FILENAME, gpt2.VOCAB, gpt2.MERGES,
+                SIDECAR, tiktoken_ranks.CONFIG)
+
+
+def _read(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is {size:,} bytes; bpeviz opens files up to "
+                         f"{MAX_FILE_BYTES:,} bytes")
+    return path.read_bytes()
+
+
+def _text(content: str | bytes, name: str) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, bytes | bytearray):
+        if len(content) > MAX_FILE_BYTES:
+            raise ValueError(f"{name} is {len(content):,} bytes; bpeviz opens files up to "
+                             f"{MAX_FILE_BYTES:,} bytes")
+        return decode_utf8(bytes(content), name)
+    raise ValueError(f"{name}: expected text or bytes, got {type(content).__name__}")
+
+
+def _looks_like_ranks(text: str) -> bool:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    parts = first.split()
+    return len(parts) == 2 and parts[1].isdigit()
+
+
+__all__ = ["FORMATS", "export", "import_files", "import_path", "write_files"]

@@ -1,0 +1,116 @@
+"""GPT-2 style ``vocab.json`` + ``merges.txt`` (BPE and byte-level BPE).
+
+``vocab.json`` maps each token to its id; ``merges.txt`` lists the merges in rank
+order, one ``left right`` pair per line after a ``#version`` line. Byte-level tokens
+are spelled with GPT-2's byte characters (``Ġ`` for a space). Both files say nothing
+about pre-tokenization or an end-of-word marker, so the export adds ``bpeviz.json``;
+without it an import assumes GPT-2's pattern for a byte-level vocabulary (one that
+holds all 256 byte characters) and whitespace splitting without a marker otherwise.
+Hugging Face loads the pair with ``tokenizers.models.BPE.from_file``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from bpeviz.formats._common import (
+    SIDECAR,
+    build_training,
+    check_id,
+    check_size,
+    dumps,
+    parse_json,
+    read_sidecar,
+    sidecar,
+    vocab_items,
+)
+from bpeviz.symbols import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
+    from bpeviz.training import Training
+
+VOCAB = "vocab.json"
+MERGES = "merges.txt"
+VERSION_LINE = "#version: 0.2"
+
+
+def export(snapshot: Snapshot) -> dict[str, str]:
+    """``vocab.json``, ``merges.txt`` and ``bpeviz.json`` at the snapshot's step."""
+    training = snapshot.training
+    if training.algorithm == "wordpiece":
+        raise ValueError("WordPiece encodes by longest match, not by merges; export it as "
+                         "'hf' or 'vocab'")
+    byte_level = training.algorithm == "bbpe"
+    spell = bytes_to_gpt2 if byte_level else str
+    vocab = {spell(token): i for token, i in vocab_items(snapshot)}  # type: ignore[arg-type]
+    lines = [VERSION_LINE]
+    for merge in training.merges[: snapshot.step]:
+        left, right = spell(merge.left), spell(merge.right)  # type: ignore[arg-type]
+        for part in (left, right):
+            if not part or any(ch.isspace() for ch in part):
+                raise ValueError(f"merge {merge.step} holds {part!r}, which merges.txt cannot "
+                                 "write (it separates tokens by spaces); export as 'hf'")
+        lines.append(f"{left} {right}")
+    return {VOCAB: dumps(vocab), MERGES: "\n".join(lines) + "\n", SIDECAR: sidecar(snapshot)}
+
+
+def import_files(files: Mapping[str, str]) -> Training:
+    """Open ``vocab.json`` + ``merges.txt`` (and ``bpeviz.json`` if given)."""
+    settings = read_sidecar(files)
+    vocab = parse_json(files[VOCAB], VOCAB)
+    if not isinstance(vocab, dict):
+        raise ValueError(f"{VOCAB} should be a JSON object mapping each token to its id")
+    check_size(len(vocab), VOCAB)
+    for token, i in vocab.items():
+        check_id(i, f"{VOCAB}: the id of {token!r}")
+    merges = parse_merges(files[MERGES])
+    algorithm = settings.get("algorithm") or ("bbpe" if _byte_level(vocab) else "bpe")
+    if algorithm == "wordpiece":
+        raise ValueError(f"{SIDECAR} says wordpiece, but vocab.json + merges.txt is BPE")
+    if algorithm == "bbpe":
+        raw: dict[bytes, int] = {}
+        for token, i in vocab.items():
+            try:
+                key = gpt2_to_bytes(token)
+            except ValueError:
+                key = token.encode("utf-8")  # a special token such as <|endoftext|>
+            if raw.setdefault(key, i) != i:
+                raise ValueError(f"{VOCAB}: two tokens stand for the bytes {key!r}")
+        try:
+            byte_merges = [(gpt2_to_bytes(a), gpt2_to_bytes(b)) for a, b in merges]
+        except ValueError as err:
+            raise ValueError(f"{MERGES}: {err}") from None
+        return build_training(algorithm="bbpe", vocab=raw, merges=byte_merges,
+                              pretokenizer=settings.get("pretokenizer", "gpt2"),
+                              source=f"{VOCAB} + {MERGES}")
+    return build_training(algorithm="bpe", vocab=vocab, merges=merges,
+                          pretokenizer=settings.get("pretokenizer", "whitespace"),
+                          marker=settings.get("marker"),
+                          marker_style=settings.get("marker_style", "separate"),
+                          special_tokens=[t for t in ("[UNK]", "<unk>") if t in vocab],
+                          source=f"{VOCAB} + {MERGES}")
+
+
+def parse_merges(text: str) -> list[tuple[str, str]]:
+    """``left right`` lines; a first line starting with ``#version`` is skipped."""
+    lines = text.split("\n")
+    check_size(len(lines), MERGES)
+    merges = []
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if (number == 1 and line.startswith("#version")) or not line:
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(f"{MERGES}, line {number}: expected two tokens separated by one "
+                             f"space, got {line[:60]!r}")
+        merges.append((parts[0], parts[1]))
+    return merges
+
+
+def _byte_level(vocab: Mapping[str, int]) -> bool:
+    """True when the vocabulary holds all 256 of GPT-2's byte characters."""
+    return all(ch in vocab for ch in gpt2_byte_chars())
+

@@ -1,0 +1,322 @@
+"""Hugging Face ``tokenizer.json``: export and import (BPE, byte-level BPE, WordPiece).
+
+The export encodes exactly like :meth:`Snapshot.encode <bpeviz.snapshot.Snapshot.encode>`
+when loaded with ``tokenizers.Tokenizer.from_str`` (tested on text the training never
+saw). Each pre-tokenizer has an exact Hugging Face equivalent:
+
+======================  =====================================================================
+``whitespace``          ``Split`` on ``[\\s\\x1c-\\x1f]+``, removed (``WhitespaceSplit`` keeps
+                        U+001C..U+001F, which Python's ``str.split`` cuts on)
+``gpt2``                ``ByteLevel(use_regex=True)`` for BBPE, a ``Split`` with GPT-2's pattern
+                        (isolated) otherwise
+``none``                ``Split`` on ``\\n``, merged with the previous piece
+======================  =====================================================================
+
+(Hugging Face's regex engine uses older Unicode tables than the ``regex`` module, so
+``gpt2`` can group characters assigned in recent Unicode versions differently.)
+
+Limits:
+
+- A separate end-of-word symbol (``"</w>"`` after the last character) has no Hugging
+  Face equivalent: exporting it raises ValueError (a glued marker becomes
+  ``end_of_word_suffix``).
+- Special tokens are ordinary vocabulary entries (``added_tokens`` is empty), so a
+  ``[CLS]`` typed in the text is encoded like any other text, as bpeviz does; the
+  unknown token is the model's ``unk_token``.
+
+Import accepts BPE (with an optional ``end_of_word_suffix``), byte-level BPE and
+WordPiece models with no normalizer and the pre-tokenizers above (also
+``WhitespaceSplit``, a GPT-2 ``Split`` and tiktoken's spelling of the GPT-2 pattern).
+A missing pre-tokenizer (the whole text is one word) opens as ``none`` (one word per
+line). Post-processors and decoders are ignored; ``added_tokens`` become vocabulary
+entries. Anything else raises a ValueError that names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.encoding import MAX_WORDPIECE_CHARS, unk_token
+from bpeviz.formats._common import (
+    build_training,
+    check_id,
+    check_size,
+    check_unk,
+    dumps,
+    parse_json,
+    pretokenizer_of,
+    vocab_items,
+)
+from bpeviz.pretokenize import GPT2_PATTERN
+from bpeviz.symbols import WORDPIECE_PREFIX, bytes_to_gpt2, gpt2_to_bytes
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
+    from bpeviz.training import Training
+
+FILENAME = "tokenizer.json"
+WHITESPACE_PATTERN = r"[\s\x1c-\x1f]+"
+#: tiktoken's spelling of the GPT-2 pattern (r50k_base): the same matches.
+TIKTOKEN_GPT2_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+)
+
+
+def _split(pattern: str, behavior: str) -> dict[str, Any]:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior,
+            "invert": False}
+
+
+def _byte_level(use_regex: bool) -> dict[str, Any]:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+            "use_regex": use_regex}
+
+
+_SPLITS = {
+    "whitespace": _split(WHITESPACE_PATTERN, "Removed"),
+    "gpt2": _split(GPT2_PATTERN, "Isolated"),
+    "none": _split("\n", "MergedWithPrevious"),
+}
+
+
+def pre_tokenizer(name: str, byte_level: bool) -> dict[str, Any]:
+    """The Hugging Face pre-tokenizer that cuts text as bpeviz's ``name`` does."""
+    if byte_level:
+        if name == "gpt2":
+            return _byte_level(True)
+        return {"type": "Sequence", "pretokenizers": [_SPLITS[name], _byte_level(False)]}
+    return _SPLITS[name]
+
+
+# -- export -------------------------------------------------------------------------------
+def export(snapshot: Snapshot) -> dict[str, str]:
+    """``{"tokenizer.json": ...}`` for the vocabulary and merges at the snapshot's step."""
+    training = snapshot.training
+    options = training.options
+    algorithm = options.algorithm
+    name = pretokenizer_of(training)
+    items = vocab_items(snapshot)
+    unk = unk_token(training)
+    if algorithm == "wordpiece":
+        model: dict[str, Any] = {
+            "type": "WordPiece", "unk_token": unk or "[UNK]",
+            "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "max_input_chars_per_word": MAX_WORDPIECE_CHARS,
+            "vocab": {token: i for token, i in items},
+        }
+        decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX,
+                                          "cleanup": False}
+    else:
+        if options.marker and options.marker_style == "separate":
+            raise ValueError(
+                f"a separate end-of-word symbol ({options.marker!r} after each word) has no "
+                "Hugging Face equivalent; train with marker_style='glued' (HF's "
+                "end_of_word_suffix), or export as 'gpt2' or 'training'"
+            )
+        byte_level = algorithm == "bbpe"
+        spell = bytes_to_gpt2 if byte_level else str
+        vocab = {spell(token): i for token, i in items}  # type: ignore[arg-type]
+        merges = [[spell(m.left), spell(m.right)]  # type: ignore[arg-type]
+                  for m in training.merges[: snapshot.step]]
+        model = {
+            "type": "BPE", "dropout": None, "unk_token": None if byte_level else unk,
+            "continuing_subword_prefix": None, "end_of_word_suffix": options.marker,
+            "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+            "vocab": vocab, "merges": merges,
+        }
+        if byte_level:
+            decoder = _byte_level(True)
+        elif options.marker:
+            decoder = {"type": "BPEDecoder", "suffix": options.marker}
+        else:
+            decoder = {"type": "Fuse"}
+    data = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": None, "pre_tokenizer": pre_tokenizer(name, algorithm == "bbpe"),
+        "post_processor": None, "decoder": decoder, "model": model,
+    }
+    return {FILENAME: dumps(data)}
+
+
+# -- import -------------------------------------------------------------------------------
+def import_json(text: str, source: str = FILENAME) -> Training:
+    """Open a Hugging Face ``tokenizer.json`` as a training whose steps are its merges."""
+    data = parse_json(text, source)
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise ValueError(f'{source} is not a Hugging Face tokenizer: no "model" object')
+    model = data["model"]
+    kind = model.get("type")
+    if data.get("normalizer") is not None:
+        raise ValueError(f"{source}: the normalizer {_type(data['normalizer'])} is not "
+                         "supported; bpeviz encodes the text as it is")
+    name, byte_level = _read_pre_tokenizer(data.get("pre_tokenizer"), source)
+    vocab = _read_vocab(model, source)
+    specials = _added_tokens(data.get("added_tokens"), vocab, source)
+    if kind == "WordPiece":
+        return _wordpiece(model, vocab, specials, name, byte_level, source)
+    if kind != "BPE" and not (kind is None and "merges" in model):
+        raise ValueError(f"{source}: the model type {kind!r} is not supported "
+                         "(bpeviz opens BPE and WordPiece)")
+    if model.get("continuing_subword_prefix"):
+        raise ValueError(f"{source}: a BPE continuing_subword_prefix is not supported")
+    for key in ("byte_fallback", "fuse_unk", "ignore_merges", "dropout"):
+        if model.get(key):
+            raise ValueError(f"{source}: the BPE option {key}={model[key]!r} is not supported")
+    merges = _read_merges(model.get("merges"), source)
+    suffix = model.get("end_of_word_suffix")
+    if suffix is not None and (not isinstance(suffix, str) or byte_level):
+        raise ValueError(f"{source}: end_of_word_suffix={suffix!r} is not supported here")
+    if byte_level:
+        vocab, merges = _to_bytes(vocab, merges, specials, source)
+        return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
+                              source=source)
+    unk = check_unk(model.get("unk_token"), vocab, source)
+    if unk and unk not in specials:
+        specials.insert(0, unk)
+    return build_training(algorithm="bpe", vocab=vocab, merges=merges, pretokenizer=name,
+                          marker=suffix or None, marker_style="glued",
+                          special_tokens=specials, source=source)
+
+
+def _type(obj: Any) -> str:
+    return repr(obj.get("type")) if isinstance(obj, dict) else repr(obj)
+
+
+def _wordpiece(model: dict[str, Any], vocab: dict[str, int], specials: list[str], name: str,
+               byte_level: bool, source: str) -> Training:
+    if byte_level:
+        raise ValueError(f"{source}: a byte-level WordPiece is not supported")
+    prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
+    if prefix != WORDPIECE_PREFIX:
+        raise ValueError(f"{source}: continuing_subword_prefix={prefix!r} is not supported "
+                         f"(bpeviz uses {WORDPIECE_PREFIX!r})")
+    limit = model.get("max_input_chars_per_word", MAX_WORDPIECE_CHARS)
+    if limit != MAX_WORDPIECE_CHARS:
+        raise ValueError(f"{source}: max_input_chars_per_word={limit!r} is not supported "
+                         f"(bpeviz uses {MAX_WORDPIECE_CHARS})")
+    unk = check_unk(model.get("unk_token", "[UNK]"), vocab, source)
+    if unk and unk not in specials:
+        specials.insert(0, unk)
+    return build_training(algorithm="wordpiece", vocab=vocab, merges=[], pretokenizer=name,
+                          special_tokens=specials, source=source)
+
+
+def _read_vocab(model: dict[str, Any], source: str) -> dict[str, int]:
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict):
+        raise ValueError(f'{source}: the model has no "vocab" object (token -> id)')
+    check_size(len(vocab), source)
+    for token, i in vocab.items():
+        check_id(i, f"{source}: the id of {token!r}")
+    return dict(vocab)
+
+
+def _read_merges(merges: Any, source: str) -> list[tuple[str, str]]:
+    if not isinstance(merges, list):
+        raise ValueError(f'{source}: the BPE model has no "merges" list')
+    check_size(len(merges), source)
+    out = []
+    for rank, merge in enumerate(merges, 1):
+        if isinstance(merge, str):
+            parts = merge.split(" ")
+        elif isinstance(merge, list):
+            parts = merge
+        else:
+            parts = []
+        if len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
+            raise ValueError(f"{source}: merge {rank} should be two tokens "
+                             f'(["a", "b"] or "a b"), got {merge!r}'[:300])
+        out.append((parts[0], parts[1]))
+    return out
+
+
+def _added_tokens(added: Any, vocab: dict[str, int], source: str) -> list[str]:
+    """Add ``added_tokens`` to the vocabulary; return the special ones, by id."""
+    if added is None:
+        return []
+    if not isinstance(added, list):
+        raise ValueError(f'{source}: "added_tokens" should be a list')
+    specials = []
+    for entry in added:
+        if not isinstance(entry, dict) or not isinstance(entry.get("content"), str):
+            raise ValueError(f"{source}: an added token should have a string "
+                             f'"content", got {entry!r}'[:300])
+        content = entry["content"]
+        i = check_id(entry.get("id"), f"{source}: the id of added token {content!r}")
+        if vocab.setdefault(content, i) != i:
+            raise ValueError(f"{source}: added token {content!r} has id {i}, "
+                             f"but the vocabulary gives it {vocab[content]}")
+        if entry.get("special"):
+            specials.append(content)
+    return sorted(specials, key=vocab.__getitem__)
+
+
+def _to_bytes(vocab: Mapping[str, int], merges: list[tuple[str, str]], specials: list[str],
+              source: str) -> tuple[dict[bytes, int], list[tuple[bytes, bytes]]]:
+    """Byte-level tokens are spelled with GPT-2's byte characters ('Ġ' for a space)."""
+    out: dict[bytes, int] = {}
+    for token, i in vocab.items():
+        try:
+            raw = gpt2_to_bytes(token)
+        except ValueError:
+            if token not in specials:
+                raise ValueError(f"{source}: {token!r} is not a byte-level token "
+                                 "(spelled with GPT-2's byte characters)") from None
+            raw = token.encode("utf-8")
+        if out.setdefault(raw, i) != i:
+            raise ValueError(f"{source}: two tokens stand for the bytes {raw!r}")
+    return out, [(gpt2_to_bytes(a), gpt2_to_bytes(b)) for a, b in merges]
+
+
+def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
+    """bpeviz's pre-tokenizer name for a Hugging Face pre-tokenizer, and whether it is
+    byte-level."""
+    if spec is None:
+        return "none", False
+    if not isinstance(spec, dict):
+        raise ValueError(f"{source}: the pre-tokenizer should be an object, got {spec!r}"[:300])
+    kind = spec.get("type")
+    if kind == "Sequence":
+        parts = spec.get("pretokenizers")
+        if not isinstance(parts, list) or not parts:
+            raise ValueError(f"{source}: a Sequence pre-tokenizer needs a pretokenizers list")
+        if len(parts) == 1:
+            return _read_pre_tokenizer(parts[0], source)
+        if len(parts) == 2 and isinstance(parts[1], dict) and parts[1].get("type") == "ByteLevel":
+            if _byte_level_regex(parts[1], source):
+                raise ValueError(f"{source}: a ByteLevel pre-tokenizer with use_regex after "
+                                 "another pre-tokenizer is not supported")
+            name, inner = _read_pre_tokenizer(parts[0], source)
+            if not inner:
+                return name, True
+        raise ValueError(f"{source}: this Sequence of pre-tokenizers is not supported "
+                         f"({', '.join(_type(p) for p in parts)})")
+    if kind == "ByteLevel":
+        return ("gpt2" if _byte_level_regex(spec, source) else "none"), True
+    if kind == "WhitespaceSplit":
+        return "whitespace", False
+    if kind == "Split":
+        pattern = spec.get("pattern")
+        pattern = pattern.get("Regex", pattern.get("String")) if isinstance(pattern, dict) else None
+        behavior = str(spec.get("behavior", "")).lower().replace("_", "")
+        key = (pattern, behavior, bool(spec.get("invert")))
+        known = {
+            (WHITESPACE_PATTERN, "removed", False): "whitespace",
+            (GPT2_PATTERN, "isolated", False): "gpt2",
+            (TIKTOKEN_GPT2_PATTERN, "isolated", False): "gpt2",
+            ("\n", "mergedwithprevious", False): "none",
+        }
+        if key in known:
+            return known[key], False
+        raise ValueError(f"{source}: a Split pre-tokenizer on {pattern!r} ({behavior}) is not "
+                         "supported; bpeviz knows whitespace, GPT-2 and line splits")
+    raise ValueError(f"{source}: the pre-tokenizer {kind!r} is not supported (bpeviz knows "
+                     "WhitespaceSplit, ByteLevel and Split with its own patterns)")
+
+
+def _byte_level_regex(spec: dict[str, Any], source: str) -> bool:
+    if spec.get("add_prefix_space"):
+        raise ValueError(f"{source}: ByteLevel add_prefix_space=true is not supported "
+                         "(bpeviz does not add a space before the text)")
+    return bool(spec.get("use_regex", True))

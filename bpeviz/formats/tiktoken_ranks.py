@@ -1,0 +1,160 @@
+"""tiktoken's rank file (byte-level BPE only): export and import.
+
+``tokenizer.tiktoken`` holds one ``<base64 token> <rank>`` line per token, the rank
+being the token id; ``tiktoken.json`` holds the pattern and the rest of what
+``tiktoken.Encoding`` needs::
+
+    import base64, json, tiktoken
+    config = json.load(open("tiktoken.json"))
+    ranks = {base64.b64decode(tok): int(rank) for tok, rank in
+             (line.split() for line in open("tokenizer.tiktoken") if line.strip())}
+    enc = tiktoken.Encoding(config["name"], pat_str=config["pat_str"],
+                            mergeable_ranks=ranks, special_tokens=config["special_tokens"])
+
+A rank file has no merge list: on import each token's merge is recovered as tiktoken
+would build it, by merging its bytes with the lower-ranked tokens until two parts are
+left. Without ``tiktoken.json`` the GPT-2 pattern is assumed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from bpeviz.formats._common import (
+    build_training,
+    check_id,
+    check_size,
+    dumps,
+    parse_json,
+    pretokenizer_of,
+    vocab_items,
+)
+from bpeviz.formats.hf import TIKTOKEN_GPT2_PATTERN
+from bpeviz.pretokenize import GPT2_PATTERN
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
+    from bpeviz.training import Training
+
+RANKS = "tokenizer.tiktoken"
+CONFIG = "tiktoken.json"
+#: The pattern for each pre-tokenizer; tiktoken encodes only the matches, so the text
+#: between them is dropped exactly as bpeviz drops it.
+PATTERNS = {
+    "gpt2": GPT2_PATTERN,
+    "whitespace": r"[^\s\x1c-\x1f]+",
+    "none": r"[^\n]*\n|[^\n]+",
+}
+_NAMES = {**{p: n for n, p in PATTERNS.items()}, TIKTOKEN_GPT2_PATTERN: "gpt2"}
+
+
+def export(snapshot: Snapshot) -> dict[str, str]:
+    """The rank file and ``tiktoken.json`` (name, pat_str, special_tokens)."""
+    training = snapshot.training
+    if training.algorithm != "bbpe":
+        raise ValueError("the tiktoken format holds byte-level BPE only; export "
+                         f"{training.algorithm} as 'hf'"
+                         + (" or 'vocab'" if training.algorithm == "wordpiece" else
+                            " or 'gpt2'"))
+    items = vocab_items(snapshot)
+    lines = "".join(f"{base64.b64encode(token).decode('ascii')} {i}\n"  # type: ignore[arg-type]
+                    for token, i in items)
+    config = {
+        "name": f"bpeviz-step-{snapshot.step}",
+        "pat_str": PATTERNS[pretokenizer_of(training)],
+        "special_tokens": {},
+        "explicit_n_vocab": len(items),
+    }
+    return {RANKS: lines, CONFIG: dumps(config)}
+
+
+def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
+    """Open a rank file (and ``tiktoken.json`` if given) as a byte-level training."""
+    name = "gpt2"
+    vocab: dict[bytes, int] = {}
+    if CONFIG in files:
+        config = parse_json(files[CONFIG], CONFIG)
+        if not isinstance(config, dict) or not isinstance(config.get("pat_str"), str):
+            raise ValueError(f'{CONFIG} should be an object with a "pat_str" string')
+        pattern = config["pat_str"]
+        if pattern not in _NAMES:
+            raise ValueError(f"{CONFIG}: the pattern {pattern[:80]!r} is not supported; "
+                             "bpeviz pre-tokenizes with GPT-2's, whitespace or line patterns")
+        name = _NAMES[pattern]
+        specials = config.get("special_tokens") or {}
+        if not isinstance(specials, dict):
+            raise ValueError(f"{CONFIG}: special_tokens should be an object (text -> id)")
+        for text, i in specials.items():
+            vocab[text.encode("utf-8")] = check_id(i, f"{CONFIG}: special token {text!r}")
+    ranks = parse_ranks(files[ranks_name], ranks_name)
+    overlap = set(ranks).intersection(vocab)
+    if overlap:
+        raise ValueError(f"{CONFIG}: special token {min(overlap)!r} is also in the rank file")
+    vocab.update(ranks)
+    merges = recover_merges(ranks, ranks_name)
+    return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
+                          source=ranks_name)
+
+
+def parse_ranks(text: str, source: str = RANKS) -> dict[bytes, int]:
+    """``{token bytes: rank}`` from ``<base64> <rank>`` lines; errors name the line."""
+    ranks: dict[bytes, int] = {}
+    lines = text.splitlines()
+    check_size(len(lines), source)
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(f"{source}, line {number}: expected '<base64 token> <rank>', "
+                             f"got {line[:60]!r}")
+        try:
+            token = base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError(f"{source}, line {number}: {parts[0][:40]!r} is not base64") from None
+        if not token:
+            raise ValueError(f"{source}, line {number}: an empty token")
+        if not parts[1].isdigit() or len(parts[1]) > 10:
+            raise ValueError(f"{source}, line {number}: the rank {parts[1][:20]!r} is not "
+                             "a whole number in range")
+        rank = check_id(int(parts[1]), f"{source}, line {number}: the rank")
+        if token in ranks:
+            raise ValueError(f"{source}, line {number}: the token {token!r} appears twice")
+        ranks[token] = rank
+    if not ranks:
+        raise ValueError(f"{source} holds no tokens")
+    return ranks
+
+
+def recover_merges(ranks: Mapping[bytes, int], source: str = RANKS) -> list[tuple[bytes, bytes]]:
+    """The merge that makes each multi-byte token, in rank order.
+
+    A token is cut into bytes and merged as tiktoken merges (the adjacent pair whose
+    concatenation has the lowest rank first), using only tokens ranked below it,
+    until two parts are left: those are its merge.
+
+    >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4})
+    [(b'a', b'b'), (b'ab', b'c')]
+    """
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
+        if len(token) < 2:
+            continue
+        parts = [token[i : i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            best, at = None, -1
+            for i in range(len(parts) - 1):
+                r = ranks.get(parts[i] + parts[i + 1])
+                if r is not None and r < rank and (best is None or r < best):
+                    best, at = r, i
+            if best is None:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        if len(parts) != 2 or any(ranks.get(p, rank) >= rank for p in parts):
+            raise ValueError(f"{source}: the token {token!r} (rank {rank}) cannot be made by "
+                             "merging two tokens of lower rank")
+        merges.append((parts[0], parts[1]))
+    return merges
