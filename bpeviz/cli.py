@@ -7,14 +7,20 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bpeviz.corpus import Corpus
 from bpeviz.pretokenize import PRETOKENIZERS
 from bpeviz.symbols import ALGORITHMS
 from bpeviz.training import SCORINGS, TIE_BREAKS, train
+
+if TYPE_CHECKING:
+    from bpeviz.snapshot import Snapshot
 
 
 class _Progress:
@@ -77,10 +83,69 @@ def _run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_step_source(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--training", required=True, metavar="PATH",
+                   help="a training saved by 'train', or a tokenizer file or folder to import "
+                        "(tokenizer.json, vocab.txt, vocab.json + merges.txt, *.tiktoken)")
+    p.add_argument("--step", type=int, default=None, metavar="K",
+                   help="use the state after K merges (default: the last step)")
+
+
+def _snapshot(args: argparse.Namespace) -> Snapshot:
+    from bpeviz.formats import import_path
+
+    return import_path(args.training).at(args.step)
+
+
+def _add_encode(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("encode", help="cut a text into the tokens of a step (JSON lines)")
+    _add_step_source(p)
+    p.add_argument("text", metavar="TEXT", help="the text to encode ('-' reads standard input)")
+    p.set_defaults(run=_run_encode)
+
+
+def _run_encode(args: argparse.Namespace) -> int:
+    snapshot = _snapshot(args)
+    text = sys.stdin.read() if args.text == "-" else args.text
+    out = sys.stdout
+    try:
+        for token in snapshot.encode(text):
+            out.write(json.dumps(token.to_dict(), ensure_ascii=False) + "\n")
+        out.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _add_export(sub: argparse._SubParsersAction) -> None:
+    from bpeviz.formats import FORMATS
+
+    p = sub.add_parser("export", help="write the vocabulary and merges of a step as files")
+    _add_step_source(p)
+    p.add_argument("--format", required=True, choices=list(FORMATS),
+                   help="; ".join(f"{name}: {what}" for name, what in FORMATS.items()))
+    p.add_argument("--out", required=True, metavar="PATH",
+                   help="the file to write, or a folder (made if missing) for formats with "
+                        "several files")
+    p.set_defaults(run=_run_export)
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from bpeviz.formats import write_files
+
+    snapshot = _snapshot(args)
+    written = write_files(snapshot.export(args.format), args.out)
+    for path in written:
+        print(f"wrote {path} ({path.stat().st_size:,} bytes)", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bpeviz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     _add_train(sub)
+    _add_encode(sub)
+    _add_export(sub)
     return parser
 
 
