@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import inspect
 import json
 import textwrap
 
 import pytest
 import tiktoken
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from bpeviz import Corpus, load, train
@@ -416,3 +419,35 @@ def test_byte_level_exports_spell_bytes_like_gpt2():
     vocab = json.loads(snap.export("gpt2")["vocab.json"])
     assert vocab["Ġ"] == ord(" ") and vocab[bytes_to_gpt2(b"\n")] == ord("\n")
     assert snap.export("gpt2")["merges.txt"].startswith("#version: 0.2\n")
+
+
+# -- parity on arbitrary text (Hypothesis) -------------------------------------------------------
+ANY_TEXT = st.lists(
+    st.one_of(st.characters(), st.sampled_from(
+        ["the ", " return", "\n    ", "self.", "'s", "😀", "\U0001F468\u200d\U0001F469",
+         "e\u0301", "中文", "\t", "  "])),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=ANY_TEXT)
+def test_hf_and_tiktoken_agree_with_us_on_any_text(text):
+    """Whitespace splitting is exact in every library; GPT-2's pattern is exact in
+    tiktoken (HF's regex engine has older Unicode tables, so it is checked on real text)."""
+    for name in ("bpe", "bbpe-whitespace", "wordpiece"):
+        snap = trained(name).at()
+        hf = _hf_tokenizer(name).encode(text)
+        ours = snap.encode(text)
+        assert hf.ids == ours.ids and hf.offsets == list(zip(ours.starts, ours.ends))
+    assert _tiktoken_encoding().encode_ordinary(text) == trained("bbpe").at().encode(text).ids
+
+
+@functools.cache
+def _hf_tokenizer(name):
+    return Tokenizer.from_str(trained(name).at().export("hf")["tokenizer.json"])
+
+
+@functools.cache
+def _tiktoken_encoding():
+    return tiktoken_encoding(trained("bbpe").at().export("tiktoken"))
