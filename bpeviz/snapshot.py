@@ -1,17 +1,22 @@
-"""The state of a training after ``step`` merges, read back from the split log.
+"""The state of a training after ``step`` merges, read back from the merge forest.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"fast_": 4, "faster_": 3, "tall_": 5, "taller_": 4}),
 ...           merges=10, special_tokens=())
 >>> t.at(10).splits["taller_"], t.at(1).splits["taller_"]
 (('tall', 'er_'), ('ta', 'l', 'l', 'e', 'r', '_'))
->>> t.at(0).pairs.iloc[0][["left", "right", "count"]].tolist()
-['t', 'a', 9]
+>>> top = t.at(0).pairs.iloc[0]
+>>> top.left, top.right, int(top["count"])
+('t', 'a', 9)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -73,13 +78,14 @@ class Snapshot:
 
     @cached_property
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
-        vocab = self.training.vocab
+        tables = _tables(self.training)
         ids, word_of = self._ids
-        cuts = np.flatnonzero(np.diff(word_of)) + 1
-        tokens = [vocab[i] for i in ids.tolist()]
-        bounds = [0, *cuts.tolist(), len(tokens)]
-        words = self.training.corpus.words
-        return {words[k]: tuple(tokens[bounds[k] : bounds[k + 1]]) for k in range(len(words))}
+        tokens = tables.vocab_objects[ids].tolist()
+        bounds = np.searchsorted(word_of, np.arange(len(tables.counts) + 1)).tolist()
+        with _gc_paused():  # tens of thousands of new tuples: no collection halfway
+            return dict(zip(self.training.corpus.words,
+                            map(tuple, map(tokens.__getitem__,
+                                           map(slice, bounds[:-1], bounds[1:])))))
 
     @cached_property
     def changed_words(self) -> list[int]:
@@ -92,30 +98,41 @@ class Snapshot:
     @cached_property
     def pairs(self) -> pd.DataFrame:
         training = self.training
+        tables = _tables(training)
         ids, word_of = self._ids
-        counts = np.asarray(training.corpus.counts, dtype=np.int64)
         n_vocab = len(training.vocab)
         same_word = word_of[:-1] == word_of[1:]
-        left, right = ids[:-1][same_word].astype(np.int64), ids[1:][same_word].astype(np.int64)
-        weight = counts[word_of[:-1][same_word]]
-        keys, first, inverse = np.unique(left * n_vocab + right, return_index=True,
-                                         return_inverse=True)
-        pair_count = np.bincount(inverse, weights=weight, minlength=len(keys)).astype(np.int64)
-        lid, rid = keys // n_vocab, keys % n_vocab
+        keys = ids[:-1][same_word].astype(np.int64) * n_vocab + ids[1:][same_word]
+        weight = tables.counts[word_of[:-1][same_word]]
+        # group equal pairs: sort once, then per group the first occurrence (the lowest
+        # position in corpus order) and the summed count
+        by_key = np.argsort(keys)
+        sorted_keys = keys[by_key]
+        starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]])
+                                if len(keys) else np.zeros(0, dtype=bool))
+        unique = sorted_keys[starts]
+        first = np.minimum.reduceat(by_key, starts) if len(keys) else starts
+        pair_count = (np.add.reduceat(weight[by_key], starts) if len(keys)
+                      else np.zeros(0, dtype=np.int64))
+        lid, rid = unique // n_vocab, unique % n_vocab
         if training.options.algorithm == "wordpiece" and training.options.scoring == "score":
-            units = np.bincount(ids, weights=counts[word_of], minlength=n_vocab)
+            units = np.bincount(ids, weights=tables.counts[word_of], minlength=n_vocab)
             score = pair_count / (units[lid] * units[rid])
+            tie = first if training.options.tie_break == "first" else np.arange(len(unique))
+            order = np.lexsort((tie, -score))
         else:
             score = pair_count.astype(np.float64)
-        if training.options.tie_break == "first":
-            order = np.lexsort((first, -score))
-        else:
-            order = np.lexsort((rid, lid, -score))
-        vocab = np.empty(n_vocab, dtype=object)
-        vocab[:] = training.vocab
+            # best first: higher count, then the earlier first occurrence ("first") or
+            # the smaller (left id, right id), which is the order of ``unique`` ("ids")
+            tie = first if training.options.tie_break == "first" else np.arange(len(unique))
+            top = int(pair_count.max()) if len(unique) else 0
+            if (top + 1) * (len(keys) + 1) < 2**62:
+                order = np.argsort((top - pair_count) * (len(keys) + 1) + tie)
+            else:
+                order = np.lexsort((tie, -score))
         return pd.DataFrame({
-            "left": vocab[lid[order]],
-            "right": vocab[rid[order]],
+            "left": tables.vocab_column(lid[order]),
+            "right": tables.vocab_column(rid[order]),
             "count": pair_count[order],
             "score": score[order],
             "left_id": lid[order],
@@ -144,3 +161,48 @@ class Snapshot:
         from bpeviz.formats import export
 
         return export(self, fmt)
+
+
+class _Tables:
+    """Arrays every snapshot of one training reuses (built once per training)."""
+
+    def __init__(self, training: Training) -> None:
+        self.vocab_objects = np.empty(len(training.vocab), dtype=object)
+        self.vocab_objects[:] = training.vocab
+        self.counts = np.asarray(training.corpus.counts, dtype=np.int64)
+        # a vocabulary of strings becomes pandas' string column type, as the DataFrame
+        # constructor would infer it; taking rows from it skips that inference each time
+        self.strings = (pd.array(self.vocab_objects, dtype="str")
+                        if all(isinstance(t, str) for t in training.vocab) else None)
+
+    def vocab_column(self, ids: np.ndarray) -> Any:
+        """The tokens with these ids, as a DataFrame column."""
+        if self.strings is not None and len(ids):  # (an empty column stays object)
+            return self.strings.take(ids)
+        return self.vocab_objects[ids]
+
+
+_TABLES: weakref.WeakKeyDictionary[Training, _Tables] = weakref.WeakKeyDictionary()
+_TABLES_LOCK = threading.Lock()
+
+
+def _tables(training: Training) -> _Tables:
+    with _TABLES_LOCK:
+        found = _TABLES.get(training)
+    if found is None:
+        found = _Tables(training)
+        with _TABLES_LOCK:
+            found = _TABLES.setdefault(training, found)
+    return found
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small containers."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,1 @@
+"""bpeviz benchmarks against the reference implementations: ``python -m bench --help``."""
