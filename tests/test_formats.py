@@ -366,6 +366,8 @@ BAD_FILES = {
     "ranks missing bytes": (ranks_file(["YQ== 0"]), "lacks 255 of the 256 bytes"),
     "ranks unmergeable": (ranks_file([*ALL_BYTES, f"{base64.b64encode(b'abc').decode()} 256"]),
                           "cannot be made by merging two tokens"),
+    "ranks too long": (ranks_file([f"{base64.b64encode(b'a' * 20000).decode()} 0"]),
+                       "too long to recover the merges"),
     "ranks odd pattern": ({**ranks_file(ALL_BYTES),
                            "tiktoken.json": json.dumps({"pat_str": r"\w+"})},
                           "pattern '\\\\\\\\w\\+' is not supported"),
@@ -451,3 +453,23 @@ def _hf_tokenizer(name):
 @functools.cache
 def _tiktoken_encoding():
     return tiktoken_encoding(trained("bbpe").at().export("tiktoken"))
+
+
+def test_a_merge_that_remakes_an_existing_token_exports_and_imports():
+    """"abc" is made twice, by (a, bc) and by (ab, c): the second merge keeps its id."""
+    from bpeviz import replay
+    from bpeviz.training import make_options
+
+    corpus = Corpus.from_counts({"abc": 3, "abd": 2, "xabcab": 1})
+    training = replay(corpus, make_options("bpe", merges=4),
+                      [("b", "c"), ("a", "b"), ("a", "bc"), ("ab", "c")])
+    assert [m.token_id for m in training.merges][-2:] == [8, 8]
+    snap = training.at()
+    text = "abc abd abcab cab ababc"
+    expected = snap.encode(text)
+    assert Tokenizer.from_str(snap.export("hf")["tokenizer.json"]).encode(text).ids == (
+        expected.ids)
+    for fmt in ("hf", "gpt2", "training"):
+        back = import_files(snap.export(fmt))
+        assert back.vocab == training.vocab and len(back.merges) == 4
+        assert back.at().encode(text) == expected

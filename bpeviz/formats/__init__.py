@@ -91,7 +91,9 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
     The names decide the format (only the last part of a path counts):
     ``*.tiktoken`` (+ ``tiktoken.json``), ``vocab.json`` + ``merges.txt``,
     ``vocab.txt``, or one JSON file: a Hugging Face tokenizer or a bpeviz training
-    (told apart by their content). ``bpeviz.json`` may come with any of them.
+    (told apart by their content). ``bpeviz.json`` may come with any of them. Given
+    several formats at once (a model folder often holds both ``tokenizer.json`` and
+    ``vocab.txt``), the first in that list is opened.
     """
     texts = {PurePath(name).name: _text(content, name) for name, content in files.items()}
     if not texts:

@@ -49,6 +49,9 @@ PATTERNS = {
     "none": r"[^\n]*\n|[^\n]+",
 }
 _NAMES = {**{p: n for n, p in PATTERNS.items()}, TIKTOKEN_GPT2_PATTERN: "gpt2"}
+#: Recovering a token's merge takes up to len(token)**2 steps; a file whose tokens add up
+#: to more than this is refused (real rank files stay far below it).
+MAX_RECOVERY_WORK = 10**8
 
 
 def export(snapshot: Snapshot) -> dict[str, str]:
@@ -139,6 +142,10 @@ def recover_merges(ranks: Mapping[bytes, int], source: str = RANKS) -> list[tupl
     >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4})
     [(b'a', b'b'), (b'ab', b'c')]
     """
+    work = sum(len(token) ** 2 for token in ranks)
+    if work > MAX_RECOVERY_WORK:
+        raise ValueError(f"{source}: its tokens are too long to recover the merges from "
+                         f"(the longest has {max(map(len, ranks)):,} bytes)")
     merges = []
     for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
         if len(token) < 2:
