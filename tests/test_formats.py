@@ -473,3 +473,12 @@ def test_a_merge_that_remakes_an_existing_token_exports_and_imports():
         back = import_files(snap.export(fmt))
         assert back.vocab == training.vocab and len(back.merges) == 4
         assert back.at().encode(text) == expected
+
+
+def test_hf_legacy_merge_strings_and_a_one_step_sequence_are_read():
+    files = hf_json(model_merges=["a b"],
+                    pre_tokenizer={"type": "Sequence",
+                                   "pretokenizers": [{"type": "WhitespaceSplit"}]})
+    training = import_files(files)
+    assert [(m.left, m.right) for m in training.merges] == [("a", "b")]
+    assert [t.text for t in training.at().encode("ab ba")] == ["ab", "b", "a"]
