@@ -295,7 +295,7 @@ def bench_explore(args: argparse.Namespace, results: dict[str, Any]) -> None:
     print(f"  pasted corpus: {len(text):,} characters of stdlib text (the app's limit), BPE, "
           f"{merges:,} merges (the app's limit)")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    for key, value in {"source": "paste", "text": text, "merges": merges}.items():
+    for key, value in {"source": "paste", "paste": text, "merges": merges}.items():
         at.session_state[key] = value
     at.run()
     at.switch_page("pages/1_Explore.py").run()

@@ -3,12 +3,14 @@
     python -m bench.worker '{"task": "bpeviz", "mb": 5, "merges": 5000, ...}'
 
 prints one JSON object: the timings in seconds and the memory in MB. ``rss_base`` is
-the high-water mark after imports and reading the text, ``rss_peak`` the one at the
-end; their difference is what training (and the snapshots asked for) cost.
+the resident size after imports and reading the text, when the kernel's high-water mark
+is reset (``/proc/self/clear_refs``); ``rss_peak`` is the high-water mark at the end:
+their difference is the peak that training (and the snapshots asked for) cost.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -19,8 +21,31 @@ from typing import Any
 os.environ.setdefault("RAYON_NUM_THREADS", "1")  # before tokenizers starts its pool
 
 
-def maxrss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+def _status_mb(field: str) -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return None
+
+
+def start_peak() -> float:
+    """Reset the peak resident size (Linux) and return the current one, in MB."""
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")  # 5: reset the peak RSS (VmHWM) to the current RSS
+    except OSError:  # no reset: the base is the high-water mark so far
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return _status_mb("VmRSS") or 0.0
+
+
+def peak() -> float:
+    hwm = _status_mb("VmHWM")
+    return hwm if hwm is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run_bpeviz(job: dict[str, Any]) -> dict[str, Any]:
@@ -33,7 +58,7 @@ def run_bpeviz(job: dict[str, Any]) -> dict[str, Any]:
     text = corpus_text(job["mb"], job.get("offset", 0.0))
     if job.get("engine"):
         os.environ["BPEVIZ_ENGINE"] = job["engine"]
-    base = maxrss_mb()
+    base = start_peak()
     if job.get("tracemalloc"):
         import tracemalloc
 
@@ -56,7 +81,7 @@ def run_bpeviz(job: dict[str, Any]) -> dict[str, Any]:
         "seconds": t2 - t0,
         "seconds_snapshots": t3 - t2,
         "rss_base": base,
-        "rss_peak": maxrss_mb(),
+        "rss_peak": peak(),
         "forest_mb": training._log.nbytes / 1e6,
         "merges": len(training.merges),
         "words": len(corpus.words),
@@ -82,8 +107,9 @@ def run_hf(job: dict[str, Any]) -> dict[str, Any]:
     from bench.data import corpus_text
 
     text = corpus_text(job["mb"], job.get("offset", 0.0))
-    alphabet = len(set("".join(text.split())))  # bpeviz's base vocabulary, no specials
-    base = maxrss_mb()
+    # bpeviz's base vocabulary (no special tokens): the characters of the words
+    alphabet = sum(1 for ch in set(text) if ch.split())
+    base = start_peak()
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     trainer = trainers.BpeTrainer(vocab_size=alphabet + job["merges"], min_frequency=0,
@@ -92,7 +118,7 @@ def run_hf(job: dict[str, Any]) -> dict[str, Any]:
     # lines (split on "\n" only, which both sides treat as whitespace) are HF's fastest input
     tokenizer.train_from_iterator(text.split("\n"), trainer)
     t1 = time.perf_counter()
-    out = {"seconds": t1 - t0, "rss_base": base, "rss_peak": maxrss_mb(),
+    out = {"seconds": t1 - t0, "rss_base": base, "rss_peak": peak(),
            "threads": os.environ.get("RAYON_NUM_THREADS")}
     if job.get("merges_out"):
         model = json.loads(tokenizer.to_str())["model"]

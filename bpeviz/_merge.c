@@ -23,17 +23,22 @@
 /* ---- growable int32 vector ------------------------------------------------------ */
 typedef struct {
     int32_t *v;
-    int64_t n, cap;
+    int32_t n, cap;
 } IVec;
 
 static int ivec_reserve(IVec *x, int64_t need) {
     if (need <= x->cap) return 0;
+    if (need > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "a table outgrew 2**31 entries");
+        return -1;
+    }
     int64_t cap = x->cap ? x->cap : 4;
     while (cap < need) cap *= 2;
+    if (cap > INT32_MAX) cap = INT32_MAX;
     int32_t *v = PyMem_RawRealloc(x->v, (size_t)cap * sizeof(int32_t));
     if (!v) { PyErr_NoMemory(); return -1; }
     x->v = v;
-    x->cap = cap;
+    x->cap = (int32_t)cap;
     return 0;
 }
 
@@ -54,18 +59,16 @@ typedef struct {
     int32_t a, b;
     int64_t count;      /* 0: not in the pair table (the Python dict deletes it) */
     int32_t fw;         /* first-occurrence lower bound: word ... */
-    int64_t foff;       /* ... and unit offset in it; INT32_MAX/INT64_MAX = none yet */
+    int32_t foff;       /* ... and unit offset in it; INT32_MAX = none yet */
     IVec where;         /* words that may hold the pair */
-    int32_t where_sorted;
-    int64_t mark;       /* dedup stamps for the per-merge sets */
-    int64_t pmark;
+    int32_t mark;       /* dedup stamps for the per-merge sets */
+    int32_t pmark;
+    int8_t where_sorted;
 } Pair;
 
-typedef struct {
+typedef struct {        /* a heap entry; ties on prio compare the pair's (a, b) */
     double prio;        /* count, or WordPiece score; higher pops first */
-    int32_t fw;
-    int64_t foff;
-    int32_t a, b;
+    int32_t fw, foff;   /* the first-occurrence bound when pushed (first rule) */
     int32_t pair;
 } Entry;
 
@@ -98,7 +101,7 @@ typedef struct {
     Entry *heap;
     int64_t heap_n, heap_cap;
     /* per-merge scratch sets */
-    int64_t stamp;
+    int32_t stamp;
     IVec grown, dropped, push;
     /* the merge forest: node i is token n_token[i] of word n_word[i] at initial-symbol
      * position n_start[i] (corpus-wide), made at n_step[i], merged away at n_until[i] */
@@ -173,7 +176,7 @@ static int32_t pair_get(State *s, int32_t a, int32_t b) {
     p->a = a;
     p->b = b;
     p->fw = INT32_MAX;
-    p->foff = INT64_MAX;
+    p->foff = INT32_MAX;
     p->where_sorted = 1;
     p->mark = p->pmark = -1;
     s->hkeys[h] = key;
@@ -224,8 +227,6 @@ static inline int make_entry(State *s, int32_t pi, Entry *e) {
     if (priority(s, pi, &e->prio) < 0) return -1;
     e->fw = s->first_rule ? p->fw : 0;
     e->foff = s->first_rule ? p->foff : 0;
-    e->a = p->a;
-    e->b = p->b;
     e->pair = pi;
     return 0;
 }
@@ -237,8 +238,9 @@ static inline int before(const State *s, const Entry *x, const Entry *y) {
         if (x->fw != y->fw) return x->fw < y->fw;
         if (x->foff != y->foff) return x->foff < y->foff;
     }
-    if (x->a != y->a) return x->a < y->a;
-    return x->b < y->b;
+    const Pair *px = &s->pairs[x->pair], *py = &s->pairs[y->pair];
+    if (px->a != py->a) return px->a < py->a;
+    return px->b < py->b;
 }
 
 static void sift_down(State *s, int64_t i) {
@@ -449,7 +451,16 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
     s->nscratch = PyMem_RawMalloc((size_t)longest * sizeof(int32_t));
     s->wnodes = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
     if (!s->scratch || !s->nscratch || !s->wnodes) { PyErr_NoMemory(); goto done; }
-    /* the forest starts with one node per initial symbol, then the pair table */
+    /* the forest starts with one node per initial symbol, then the pair table; each
+     * merge site removes a symbol, so there are at most 2 * n_flat - n_words nodes
+     * (reserved now: pages never touched cost no memory) */
+    {
+        int64_t bound = 2 * n_flat - n_words > n_flat ? 2 * n_flat - n_words : n_flat;
+        if (bound > INT32_MAX) bound = INT32_MAX;
+        IVec *parts[5] = {&s->n_token, &s->n_word, &s->n_start, &s->n_step, &s->n_until};
+        for (int i = 0; i < 5; i++)
+            if (ivec_reserve(parts[i], bound) < 0) goto done;
+    }
     for (int64_t w = 0; w < n_words; w++) {
         for (int64_t i = s->wstart[w]; i < s->wstart[w] + s->wlen[w]; i++) {
             s->wnodes[i] = (int32_t)i;
@@ -465,7 +476,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
             Pair *p = &s->pairs[pi];
             if (!p->count) {  /* new: its first occurrence (one unit per initial symbol) */
                 p->fw = (int32_t)w;
-                p->foff = i;
+                p->foff = (int32_t)i;
             }
             p->count += c;
             if (where_add(p, (int32_t)w) < 0) goto done;
@@ -522,7 +533,7 @@ static int64_t find_in_word(State *s, int32_t w, int32_t a, int32_t b) {
 
 /* The first occurrence of pair pi, given a lower bound (often exact). */
 static int true_first(State *s, int32_t pi, int32_t bw, int64_t boff, int32_t *ow,
-                      int64_t *ooff) {
+                      int32_t *ooff) {
     Pair *p = &s->pairs[pi];
     int32_t a = p->a, b = p->b;
     if (bw >= 0 && bw < s->n_words) {  /* cheap check: is the bound itself an occurrence? */
@@ -554,7 +565,7 @@ static int true_first(State *s, int32_t pi, int32_t bw, int64_t boff, int32_t *o
         int64_t off = find_in_word(s, wh->v[i], a, b);
         if (off >= 0) {
             *ow = wh->v[i];
-            *ooff = off;
+            *ooff = (int32_t)off;
             if (i) {  /* the words before it no longer hold the pair: drop them */
                 memmove(wh->v, wh->v + i, (size_t)(wh->n - i) * sizeof(int32_t));
                 wh->n -= i;
@@ -582,8 +593,7 @@ static PyObject *State_pop_best(State *s, PyObject *Py_UNUSED(ignored)) {
             continue;
         }
         if (s->first_rule) {
-            int32_t tw;
-            int64_t toff;
+            int32_t tw, toff;
             if (true_first(s, e.pair, e.fw, e.foff, &tw, &toff) < 0) return NULL;
             p = &s->pairs[e.pair];
             if (tw != e.fw || toff != e.foff) {  /* the stored bound was too low */
@@ -629,7 +639,7 @@ static int pair_dec(State *s, int32_t x, int32_t y, int64_t c) {
 }
 
 /* pc[(x, y)] += c, remember it grew, index word w, lower the first bound to (w, off). */
-static int pair_inc(State *s, int32_t x, int32_t y, int64_t c, int32_t w, int64_t off) {
+static int pair_inc(State *s, int32_t x, int32_t y, int64_t c, int32_t w, int32_t off) {
     int32_t qi = pair_get(s, x, y);
     if (qi < 0) return -1;
     Pair *q = &s->pairs[qi];
@@ -684,13 +694,14 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
             if (j) {  /* the left neighbour x: (x, a) -> (x', t) */
                 if (pair_dec(s, word[j - 1], a, c) < 0) goto fail;
                 int32_t x = out[k - 1];
-                if (pair_inc(s, x, t, c, w, first_rule ? off - units[x] : 0) < 0) goto fail;
+                if (pair_inc(s, x, t, c, w, first_rule ? (int32_t)(off - units[x]) : 0) < 0)
+                    goto fail;
             }
             if (j + 2 < n) {  /* the right neighbour y: (b, y) -> (t, y) */
                 int32_t y = word[j + 2];
                 if (!(y == a && j + 3 < n && word[j + 3] == b)) {
                     if (pair_dec(s, b, y, c) < 0) goto fail;
-                    if (pair_inc(s, t, y, c, w, off) < 0) goto fail;
+                    if (pair_inc(s, t, y, c, w, (int32_t)off) < 0) goto fail;
                 }
                 /* else: the next site's left-neighbour step turns (b, a) into (t, t) */
             }
@@ -750,6 +761,10 @@ static PyObject *State_merge(State *s, PyObject *args) {
     double score = 0.0;
     if (count && priority(s, pi, &score) < 0) return NULL;
     if (t == s->n_vocab && add_token(s, s->units[a] + s->units[b]) < 0) return NULL;
+    if (s->stamp >= (1 << 28)) {
+        PyErr_SetString(PyExc_OverflowError, "too many merges");
+        return NULL;
+    }
     s->stamp++;
     s->grown.n = s->dropped.n = s->push.n = 0;
     int64_t replaced = 0;
@@ -770,7 +785,7 @@ static PyObject *State_merge(State *s, PyObject *args) {
             if ((m == 1 && sym == a) || (m == 2 && (sym == a || sym == b))) continue;
             /* keep each live pair once; a second stamp dedups within this list */
             IVec *po = &s->pairs_of[sym];
-            int64_t k = 0, tag = -((s->stamp * 4 + m) + 1) * 2;
+            int32_t k = 0, tag = -((s->stamp * 4 + m) + 1) * 2;
             for (int64_t i = 0; i < po->n; i++) {
                 int32_t qi = po->v[i];
                 Pair *q = &s->pairs[qi];
@@ -797,24 +812,75 @@ static PyObject *State_merge(State *s, PyObject *args) {
 }
 
 /* ---- results ------------------------------------------------------------------------ */
-static PyObject *ivec_bytes(const IVec *x) {
-    return PyBytes_FromStringAndSize((const char *)x->v, (Py_ssize_t)(x->n * 4));
+typedef struct {
+    int64_t key;        /* (position << 32) | step: the order of nodes within a word */
+    int32_t node;
+} Keyed;
+
+static int cmp_keyed(const void *x, const void *y) {
+    int64_t a = ((const Keyed *)x)->key, b = ((const Keyed *)y)->key;
+    return (a > b) - (a < b);
 }
 
-/* forest() -> (token, word, start, step, until): int32 bytes, one item per node, in
- * creation order; the state is spent afterwards. */
+static PyObject *gather(const IVec *x, const Keyed *order, int64_t n) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 4));
+    if (!out) return NULL;
+    int32_t *dst = (int32_t *)PyBytes_AS_STRING(out);
+    for (int64_t i = 0; i < n; i++) dst[i] = x->v[order[i].node];
+    return out;
+}
+
+/* forest() -> (token, word, step, until): int32 bytes, one item per node, sorted by word,
+ * position and step (what SplitLog wants); the state is spent afterwards. */
 static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     CHECK_READY(s);
-    IVec *parts[5] = {&s->n_token, &s->n_word, &s->n_start, &s->n_step, &s->n_until};
-    PyObject *res = PyTuple_New(5);
-    if (!res) return NULL;
-    for (int i = 0; i < 5; i++) {
-        PyObject *b = ivec_bytes(parts[i]);
-        if (!b) { Py_DECREF(res); return NULL; }
+    int64_t n = s->n_token.n, nw = s->n_words;
+    int64_t *fill = PyMem_RawCalloc((size_t)nw + 1, sizeof(int64_t));
+    Keyed *order = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
+    if (!fill || !order) {
+        PyMem_RawFree(fill);
+        PyMem_RawFree(order);
+        return PyErr_NoMemory();
+    }
+    /* bucket the nodes by word (counting sort), then sort each word's few nodes */
+    for (int64_t i = 0; i < n; i++) fill[s->n_word.v[i] + 1]++;
+    for (int64_t w = 0; w < nw; w++) fill[w + 1] += fill[w];
+    for (int64_t i = 0; i < n; i++) {
+        Keyed *k = &order[fill[s->n_word.v[i]]++];
+        k->key = ((int64_t)s->n_start.v[i] << 32) | (uint32_t)s->n_step.v[i];
+        k->node = (int32_t)i;
+    }
+    for (int64_t w = 0, lo = 0; w < nw; w++) {  /* fill[w] is now the end of word w */
+        int64_t hi = fill[w], len = hi - lo;
+        if (len > 24) {
+            qsort(order + lo, (size_t)len, sizeof(Keyed), cmp_keyed);
+        } else {
+            for (int64_t i = lo + 1; i < hi; i++) {
+                Keyed k = order[i];
+                int64_t j = i;
+                while (j > lo && order[j - 1].key > k.key) {
+                    order[j] = order[j - 1];
+                    j--;
+                }
+                order[j] = k;
+            }
+        }
+        lo = hi;
+    }
+    PyMem_RawFree(fill);
+    IVec *parts[4] = {&s->n_token, &s->n_word, &s->n_step, &s->n_until};
+    PyObject *res = PyTuple_New(4);
+    for (int i = 0; res && i < 4; i++) {
+        PyObject *b = gather(parts[i], order, n);
+        if (!b) {
+            Py_CLEAR(res);
+            break;
+        }
         PyTuple_SET_ITEM(res, i, b);
         ivec_free(parts[i]);  /* free as we go: the peak stays near one copy */
     }
-    State_clear(s);
+    PyMem_RawFree(order);
+    if (res) State_clear(s);
     return res;
 }
 
@@ -828,13 +894,32 @@ static PyObject *State_initial_tokens(State *s, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLongLong(s->initial_tokens);
 }
 
+/* stats() -> bytes held by each table now (for the memory benchmark). */
+static PyObject *State_stats(State *s, PyObject *Py_UNUSED(ignored)) {
+    int64_t where = 0, pairs_of = 0;
+    for (int64_t i = 0; i < s->n_pairs; i++) where += s->pairs[i].where.cap * 4;
+    for (int64_t i = 0; i < s->n_vocab && s->pairs_of; i++) pairs_of += s->pairs_of[i].cap * 4;
+    int64_t words = s->n_words * 20 + s->n_token.n / 2 * 8;  /* wdata + wnodes, roughly */
+    return Py_BuildValue(
+        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
+        "pairs", (long long)(s->pairs_cap * (int64_t)sizeof(Pair)),
+        "n_pairs", (long long)s->n_pairs,
+        "hash", (long long)(s->hcap * 12),
+        "where", (long long)where,
+        "pairs_of", (long long)pairs_of,
+        "heap", (long long)(s->heap_cap * (int64_t)sizeof(Entry)),
+        "forest", (long long)((int64_t)s->n_token.n * 20),
+        "words", (long long)words);
+}
+
 static PyMethodDef State_methods[] = {
+    {"stats", (PyCFunction)State_stats, METH_NOARGS, "Bytes held by each table now."},
     {"pop_best", (PyCFunction)State_pop_best, METH_NOARGS,
      "The pair to merge next as (left_id, right_id), or None (see stop_reason)."},
     {"merge", (PyCFunction)State_merge, METH_VARARGS,
      "merge(a, b, t, step) -> (count, score, replaced)."},
     {"forest", (PyCFunction)State_forest, METH_NOARGS,
-     "The merge forest as int32 bytes (token, word, start, step, until); ends the state."},
+     "The merge forest as int32 bytes (token, word, step, until), sorted; ends the state."},
     {"stop_reason", (PyCFunction)State_stop_reason, METH_NOARGS,
      "'no_pairs' or 'min_frequency' once pop_best returned None."},
     {"initial_tokens", (PyCFunction)State_initial_tokens, METH_NOARGS,

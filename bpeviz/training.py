@@ -705,10 +705,14 @@ class _PairState:
         return replaced
 
     def forest(self) -> tuple[np.ndarray, ...]:
-        """The merge forest as int32 arrays (token, word, start, step, until), one item
-        per node in creation order."""
-        return tuple(np.array(x, dtype=np.int32) for x in (
-            self.n_token, self.n_word, self.n_start, self.n_step, self.n_until))
+        """The merge forest as int32 arrays (token, word, step, until), one item per node,
+        sorted by word, position and step (see :class:`SplitLog`)."""
+        start = np.array(self.n_start, dtype=np.int64)
+        step = np.array(self.n_step, dtype=np.int32)
+        # one (position, step) per node; a word's positions come after the word before's
+        order = np.argsort(start << 32 | step)
+        return tuple(np.array(x, dtype=np.int32)[order] for x in (
+            self.n_token, self.n_word, self.n_step, self.n_until))
 
 
 #: the step a node that is never merged into a longer token is merged at
@@ -739,18 +743,13 @@ class SplitLog:
     n_steps: int
 
     @classmethod
-    def from_forest(cls, token: np.ndarray, word: np.ndarray, start: np.ndarray,
-                    step: np.ndarray, until: np.ndarray, n_words: int,
-                    n_steps: int) -> SplitLog:
-        """Sort nodes given in any order; ``start`` is a node's corpus-wide position in
-        initial symbols (words laid end to end), which also orders the words."""
-        key = start.astype(np.int64) * (n_steps + 1) + step
-        order = np.argsort(key)  # keys are unique: one node per (position, step)
-        word = word[order]
+    def from_forest(cls, token: np.ndarray, word: np.ndarray, step: np.ndarray,
+                    until: np.ndarray, n_words: int, n_steps: int) -> SplitLog:
+        """Pack nodes already sorted by word, position in the word, and step."""
         return cls(
-            token=token[order],
-            step=step[order],
-            until=until[order],
+            token=token,
+            step=step,
+            until=until,
             word=word,
             word_start=np.searchsorted(word, np.arange(n_words + 1, dtype=np.int32)),
             n_words=n_words,
