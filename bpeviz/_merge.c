@@ -939,11 +939,178 @@ static PyTypeObject StateType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ---- snapshot helpers (bpeviz.snapshot; NumPy versions there are the reference) ---- */
+static int int_view(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    return get_buffer(obj, view, itemsize, what);
+}
+
+/* live(token, word, step, until, k) -> (ids, word_of): the nodes with step <= k < until,
+ * as int32 and int64 bytearrays. */
+static PyObject *snap_live(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *to, *wo, *so, *uo;
+    int k;
+    if (!PyArg_ParseTuple(args, "OOOOi", &to, &wo, &so, &uo, &k)) return NULL;
+    Py_buffer tb, wb, sb, ub;
+    if (int_view(to, &tb, 4, "token") < 0) return NULL;
+    if (int_view(wo, &wb, 4, "word") < 0) { PyBuffer_Release(&tb); return NULL; }
+    if (int_view(so, &sb, 4, "step") < 0) {
+        PyBuffer_Release(&tb); PyBuffer_Release(&wb); return NULL;
+    }
+    if (int_view(uo, &ub, 4, "until") < 0) {
+        PyBuffer_Release(&tb); PyBuffer_Release(&wb); PyBuffer_Release(&sb); return NULL;
+    }
+    PyObject *res = NULL, *ids = NULL, *words = NULL;
+    Py_ssize_t n = tb.len / 4;
+    if (wb.len / 4 != n || sb.len / 4 != n || ub.len / 4 != n) {
+        PyErr_SetString(PyExc_ValueError, "the forest's arrays differ in length");
+        goto done;
+    }
+    const int32_t *token = tb.buf, *word = wb.buf, *step = sb.buf, *until = ub.buf;
+    Py_ssize_t live = 0;
+    for (Py_ssize_t i = 0; i < n; i++) live += step[i] <= k && until[i] > k;
+    ids = PyByteArray_FromStringAndSize(NULL, live * 4);
+    words = PyByteArray_FromStringAndSize(NULL, live * 8);
+    if (!ids || !words) goto done;
+    int32_t *out_ids = (int32_t *)PyByteArray_AS_STRING(ids);
+    int64_t *out_words = (int64_t *)PyByteArray_AS_STRING(words);
+    for (Py_ssize_t i = 0, j = 0; i < n; i++) {
+        if (step[i] <= k && until[i] > k) {
+            out_ids[j] = token[i];
+            out_words[j++] = word[i];
+        }
+    }
+    res = PyTuple_Pack(2, ids, words);
+done:
+    Py_XDECREF(ids);
+    Py_XDECREF(words);
+    PyBuffer_Release(&tb); PyBuffer_Release(&wb); PyBuffer_Release(&sb); PyBuffer_Release(&ub);
+    return res;
+}
+
+/* splits(words, vocab, ids, word_of) -> {word: tuple of tokens}, ids and word_of as from
+ * live() (word_of ascending). */
+static PyObject *snap_splits(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *words, *vocab, *io, *wo;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyTuple_Type, &words, &PyTuple_Type, &vocab, &io,
+                          &wo))
+        return NULL;
+    Py_buffer ib, wb;
+    if (int_view(io, &ib, 4, "ids") < 0) return NULL;
+    if (int_view(wo, &wb, 8, "word_of") < 0) { PyBuffer_Release(&ib); return NULL; }
+    const int32_t *ids = ib.buf;
+    const int64_t *word_of = wb.buf;
+    Py_ssize_t n = ib.len / 4, nw = PyTuple_GET_SIZE(words), nv = PyTuple_GET_SIZE(vocab);
+    PyObject *res = wb.len / 8 == n ? PyDict_New() : NULL;
+    if (!res && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "ids and word_of differ in length");
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t w = 0; res && w < nw; w++) {
+        Py_ssize_t end = pos;
+        while (end < n && word_of[end] == w) end++;
+        PyObject *split = PyTuple_New(end - pos);
+        if (!split) { Py_CLEAR(res); break; }
+        for (Py_ssize_t i = pos; i < end; i++) {
+            if (ids[i] < 0 || ids[i] >= nv) {
+                PyErr_SetString(PyExc_ValueError, "a token id is outside the vocabulary");
+                Py_DECREF(split);
+                Py_CLEAR(res);
+                break;
+            }
+            PyObject *token = PyTuple_GET_ITEM(vocab, ids[i]);
+            Py_INCREF(token);
+            PyTuple_SET_ITEM(split, i - pos, token);
+        }
+        if (!res) break;
+        int err = PyDict_SetItem(res, PyTuple_GET_ITEM(words, w), split);
+        Py_DECREF(split);
+        if (err < 0) Py_CLEAR(res);
+        pos = end;
+    }
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&wb);
+    return res;
+}
+
+/* pair_counts(ids, word_of, counts) -> (keys, counts): every adjacent pair within a word,
+ * as int64 left * 2**32 + right, with its count weighted by the word counts, in order of
+ * first occurrence; int64 bytearrays. */
+static PyObject *snap_pair_counts(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *io, *wo, *co;
+    if (!PyArg_ParseTuple(args, "OOO", &io, &wo, &co)) return NULL;
+    Py_buffer ib, wb, cb;
+    if (int_view(io, &ib, 4, "ids") < 0) return NULL;
+    if (int_view(wo, &wb, 8, "word_of") < 0) { PyBuffer_Release(&ib); return NULL; }
+    if (int_view(co, &cb, 8, "counts") < 0) {
+        PyBuffer_Release(&ib); PyBuffer_Release(&wb); return NULL;
+    }
+    const int32_t *ids = ib.buf;
+    const int64_t *word_of = wb.buf, *counts = cb.buf;
+    Py_ssize_t n = ib.len / 4, nw = cb.len / 8;
+    PyObject *res = NULL, *keys_out = NULL, *counts_out = NULL;
+    uint64_t *hkeys = NULL;
+    int32_t *hvals = NULL;
+    uint64_t *keys = NULL;
+    int64_t *sums = NULL;
+    int64_t groups = 0, cap = 16;
+    while (cap < 2 * (int64_t)n) cap *= 2;
+    hkeys = PyMem_RawMalloc((size_t)cap * sizeof(uint64_t));
+    hvals = PyMem_RawMalloc((size_t)cap * sizeof(int32_t));
+    keys = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    sums = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int64_t));
+    if (!hkeys || !hvals || !keys || !sums) { PyErr_NoMemory(); goto done; }
+    if (wb.len / 8 != n) {
+        PyErr_SetString(PyExc_ValueError, "ids and word_of differ in length");
+        goto done;
+    }
+    memset(hvals, 0xff, (size_t)cap * sizeof(int32_t));
+    uint64_t mask = (uint64_t)cap - 1;
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        if (word_of[i] != word_of[i + 1]) continue;
+        if (word_of[i] < 0 || word_of[i] >= nw) {
+            PyErr_SetString(PyExc_ValueError, "a word index is outside the corpus");
+            goto done;
+        }
+        uint64_t key = pair_key(ids[i], ids[i + 1]);
+        uint64_t h = mix(key) & mask;
+        while (hvals[h] >= 0 && hkeys[h] != key) h = (h + 1) & mask;
+        if (hvals[h] < 0) {
+            hkeys[h] = key;
+            hvals[h] = (int32_t)groups;
+            keys[groups] = key;
+            sums[groups++] = 0;
+        }
+        sums[hvals[h]] += counts[word_of[i]];
+    }
+    keys_out = PyByteArray_FromStringAndSize((const char *)keys, (Py_ssize_t)(groups * 8));
+    counts_out = PyByteArray_FromStringAndSize((const char *)sums, (Py_ssize_t)(groups * 8));
+    if (keys_out && counts_out) res = PyTuple_Pack(2, keys_out, counts_out);
+done:
+    Py_XDECREF(keys_out);
+    Py_XDECREF(counts_out);
+    PyMem_RawFree(hkeys);
+    PyMem_RawFree(hvals);
+    PyMem_RawFree(keys);
+    PyMem_RawFree(sums);
+    PyBuffer_Release(&ib); PyBuffer_Release(&wb); PyBuffer_Release(&cb);
+    return res;
+}
+
+static PyMethodDef module_methods[] = {
+    {"live", snap_live, METH_VARARGS,
+     "live(token, word, step, until, k) -> (ids, word_of) bytearrays (int32, int64)."},
+    {"splits", snap_splits, METH_VARARGS,
+     "splits(words, vocab, ids, word_of) -> {word: tuple of tokens}."},
+    {"pair_counts", snap_pair_counts, METH_VARARGS,
+     "pair_counts(ids, word_of, counts) -> (keys, counts) int64 bytearrays, first-seen order."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef merge_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bpeviz._merge",
     .m_doc = "The compiled merge loop of bpeviz.training (see _PairState there).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__merge(void) {

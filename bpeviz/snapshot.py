@@ -69,6 +69,10 @@ class Snapshot:
     def _ids(self) -> tuple[np.ndarray, np.ndarray]:
         """All words' token ids at this step, concatenated, and each id's word index."""
         log = self.training._log
+        fast = _compiled()
+        if fast is not None:
+            ids, word_of = fast.live(log.token, log.word, log.step, log.until, self.step)
+            return np.frombuffer(ids, dtype=np.int32), np.frombuffer(word_of, dtype=np.int64)
         live = log.live(self.step)
         return log.token[live], log.word[live].astype(np.int64)
 
@@ -80,6 +84,10 @@ class Snapshot:
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
         tables = _tables(self.training)
         ids, word_of = self._ids
+        fast = _compiled()
+        if fast is not None:
+            with _gc_paused():
+                return fast.splits(tables.words, self.training.vocab, ids, word_of)
         tokens = tables.vocab_objects[ids].tolist()
         bounds = np.searchsorted(word_of, np.arange(len(tables.counts) + 1)).tolist()
         with _gc_paused():  # tens of thousands of new tuples: no collection halfway
@@ -100,34 +108,32 @@ class Snapshot:
         training = self.training
         tables = _tables(training)
         ids, word_of = self._ids
-        n_vocab = len(training.vocab)
-        same_word = word_of[:-1] == word_of[1:]
-        keys = ids[:-1][same_word].astype(np.int64) * n_vocab + ids[1:][same_word]
-        weight = tables.counts[word_of[:-1][same_word]]
-        # group equal pairs: sort once, then per group the first occurrence (the lowest
-        # position in corpus order) and the summed count
-        by_key = np.argsort(keys)
-        sorted_keys = keys[by_key]
-        starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]])
-                                if len(keys) else np.zeros(0, dtype=bool))
-        unique = sorted_keys[starts]
-        first = np.minimum.reduceat(by_key, starts) if len(keys) else starts
-        pair_count = (np.add.reduceat(weight[by_key], starts) if len(keys)
-                      else np.zeros(0, dtype=np.int64))
-        lid, rid = unique // n_vocab, unique % n_vocab
+        fast = _compiled()
+        if fast is not None:  # grouped by a hash table, in order of first occurrence
+            keys, counts = fast.pair_counts(ids, word_of, tables.counts)
+            unique = np.frombuffer(keys, dtype=np.int64)
+            pair_count = np.frombuffer(counts, dtype=np.int64)
+            lid, rid = unique >> 32, unique & 0xFFFFFFFF
+            first = ranks = np.arange(len(unique))
+            if training.options.tie_break == "ids":  # rank by (left id, right id)
+                ranks = np.empty(len(unique), dtype=np.int64)
+                ranks[np.argsort(unique)] = first
+        else:
+            lid, rid, pair_count, first, ranks = _pair_counts(ids, word_of, tables.counts,
+                                                               len(training.vocab))
+        # best first: higher score, then the earlier first occurrence ("first") or the
+        # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
+        tie = first if training.options.tie_break == "first" else ranks
         if training.options.algorithm == "wordpiece" and training.options.scoring == "score":
-            units = np.bincount(ids, weights=tables.counts[word_of], minlength=n_vocab)
+            units = np.bincount(ids, weights=tables.counts[word_of], minlength=len(training.vocab))
             score = pair_count / (units[lid] * units[rid])
-            tie = first if training.options.tie_break == "first" else np.arange(len(unique))
             order = np.lexsort((tie, -score))
         else:
             score = pair_count.astype(np.float64)
-            # best first: higher count, then the earlier first occurrence ("first") or
-            # the smaller (left id, right id), which is the order of ``unique`` ("ids")
-            tie = first if training.options.tie_break == "first" else np.arange(len(unique))
-            top = int(pair_count.max()) if len(unique) else 0
-            if (top + 1) * (len(keys) + 1) < 2**62:
-                order = np.argsort((top - pair_count) * (len(keys) + 1) + tie)
+            top = int(pair_count.max()) if len(pair_count) else 0
+            span = int(tie.max()) + 1 if len(tie) else 1
+            if (top + 1) * span < 2**62:  # one integer key: a quick sort, no lexsort
+                order = np.argsort((top - pair_count) * span + tie)
             else:
                 order = np.lexsort((tie, -score))
         return pd.DataFrame({
@@ -163,6 +169,32 @@ class Snapshot:
         return export(self, fmt)
 
 
+def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,
+                 n_vocab: int) -> tuple[np.ndarray, ...]:
+    """Every adjacent pair within a word, grouped (NumPy): left ids, right ids, weighted
+    counts, each pair's first position in corpus order, and its rank by (left, right)."""
+    same_word = word_of[:-1] == word_of[1:]
+    keys = ids[:-1][same_word].astype(np.int64) * n_vocab + ids[1:][same_word]
+    weight = counts[word_of[:-1][same_word]]
+    if not len(keys):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty, empty
+    by_key = np.argsort(keys)  # sort once; then each group's first position and sum
+    sorted_keys = keys[by_key]
+    starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]))
+    unique = sorted_keys[starts]
+    first = np.minimum.reduceat(by_key, starts)
+    pair_count = np.add.reduceat(weight[by_key], starts)
+    return unique // n_vocab, unique % n_vocab, pair_count, first, np.arange(len(unique))
+
+
+def _compiled() -> Any:
+    """bpeviz._merge when it is built and chosen (see training.default_engine), else None."""
+    from bpeviz import training
+
+    return training._compiled if training.default_engine() == "compiled" else None
+
+
 class _Tables:
     """Arrays every snapshot of one training reuses (built once per training)."""
 
@@ -170,6 +202,7 @@ class _Tables:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
         self.counts = np.asarray(training.corpus.counts, dtype=np.int64)
+        self.words = tuple(training.corpus.words)
         # a vocabulary of strings becomes pandas' string column type, as the DataFrame
         # constructor would infer it; taking rows from it skips that inference each time
         self.strings = (pd.array(self.vocab_objects, dtype="str")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sysconfig
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus
+from bpeviz import Corpus, train
 from bpeviz.training import (
     _MergeLoop,
     base_vocabulary,
@@ -122,3 +125,55 @@ def test_a_symbol_missing_from_the_base_vocabulary_is_named():
     opts = make_options("bpe", merges=1, special_tokens=())
     with pytest.raises(ValueError, match="'abc' holds 'c'"):
         initial_ids(corpus, opts, {"a": 0, "b": 1})
+
+
+@contextmanager
+def engine(name):
+    """Make snapshots use the compiled helpers or the NumPy code (BPEVIZ_ENGINE)."""
+    old = os.environ.get("BPEVIZ_ENGINE")
+    os.environ["BPEVIZ_ENGINE"] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["BPEVIZ_ENGINE"]
+        else:
+            os.environ["BPEVIZ_ENGINE"] = old
+
+
+def snapshot_views(training, step, name):
+    with engine(name):
+        snap = training.at(step)
+        return snap._ids, snap.splits, snap.pairs, snap.changed_words, snap.split_ids(0)
+
+
+def assert_same_snapshots(training):
+    for step in range(len(training.merges) + 1):
+        (c_ids, c_word), c_splits, c_pairs, c_changed, c_first = snapshot_views(
+            training, step, "compiled")
+        (p_ids, p_word), p_splits, p_pairs, p_changed, p_first = snapshot_views(
+            training, step, "python")
+        assert c_ids.dtype == p_ids.dtype and np.array_equal(c_ids, p_ids)
+        assert c_word.dtype == p_word.dtype and np.array_equal(c_word, p_word)
+        assert c_splits == p_splits and list(c_splits) == list(p_splits)
+        pd.testing.assert_frame_equal(c_pairs, p_pairs)  # rows, order and column types
+        assert c_changed == p_changed and c_first == p_first
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora, options)
+def test_compiled_and_numpy_snapshots_are_identical(table, opts):
+    corpus = Corpus.from_counts(table)
+    assert_same_snapshots(run(corpus, opts, "compiled"))
+
+
+@pytest.mark.parametrize("algorithm, pretokenizer, scoring", [
+    ("bpe", "whitespace", "frequency"), ("bbpe", "gpt2", "frequency"),
+    ("wordpiece", "whitespace", "score")])
+@pytest.mark.parametrize("tie_break", ["first", "ids"])
+def test_compiled_and_numpy_snapshots_agree_on_real_text(algorithm, pretokenizer, scoring,
+                                                         tie_break):
+    text = (STDLIB / "LICENSE.txt").read_text(encoding="utf-8")[:6000]
+    training = train(Corpus.from_text(text, pretokenizer), algorithm, merges=60,
+                     tie_break=tie_break, scoring=scoring)
+    assert_same_snapshots(training)
