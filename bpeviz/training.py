@@ -451,14 +451,15 @@ class _PairState:
         # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
         self.units: list[int] = [1] * n_vocab
         self.unit_count: list[int] = [0] * n_vocab
-        # the merge forest (see SplitLog): node i is token n_token[i] of word n_word[i] at
-        # initial-symbol position n_start[i], made at step n_step[i], merged at n_until[i]
-        self.n_token: list[int] = symbols
-        self.n_word: list[int] = np.repeat(np.arange(len(self.words)), lengths).tolist()
-        self.n_start: list[int] = list(range(len(symbols)))
-        self.n_step: list[int] = [0] * len(symbols)
-        self.n_until: list[int] = [NEVER] * len(symbols)
-        self.nodes: list[list[int]] = [self.n_start[e - n : e]
+        # the merge forest (see SplitLog): node i < len(flat) is initial symbol i; every
+        # merge site adds a node, logged as (token, word, left child, right child), and
+        # site_steps holds (step, number of sites) per merge. nodes[w][i] is the node of
+        # words[w][i].
+        self.initial = (flat, lengths)
+        self.next_node = len(symbols)
+        self.site_log: list[int] = []
+        self.site_steps: list[tuple[int, int]] = []
+        self.nodes: list[list[int]] = [list(range(e - n, e))
                                        for e, n in zip(ends, lengths.tolist())]
         self._count_pairs()
 
@@ -604,16 +605,14 @@ class _PairState:
         """
         words, counts, pc, where, first = self.words, self.counts, self.pc, self.where, self.first
         track_first, units = self.first_rule, self.units
-        nodes_of, n_token, n_word, n_start, n_step, n_until = (
-            self.nodes, self.n_token, self.n_word, self.n_start, self.n_step, self.n_until)
+        nodes_of, log_site, node_id = self.nodes, self.site_log.extend, self.next_node
         replaced = 0
         for w in self.where.pop((a, b), ()):
             word = words[w]
             n = len(word)
             c = counts[w]
-            nodes = nodes_of[w]
+            nodes = nodes_of[w]  # edited in place: site k sits at position j - k there
             new: list[int] = []
-            new_nodes: list[int] = []
             i = 0
             off = 0  # unit offset of word[i] ("first" rule only)
             sites = 0
@@ -626,13 +625,11 @@ class _PairState:
                     if track_first:
                         off += sum([units[s] for s in word[i : j + 1]])
                     new.extend(word[i : j + 1])
-                    new_nodes.extend(nodes[i : j + 1])
                     i = j + 1
                     continue
                 if track_first:
                     off += sum([units[s] for s in word[i:j]])
                 new.extend(word[i:j])
-                new_nodes.extend(nodes[i:j])
                 if j:  # the left neighbour x: (x, a) -> (x', t)
                     q = (word[j - 1], a)
                     left = pc[q] - c
@@ -683,14 +680,11 @@ class _PairState:
                 else:
                     del pc[q]
                 new.append(t)
-                # the forest: a new node over the two, which end here
-                new_nodes.append(len(n_token))
-                n_token.append(t)
-                n_word.append(w)
-                n_start.append(n_start[nodes[j]])
-                n_step.append(step)
-                n_until.append(NEVER)
-                n_until[nodes[j]] = n_until[nodes[j + 1]] = step
+                # the forest: a new node over the two
+                k = j - sites
+                log_site((t, w, nodes[k], nodes[k + 1]))
+                nodes[k : k + 2] = (node_id,)
+                node_id += 1
                 if track_first:
                     off += units[a] + units[b]
                 sites += 1
@@ -698,21 +692,38 @@ class _PairState:
             if not sites:
                 continue  # a stale index entry: this word no longer holds the pair
             new.extend(word[i:])
-            new_nodes.extend(nodes[i:])
             words[w] = new
-            nodes_of[w] = new_nodes
             replaced += sites * c
+        self.site_steps.append((step, node_id - self.next_node))
+        self.next_node = node_id
         return replaced
 
     def forest(self) -> tuple[np.ndarray, ...]:
         """The merge forest as int32 arrays (token, word, step, until), one item per node,
         sorted by word, position and step (see :class:`SplitLog`)."""
-        start = np.array(self.n_start, dtype=np.int64)
-        step = np.array(self.n_step, dtype=np.int32)
+        flat, lengths = self.initial
+        n_initial = len(flat)
+        sites = np.array(self.site_log, dtype=np.int64).reshape(-1, 4)
+        steps, per_step = (np.array(self.site_steps, dtype=np.int64).reshape(-1, 2).T
+                           if self.site_steps else (np.zeros(0, np.int64),) * 2)
+        site_step = np.repeat(steps, per_step)
+        token = np.concatenate([flat, sites[:, 0]])
+        word = np.concatenate([np.repeat(np.arange(len(lengths)), lengths), sites[:, 1]])
+        step = np.concatenate([np.zeros(n_initial, dtype=np.int64), site_step])
+        until = np.full(len(token), NEVER, dtype=np.int64)
+        until[sites[:, 2]] = site_step  # both children end where their parent begins
+        until[sites[:, 3]] = site_step
+        # a node starts where its leftmost initial symbol does: follow left children
+        start = np.arange(len(token), dtype=np.int64)
+        start[n_initial:] = sites[:, 2]
+        while True:
+            deeper = start[start]
+            if np.array_equal(deeper, start):
+                break
+            start = deeper
         # one (position, step) per node; a word's positions come after the word before's
         order = np.argsort(start << 32 | step)
-        return tuple(np.array(x, dtype=np.int32)[order] for x in (
-            self.n_token, self.n_word, self.n_step, self.n_until))
+        return tuple(x[order].astype(np.int32) for x in (token, word, step, until))
 
 
 #: the step a node that is never merged into a longer token is merged at
