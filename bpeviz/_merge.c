@@ -1,9 +1,12 @@
 /* bpeviz._merge: the incremental merge loop of bpeviz.training, compiled.
  *
- * This is a line-for-line port of the pure-Python engine ``_PairState`` in
- * bpeviz/training.py, which stays the reference: the tests train with both and compare
- * every merge, count, score and logged split. Read the Python version first; the
- * comments here only cover what C adds (the hash table, the heap, the vectors).
+ * The pair counts, word index, heap and choosing rules are a line-for-line port of the
+ * pure-Python engine ``_PairState`` in bpeviz/training.py, which stays the reference:
+ * the tests (tests/test_engines.py) train with both and compare every merge, count,
+ * score and forest node. Read the Python version first; the comments here only cover
+ * what C adds (the hash table, the heap, the vectors, the forest kept per symbol).
+ * The module also has three snapshot helpers, tested against NumPy code in
+ * bpeviz/snapshot.py.
  *
  * State: every word's current split (int32 ids, rewritten in place) and the node of the
  * merge forest behind each of its symbols, pair counts in an open-addressing hash table
@@ -894,26 +897,7 @@ static PyObject *State_initial_tokens(State *s, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLongLong(s->initial_tokens);
 }
 
-/* stats() -> bytes held by each table now (for the memory benchmark). */
-static PyObject *State_stats(State *s, PyObject *Py_UNUSED(ignored)) {
-    int64_t where = 0, pairs_of = 0;
-    for (int64_t i = 0; i < s->n_pairs; i++) where += s->pairs[i].where.cap * 4;
-    for (int64_t i = 0; i < s->n_vocab && s->pairs_of; i++) pairs_of += s->pairs_of[i].cap * 4;
-    int64_t words = s->n_words * 20 + s->n_token.n / 2 * 8;  /* wdata + wnodes, roughly */
-    return Py_BuildValue(
-        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
-        "pairs", (long long)(s->pairs_cap * (int64_t)sizeof(Pair)),
-        "n_pairs", (long long)s->n_pairs,
-        "hash", (long long)(s->hcap * 12),
-        "where", (long long)where,
-        "pairs_of", (long long)pairs_of,
-        "heap", (long long)(s->heap_cap * (int64_t)sizeof(Entry)),
-        "forest", (long long)((int64_t)s->n_token.n * 20),
-        "words", (long long)words);
-}
-
 static PyMethodDef State_methods[] = {
-    {"stats", (PyCFunction)State_stats, METH_NOARGS, "Bytes held by each table now."},
     {"pop_best", (PyCFunction)State_pop_best, METH_NOARGS,
      "The pair to merge next as (left_id, right_id), or None (see stop_reason)."},
     {"merge", (PyCFunction)State_merge, METH_VARARGS,
