@@ -15,11 +15,13 @@ st.caption(ui.md_escape(
     f"{training.stop_message}"))
 
 
-@st.fragment(run_every=ui.play_interval() if ui.is_playing() else None)
+ui.player(training)
+
+
+@st.fragment(run_every=ui.autoplay_timer())
 def explore() -> None:
     ui.advance_if_playing(training)
     step = ui.step_controls(training)
-    ui.player(training)
     snap = ctx.at(step)
 
     card, numbers = st.columns([3, 2])

@@ -145,8 +145,9 @@ def test_moving_the_step_changes_the_merge_the_splits_and_the_tokens(algorithm):
 
 def test_the_number_box_and_the_prev_button_move_the_step():
     at = open_page("pages/1_Explore.py")
-    at.number_input(key="w_step_box").set_value(42).run()
+    at.number_input(key="step_box_10").set_value(42).run()
     assert ok(at).slider(key="w_step").value == 42
+    assert ok(at).number_input(key="step_box_42").value == 42, "a fresh box shows the step"
     at.button(key="prev_step").click().run()
     assert ok(at).session_state["step"] == 41
     assert at.query_params["step"] == ["41"] or at.query_params["step"] == "41"
@@ -179,12 +180,16 @@ def test_play_advances_the_step_and_stops_at_the_end():
     at = open_page("pages/1_Explore.py", merges=12, step=10)
     at.button(key="play").click().run()
     assert ok(at).session_state["playing"] is True
-    for _ in range(4):
+    assert at.session_state["_timer"] == 1.0, "the fragment ticks every second"
+    assert at.session_state["step"] == 11
+    for _ in range(3):
         at.session_state["_tick"] = 0.0  # as if the timer fired
         at.run()
         ok(at)
     assert at.session_state["step"] == 12
     assert at.session_state["playing"] is False
+    assert at.session_state["_timer"] is None, "the timer stops at the last merge"
+    assert at.button(key="play").label == "▶ Play"
 
 
 # -- the heatmap ------------------------------------------------------------------------
@@ -323,6 +328,16 @@ def test_empty_or_blank_paste_says_what_to_do(text, expected):
     messages = [m.value for m in [*at.info, *at.error]]
     assert any(expected in m for m in messages), messages
     assert at.text_area(key="w_paste").value == text
+
+
+def test_choosing_paste_or_upload_in_the_sidebar_asks_for_input():
+    at = open_page("pages/1_Explore.py")
+    at.segmented_control(key="w_source").set_value("paste").run()
+    assert "Paste a text" in ok(at).info[0].value
+    at.text_area(key="w_paste").input("low lower lowest " * 5).run()
+    assert not any("Paste" in i.value for i in ok(at).info) and "bv-card" in html_text(at)
+    at.segmented_control(key="w_source").set_value("upload").run()
+    assert "Upload a UTF-8 text file" in ok(at).info[0].value
 
 
 def test_a_file_that_is_not_utf8_gets_a_clear_error():

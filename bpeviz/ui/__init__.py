@@ -266,6 +266,11 @@ def page(title: str) -> Context:
     except ValueError as err:
         error(err)
         st.stop()
+    except Exception as err:  # a bug, not the user's input: say so, keep the page up
+        log.exception("training failed")
+        st.error(f"Training failed unexpectedly ({type(err).__name__}). This is a bug in "
+                 "bpeviz, not in your input; the details are in the server log.", icon="🐞")
+        st.stop()
     if training.stopped_early:
         st.sidebar.caption(md_escape(training.stop_message))
     return Context(corpus=corpus, corpus_name=name, data=data, training=training, options=options,
@@ -277,6 +282,12 @@ def page(title: str) -> Context:
 
 def _shift_step(name: str, delta: int, last: int) -> None:
     put(name, min(max(int(get(name)) + delta, 0), last))
+
+
+def _box_to_step(name: str, box_key: str) -> None:
+    value = st.session_state.get(box_key)
+    if value is not None:
+        put(name, int(value))
 
 
 def step_controls(training: Training, *, name: str = "step", number_box: bool = True) -> int:
@@ -300,8 +311,11 @@ def step_controls(training: Training, *, name: str = "step", number_box: bool = 
                   args=(name, 1, last), disabled=step >= last, width="stretch")
     if number_box:
         with cols[3]:
-            bound(st.number_input, "Step", name, min_value=0, max_value=last,
-                  widget_key=f"w_{name}_box")
+            # a fresh box for every step: nothing writes into it, so an old value the
+            # browser still holds can never come back as a "change" after a busy rerun
+            st.number_input("Step", min_value=0, max_value=last, value=step,
+                            key=f"{name}_box_{step}", on_change=_box_to_step,
+                            args=(name, f"{name}_box_{step}"))
     step = int(get(name))
     if name == "step":
         state.set_url_step(step)
@@ -318,8 +332,29 @@ def is_playing() -> bool:
 
 
 def play_interval() -> float:
-    """Seconds between autoplay ticks, for ``st.fragment(run_every=...)``."""
+    """Seconds between autoplay ticks."""
     return 1.0 / float(get("speed"))
+
+
+def autoplay_timer() -> float | None:
+    """``run_every`` for the step fragment: the tick interval while playing, else None.
+
+    Call it where the fragment is defined (a full run). Play, pause and speed live
+    outside the fragment, so using them reruns the whole page and redefines the timer.
+    """
+    interval = play_interval() if is_playing() else None
+    st.session_state["_timer"] = interval
+    return interval
+
+
+def _set_playing(playing: bool, last: int) -> None:
+    # a value, not a toggle: a click seen twice (a rerun) must not undo itself
+    if playing == is_playing():
+        return
+    st.session_state["playing"] = playing
+    st.session_state["_tick"] = 0.0
+    if playing and int(get("step")) >= last:
+        put("step", 0)
 
 
 def advance_if_playing(training: Training) -> None:
@@ -344,28 +379,23 @@ def advance_if_playing(training: Training) -> None:
 
 
 def player(training: Training) -> None:
-    """Play/pause and speed. Starting or stopping reruns the page to set the timer."""
+    """Play/pause and speed: draw them outside the step fragment (see :func:`autoplay_timer`).
+
+    A click here reruns the whole page, which redefines the fragment with or without its
+    timer. (Inside the fragment, a click followed by ``st.rerun`` would be seen twice.)
+    """
     playing = is_playing()
     last = len(training.merges)
     cols = st.columns([2, 5], vertical_alignment="bottom")
     with cols[0]:
-        clicked = st.button("⏸ Pause" if playing else "▶ Play", key="play",
-                            type="primary" if playing else "secondary",
-                            disabled=last == 0, width="stretch",
-                            help="Step through the merges automatically")
+        st.button("⏸ Pause" if playing else "▶ Play", key="play", on_click=_set_playing,
+                  args=(not playing, last), type="primary" if playing else "secondary",
+                  disabled=last == 0, width="stretch",
+                  help="Step through the merges automatically")
     with cols[1]:
         bound(st.segmented_control, "Speed", "speed", list(SPEEDS), format_func=SPEEDS.get,
               required=True, label_visibility="collapsed")
-    if clicked:
-        st.session_state["playing"] = not playing
-        if not playing and int(get("step")) >= last:
-            put("step", 0)
-        st.session_state["_tick"] = 0.0
-        st.rerun(scope="app")
-    if playing and st.session_state.get("_interval") != play_interval():
-        st.session_state["_interval"] = play_interval()
-        st.rerun(scope="app")
-    st.session_state["_interval"] = play_interval()
+
 
 
 # -- more trainings: Compare, imported tokenizers ---------------------------------------

@@ -79,6 +79,7 @@ SETTINGS: dict[str, Setting] = {
     "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
     "pair": Setting(None, url=False),
     "text": Setting("", url=False),
+    "paste": Setting("", url=False),
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
@@ -113,7 +114,8 @@ def start_run(page: str) -> list[str]:
         ss["_url_loaded"] = True
     for name, setting in SETTINGS.items():
         ss.setdefault(name, setting.default)
-    ss["_switched"] = ss.get("_page") != page
+    if ss.get("_page") != page:
+        ss["_widget_page"] = {}  # every widget is drawn afresh on a new page
     ss["_page"] = page
     return ignored
 
@@ -154,8 +156,24 @@ def _copy(widget_key: str, name: str, then: Callable[[], None] | None = None) ->
 
 
 def _prepare(name: str, widget_key: str) -> str:
-    if ss.get("_switched") or widget_key not in ss or ss[widget_key] != get(name):
-        ss[widget_key] = get(name)
+    """Reconcile a widget with its setting before the widget is drawn.
+
+    If the user moved the widget since it was last drawn, the widget wins (even when its
+    callback was lost to an interrupted run); otherwise the setting wins (code moved it:
+    a Next button, autoplay, a page switch, a link).
+    """
+    seen = ss.setdefault("_seen", {})
+    pages = ss.setdefault("_widget_page", {})
+    switched = pages.get(widget_key) != ss.get("_page")  # first drawing on this page
+    pages[widget_key] = ss.get("_page")
+    value = get(name)
+    if (not switched and widget_key in ss and widget_key in seen
+            and ss[widget_key] != seen[widget_key]):
+        value = ss[widget_key]
+        ss[name] = value
+    elif switched or widget_key not in ss or ss[widget_key] != value:
+        ss[widget_key] = value
+    seen[widget_key] = value
     return widget_key
 
 

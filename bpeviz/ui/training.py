@@ -81,6 +81,8 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
                          text=f"{label}: {job.done:,} of {job.total:,} merges")
         bar.empty()
     if job.error is not None:
+        if not isinstance(job.error, ValueError):
+            _training_job.clear()  # an unexpected failure is not kept: the next run retries
         raise job.error
     assert job.result is not None
     return job.result

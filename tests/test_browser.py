@@ -1,0 +1,316 @@
+"""The app in a real browser: Debian's Chromium, driven by Playwright, against
+``streamlit run app.py``. What only a browser shows: pages render without an error
+element, the slider and play work, hostile text shows literally and runs nothing.
+
+Screenshots of each page go to docs/screenshots/ (the README shows them).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update"]
+HOSTILE = ('<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **bold** </span> '
+           '<b>b</b> [a](javascript:alert(1))')
+PWN = '<img src=x onerror="window.__pwned=1"> <svg onload="window.__pwned=2">'
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    port = _free_port()
+    log = open(ROOT / ".pytest_cache" / "streamlit-browser.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"streamlit did not start: see {log.name}")
+        time.sleep(0.3)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (a new Streamlit session); any JS dialog fails the test."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    tab = context.new_page()
+    dialogs: list[str] = []
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    tab.on("dialog", on_dialog)
+    yield tab
+    context.close()
+    assert not dialogs, f"a dialog opened: {dialogs}"
+
+
+def ready(page, timeout: float = 30_000) -> None:
+    """Wait until the app has rendered and stopped running."""
+    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout)
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                           timeout=timeout)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')",
+                           timeout=timeout)
+    page.wait_for_timeout(300)
+
+
+def rerun_done(page) -> None:
+    page.wait_for_timeout(400)
+    ready(page)
+
+
+def wait_card(page, text: str, timeout: float = 15_000) -> None:
+    """Wait until the merge card shows ``text``."""
+    try:
+        page.wait_for_function("t => (document.querySelector('.bv-card') || {}).innerText"
+                               "?.includes(t)", arg=text, timeout=timeout)
+    except playwright_api.TimeoutError:
+        raise AssertionError(f"{text!r} not in the card: {card_text(page)!r} "
+                             f"({page.url})") from None
+
+
+def no_error(page) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.evaluate("() => window.__pwned") is None
+
+
+def card_text(page) -> str:
+    return page.locator(".bv-card").first.inner_text()
+
+
+def go(page, server: str, path: str = "") -> None:
+    page.goto(f"{server}/{path}")
+    ready(page)
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+PAGES = [("", "home"), ("Explore", "explore"), ("Tokenize", "tokenize"),
+         ("Compare", "compare"), ("Vocabulary", "vocabulary")]
+
+
+@pytest.mark.parametrize("path,name", PAGES)
+def test_every_page_loads_without_an_error(page, server, path, name):
+    go(page, server, f"{path}?step=24" if path else path)
+    no_error(page)
+    assert page.locator("h1").count() >= 1
+    if name == "explore":
+        page.locator(".js-plotly-plot").first.wait_for()
+    shot(page, name)
+
+
+def test_the_slider_buttons_and_number_box_move_the_step(page, server):
+    go(page, server, "Explore?step=10")
+    assert "Merge 10" in card_text(page)
+    page.get_by_role("button", name="▶", exact=True).click()
+    wait_card(page, "Merge 11")
+    rerun_done(page)
+    thumb = page.get_by_role("slider").first
+    thumb.focus()
+    thumb.press("ArrowRight")
+    thumb.press("ArrowRight")
+    wait_card(page, "Merge 13")
+    assert "step=13" in page.url, "the step goes into the URL"
+    rerun_done(page)
+    page.wait_for_function("() => document.querySelectorAll('input[aria-label=\"Step\"]')"
+                           ".length === 1")  # the box of the old step is gone
+    box = page.get_by_label("Step", exact=True)
+    box.fill("3")
+    box.press("Enter")
+    wait_card(page, "Merge 3\n")
+    no_error(page)
+
+
+def test_play_advances_and_pause_stops(page, server):
+    go(page, server, "Explore?step=5")
+    page.get_by_text("4 steps/s").click()
+    rerun_done(page)
+    page.get_by_role("button", name="▶ Play").click()
+    page.wait_for_function(
+        "() => /Merge ([89]|1\\d)\\b/.test(document.querySelector('.bv-card').innerText)",
+        timeout=15_000)
+    page.get_by_role("button", name="⏸ Pause").click()
+    page.get_by_role("button", name="▶ Play").wait_for(timeout=10_000)
+    page.wait_for_timeout(1000)
+    rerun_done(page)
+    stopped = card_text(page)
+    page.wait_for_timeout(1500)
+    assert card_text(page) == stopped, "pause stops the steps"
+    no_error(page)
+
+
+def test_clicking_a_heatmap_cell_shows_that_pair(page, server):
+    go(page, server, "Explore?step=0&top_n=8")
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    before = page.get_by_text(re.compile(r"rank \d+ · count")).inner_text()
+    assert before.startswith("rank 1 ")
+    # the transparent click layer: one square marker per non-empty cell
+    points = chart.locator(".scatterlayer .trace").first.locator("path.point")
+    assert points.count() > 3
+    box = points.nth(3).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.bv-muted')].some("
+        "e => /^rank (?!1 )\\d+ · count/.test(e.innerText))", timeout=10_000)
+    no_error(page)
+
+
+def test_settings_persist_across_pages_and_links_reopen_them(page, server):
+    go(page, server, "Explore")
+    algorithm = page.locator('[data-testid="stSidebar"]').get_by_role("combobox",
+                                                                      name="Algorithm")
+    algorithm.click()
+    page.get_by_role("option", name="WordPiece").click()
+    rerun_done(page)
+    assert "algo=wordpiece" in page.url
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Vocabulary").click()
+    rerun_done(page)
+    assert "algo=wordpiece" in page.url
+    assert algorithm.input_value() == "WordPiece"
+    link = page.url
+    other = page.context.browser.new_context().new_page()
+    try:
+        other.goto(link)
+        ready(other)
+        assert other.locator('[data-testid="stSidebar"]').get_by_role(
+            "combobox", name="Algorithm").input_value() == "WordPiece"
+        assert "vocabulary" in other.locator("h1").first.inner_text()
+    finally:
+        other.context.close()
+
+
+def _paste_corpus(page, text: str) -> None:
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Paste", exact=True).click()
+    rerun_done(page)
+    area = sidebar.locator("textarea")
+    area.fill(text)
+    area.press("Control+Enter")
+    rerun_done(page)
+
+
+def test_hostile_corpus_and_input_appear_literally_and_run_nothing(page, server):
+    corpus = f"{HOSTILE}\n{PWN}\n{HOSTILE}\nlow lower lowest"
+    go(page, server, "Explore?merges=60&step=4&top_n=30")
+    _paste_corpus(page, corpus)
+    no_error(page)
+    table = page.locator(".bv-words").first.inner_text()
+    for word in ("<script>alert(1)</script>", "<img", "onerror=alert(1)>", "$x$", "**bold**",
+                 "</span>", "<b>b</b>", "[a](javascript:alert(1))"):
+        assert word in table, word
+    assert page.locator(".bv-words img, .bv-words script, .bv-words b, .bv-words svg").count() == 0
+    labels = page.locator(".js-plotly-plot .xtick text, .js-plotly-plot .ytick text")
+    texts = [labels.nth(i).text_content() for i in range(labels.count())]
+    assert any("<" in t for t in texts) and not any("&lt;" in t or "&amp;" in t for t in texts)
+    assert page.locator(".js-plotly-plot a").count() == 0
+    shot(page, "hostile-explore")
+
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Tokenize").click()
+    rerun_done(page)
+    area = page.locator('[data-testid="stMain"] textarea').first
+    area.fill(HOSTILE + " " + PWN)
+    area.press("Control+Enter")
+    rerun_done(page)
+    shown = page.locator(".bv-tokens").first.inner_text()
+    assert shown.replace("\n", "") == (HOSTILE + " " + PWN).replace("\n", "")
+    assert page.locator(".bv-tokens img, .bv-tokens script, .bv-tokens svg").count() == 0
+    assert page.locator('[data-testid="stSidebar"] textarea').input_value() == corpus, \
+        "the corpus stays in its box"
+    page.wait_for_timeout(500)
+    no_error(page)
+    shot(page, "hostile-tokenize")
+
+
+def test_bad_input_shows_a_message_and_keeps_the_text(page, server):
+    go(page, server, "Explore?size_by=vocab&vocab=5")
+    alert = page.locator('[data-testid="stAlert"]').first
+    assert "ask for at least" in alert.inner_text()
+    _paste_corpus(page, "   \n\t ")
+    assert page.locator('[data-testid="stAlert"]').count() >= 1
+    assert page.locator('[data-testid="stSidebar"] textarea').input_value() == "   \n\t "
+    no_error(page)
+
+
+def test_presentation_mode_in_the_dark_theme(browser, server):
+    context = browser.new_context(viewport={"width": 1440, "height": 1000},
+                                  color_scheme="dark")
+    tab = context.new_page()
+    try:
+        tab.goto(f"{server}/Explore?present=1&step=12&sample=seed003&merges=23")
+        ready(tab)
+        no_error(tab)
+        size = tab.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+        assert size == "21px"
+        tab.locator(".js-plotly-plot").first.wait_for()
+        shot(tab, "presentation-dark")
+        tab.goto(f"{server}/Tokenize?present=1&step=23&sample=seed003&merges=23")
+        ready(tab)
+        shot(tab, "presentation-dark-tokenize")
+    finally:
+        context.close()
+
+
+def test_hostile_text_in_escape_helpers_matches_what_the_browser_shows():
+    """The escaping the browser test relies on, checked without a browser."""
+    from bpeviz.render import esc
+
+    assert html.unescape(esc(HOSTILE)) == HOSTILE
