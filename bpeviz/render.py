@@ -14,6 +14,7 @@ reaches a Plotly label or hover text (Plotly reads ``<b>``, ``<br>``, entities a
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -228,7 +229,10 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
             shown = label(raw, byte_style)
             classes.append("bv-partial")
         else:
-            shown = show(text[tok.start:tok.end]) or label(tok.text, byte_style)
+            shown = show(text[tok.start:tok.end])
+            if not shown or all(unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me")
+                                for ch in shown):
+                shown = label(tok.text, byte_style)  # an end-of-word marker, a lone joiner
         if tok.unk:
             classes.append("bv-unk")
         title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"

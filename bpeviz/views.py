@@ -25,6 +25,7 @@ from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol, display
 from bpeviz.training import Training
 
+_INVISIBLE = ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs", "Mn", "Me")
 #: how whitespace shows when made visible
 VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
 
@@ -42,6 +43,8 @@ def label(symbol: Symbol, byte_style: str = "gpt2") -> str:
     text = display(symbol, byte_style)
     if not isinstance(symbol, bytes):
         text = visible(text)
+        if text and all(unicodedata.category(ch) in _INVISIBLE for ch in text):
+            text = "".join(f"⟨U+{ord(ch):04X}⟩" for ch in text)  # a lone joiner, say
     if text and unicodedata.combining(text[0]):
         text = "\u25cc" + text
     return text or "∅"

@@ -29,15 +29,15 @@ def explore() -> None:
         st.html(render.merge_card_html(snap.merge, snap.next_merge, ctx.algorithm, byte_style,
                                        strong))
     with numbers:
-        a, b, c = st.columns(3)
+        b, c = st.columns(2)
         before = training.vocab_size_at(step - 1) if step else None
-        a.metric("Step", f"{step} / {len(training.merges)}")
-        b.metric("Vocabulary", f"{snap.vocab.__len__():,}",
+        b.metric("Vocabulary", f"{len(snap.vocab):,}",
                  delta=(training.vocab_size_at(step) - before) if before is not None else None)
         counts = training.token_counts()
         c.metric("Corpus tokens", f"{int(counts[step]):,}",
                  delta=int(counts[step] - counts[step - 1]) if step else None,
                  delta_color="inverse")
+        st.caption(ui.md_escape(f"Step {step} of {len(training.merges)}."))
         if ctx.algorithm == "bbpe":
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
@@ -147,12 +147,14 @@ def pair_details(snap, pairs, pair) -> None:
 
 
 def merges_table(step: int) -> None:
-    st.subheader("Merges so far")
+    st.subheader("Merges")
     frame = views.merges_frame(training, byte_style)
     if not len(frame):
         st.info("No merges yet.")
         return
     frame.insert(0, "now", ["▶" if s == step else "" for s in frame["step"]])
+    if ctx.algorithm != "wordpiece":
+        frame = frame.drop(columns="score")  # the score of BPE is its count
     lo = max(0, step - 6)
     window = frame.iloc[lo: lo + 12]
 
@@ -160,11 +162,13 @@ def merges_table(step: int) -> None:
         hit = row["step"] == step
         return ["background-color: rgba(255,200,0,.45); font-weight: 700" if hit else ""] * len(row)
 
-    st.dataframe(window.style.apply(mark, axis=1).format({"score": "{:.4g}"}),
-                 hide_index=True, width="stretch")
+    formats = {"score": "{:.4g}"} if "score" in frame else {}
+    config = {"now": st.column_config.TextColumn("", width=30)}
+    st.dataframe(window.style.apply(mark, axis=1).format(formats), hide_index=True,
+                 width="stretch", column_config=config)
     with st.expander(f"All {len(frame):,} merges"):
-        st.dataframe(frame.style.apply(mark, axis=1).format({"score": "{:.4g}"}),
-                     hide_index=True, width="stretch", height=420)
+        st.dataframe(frame.style.apply(mark, axis=1).format(formats), hide_index=True,
+                     width="stretch", height=420, column_config=config)
 
 
 explore()

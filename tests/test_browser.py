@@ -253,6 +253,9 @@ def test_hostile_corpus_and_input_appear_literally_and_run_nothing(page, server)
     go(page, server, "Explore?merges=60&step=4&top_n=30")
     _paste_corpus(page, corpus)
     no_error(page)
+    assert "Merge 4" in card_text(page)
+    thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
+    assert thumb == "4", "a new training keeps the slider on the step shown"
     table = page.locator(".bv-words").first.inner_text()
     for word in ("<script>alert(1)</script>", "<img", "onerror=alert(1)>", "$x$", "**bold**",
                  "</span>", "<b>b</b>", "[a](javascript:alert(1))"):

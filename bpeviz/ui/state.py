@@ -117,6 +117,7 @@ def start_run(page: str) -> list[str]:
     if ss.get("_page") != page:
         ss["_widget_page"] = {}  # every widget is drawn afresh on a new page
     ss["_page"] = page
+    ss["_run"] = ss.get("_run", 0) + 1  # full runs; fragment reruns do not count
     return ignored
 
 
@@ -155,17 +156,25 @@ def _copy(widget_key: str, name: str, then: Callable[[], None] | None = None) ->
         then()
 
 
-def _prepare(name: str, widget_key: str) -> str:
+def _prepare(name: str, widget_key: str, shape: object = None) -> str:
     """Reconcile a widget with its setting before the widget is drawn.
 
     If the user moved the widget since it was last drawn, the widget wins (even when its
     callback was lost to an interrupted run); otherwise the setting wins (code moved it:
-    a Next button, autoplay, a page switch, a link).
+    a Next button, autoplay, a page switch, a link). A widget the browser mounts afresh
+    (first drawn on this page, not drawn in the previous run, or with other options or
+    bounds) is always given the setting's value.
     """
     seen = ss.setdefault("_seen", {})
     pages = ss.setdefault("_widget_page", {})
-    switched = pages.get(widget_key) != ss.get("_page")  # first drawing on this page
+    shapes = ss.setdefault("_shape", {})
+    drawn = ss.setdefault("_drawn_in", {})
+    run = ss.get("_run", 0)
+    switched = (pages.get(widget_key) != ss.get("_page") or shapes.get(widget_key) != shape
+                or drawn.get(widget_key, -1) < run - 1)  # skipped a run: remounted
     pages[widget_key] = ss.get("_page")
+    shapes[widget_key] = shape
+    drawn[widget_key] = run
     value = get(name)
     if (not switched and widget_key in ss and widget_key in seen
             and ss[widget_key] != seen[widget_key]):
@@ -187,7 +196,9 @@ def bound(widget: Callable[..., Any], label: str, name: str, *args: Any,
 
     >>> bound(st.selectbox, "Algorithm", "algo", ALGORITHMS)  # doctest: +SKIP
     """
-    widget_key = _prepare(name, widget_key or "w_" + name)
+    shape = repr((args, kwargs.get("options"), kwargs.get("min_value"),
+                  kwargs.get("max_value")))
+    widget_key = _prepare(name, widget_key or "w_" + name, shape)
     widget(label, *args, key=widget_key, on_change=_copy, args=(widget_key, name, then),
            **kwargs)
     return get(name)
