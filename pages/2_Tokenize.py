@@ -26,7 +26,7 @@ if opened is None and ui.get("tok_source") == "imported":
 if opened is not None:
     ui.bound(st.radio, "Tokenizer", "tok_source", ["training", "imported"], horizontal=True,
              format_func={"training": "the training in the sidebar",
-                          "imported": f"the opened file ({opened[0]})"}.get)
+                          "imported": ui.md_escape(f"the opened file ({opened[0]})")}.get)
 use_imported = opened is not None and ui.get("tok_source") == "imported"
 training = opened[1] if use_imported else ctx.training
 step_name = "imp_step" if use_imported else "step"

@@ -414,3 +414,45 @@ def test_compare_shows_metrics_for_each_configuration():
         int(reference(a).token_counts()[-1]) for a in ALGORITHMS]
     spec = chart_spec(at, "compare_tokens")
     assert len(spec["data"]) == 3
+
+
+def test_tokenize_draws_unknown_and_partial_tokens_distinctly():
+    at = open_page("pages/2_Tokenize.py", text="lowest 😀 苹果", text_edited=True,
+                   sample="low", merges=10, marker="</w>", step=4)
+    spans = body_with(ok(at), "bv-tokens")
+    assert "bv-unk" in spans, "😀 and 苹 are not in the BPE alphabet of this corpus"
+    assert "bv-partial" not in spans
+    at.selectbox(key="w_algo").set_value("bbpe").run()
+    spans = body_with(ok(at), "bv-tokens")
+    assert "bv-partial" in spans and "bv-unk" not in spans, "bytes of 苹 are partial tokens"
+    assert "�" not in spans
+    partial = [m.value for m in at.metric if m.label == "Partial characters"]
+    assert partial and int(partial[0]) > 0
+
+
+def test_the_whitespace_toggle_makes_spaces_tabs_and_newlines_visible():
+    at = open_page("pages/2_Tokenize.py", text="a b\tc\nd", text_edited=True)
+    def shown(at):  # the text on screen, without the hover titles
+        return re.sub(r"<[^>]+>", "", body_with(ok(at), "bv-tokens"))
+
+    assert shown(at) == "a b\tc\nd"
+    at.toggle(key="show_ws").set_value(True).run()
+    assert shown(at) == "a·b→c↵\nd"
+
+
+def test_word_search_sort_and_changed_filter():
+    at = open_page("pages/1_Explore.py", step=10)
+    at.text_input(key="word_search").input("token").run()
+    rows = re.findall(r'<tr[^>]*><td class="bv-num">\d+</td><td>([^<]*)',
+                      body_with(ok(at), "bv-words"))
+    assert rows and all("token" in w.lower() for w in rows)
+    at.text_input(key="word_search").input("").run()
+    at.checkbox(key="word_changed").check().run()
+    changed = body_with(ok(at), "bv-words").count('class="bv-changed"')
+    assert changed == len(reference().at(10).changed_words)
+    at.checkbox(key="word_changed").uncheck().run()
+    at.selectbox(key="word_sort").set_value("most frequent").run()
+    first = re.search(r'<tr[^>]*><td class="bv-num">\d+</td><td>([^<]*)',
+                      body_with(ok(at), "bv-words"))
+    corpus = load_sample("tour")
+    assert first.group(1) == max(zip(corpus.words, corpus.counts), key=lambda wc: wc[1])[0]

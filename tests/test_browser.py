@@ -152,9 +152,13 @@ def test_every_page_loads_without_an_error(page, server, path, name):
     go(page, server, f"{path}?step=24" if path else path)
     no_error(page)
     assert page.locator("h1").count() >= 1
-    if name == "explore":
-        page.locator(".js-plotly-plot").first.wait_for()
     shot(page, name)
+    if name == "explore":
+        chart = page.locator(".js-plotly-plot").first
+        chart.wait_for()
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        shot(page, "explore-heatmap")
 
 
 def test_the_slider_buttons_and_number_box_move_the_step(page, server):
@@ -291,6 +295,54 @@ def test_bad_input_shows_a_message_and_keeps_the_text(page, server):
     assert page.locator('[data-testid="stAlert"]').count() >= 1
     assert page.locator('[data-testid="stSidebar"] textarea').input_value() == "   \n\t "
     no_error(page)
+
+
+def test_uploaded_corpus_and_tokenizer_files(page, server):
+    from bpeviz import Corpus, train
+
+    go(page, server, "Explore?merges=30&step=2")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Upload", exact=True).click()
+    rerun_done(page)
+    uploader = sidebar.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploader.set_input_files({"name": "latin1.txt", "mimeType": "text/plain",
+                              "buffer": "café crème brûlée".encode("latin-1")})
+    rerun_done(page)
+    alert = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first
+    assert "latin1.txt is not UTF-8 text" in alert.inner_text()
+    name = '<img src=x onerror=alert(1)> $x$.txt'
+    uploader.set_input_files({"name": name, "mimeType": "text/plain",
+                              "buffer": b"hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n"})
+    rerun_done(page)
+    wait_card(page, "Merge 2")
+    assert name in sidebar.inner_text(), "the file name shows literally"
+    no_error(page)
+
+    hostile = train(Corpus.from_text((HOSTILE + "\n") * 3), "bpe", merges=40)
+    files = hostile.at(40).export("hf")
+    go(page, server, "Vocabulary")
+    main = page.locator('[data-testid="stMain"]')
+    opener = main.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    opener.set_input_files({"name": "tokenizer.json", "mimeType": "application/json",
+                            "buffer": b'{"model": {"type": "BPE", "vocab": '})
+    rerun_done(page)
+    assert "cannot be opened" in main.locator('[data-testid="stAlert"]').first.inner_text()
+    opener.set_input_files({"name": "tokenizer.json", "mimeType": "application/json",
+                            "buffer": files["tokenizer.json"].encode()})
+    rerun_done(page)
+    assert "Opened tokenizer.json" in main.inner_text()
+    main.get_by_role("link", name="Tokenize with it").click()
+    rerun_done(page)
+    area = page.locator('[data-testid="stMain"] textarea').first
+    area.fill(HOSTILE)
+    area.press("Control+Enter")
+    rerun_done(page)
+    radio = page.locator('[data-testid="stMain"] [data-testid="stRadio"]').first.inner_text()
+    assert "the opened file (tokenizer.json)" in radio, radio
+    assert page.locator(".bv-tokens").first.inner_text().replace("\n", "") == HOSTILE
+    assert page.locator(".bv-tokens img, .bv-tokens script").count() == 0
+    no_error(page)
+    shot(page, "tokenize-opened-file")
 
 
 def test_presentation_mode_in_the_dark_theme(browser, server):

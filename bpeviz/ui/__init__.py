@@ -431,7 +431,8 @@ def _store_import() -> None:
         log.exception("tokenizer import failed")
         st.session_state["import_error"] = f"could not open this file ({type(err).__name__})"
         return
-    st.session_state["imported"] = (", ".join(f.name for f in files), training)
+    names = ", ".join(dict.fromkeys(f.name for f in files))  # a file given twice: the last
+    st.session_state["imported"] = (names, training)
     put("imp_step", len(training.merges))
     put("tok_source", "imported")
 
