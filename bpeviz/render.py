@@ -309,7 +309,9 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                     "line": {"width": 3, "color": colour}},
             showlegend=True,
         ))
-    fig.update_xaxes(type="category", side="top", tickangle=-60 if n_cols > 12 else 0,
+    longest = max((len(html.unescape(t)) for t in xlab), default=0)
+    fig.update_xaxes(type="category", side="top",
+                     tickangle=0 if longest <= 3 or n_cols <= 8 else -50,
                      tickfont={"size": font}, title={"text": "right symbol"})
     fig.update_yaxes(type="category", autorange="reversed", tickfont={"size": font},
                      title={"text": "left symbol"})

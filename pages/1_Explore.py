@@ -137,11 +137,12 @@ def pair_details(snap, pairs, pair) -> None:
     row = pairs.iloc[ids.index(pair)]
     holders = views.pair_words(snap, *pair)
     rank = ids.index(pair) + 1
+    score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
     st.html(
         f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong)} + "
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong)} "
-        f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,} · "
-        f"score {float(row['score']):.4g} · in {len(holders):,} word(s)</span>")
+        f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,}"
+        f"{score} · in {len(holders):,} word(s)</span>")
     st.dataframe(holders.sort_values("weighted", ascending=False), hide_index=True,
                  width="stretch", height=min(38 + 35 * len(holders), 300))
 
@@ -166,9 +167,11 @@ def merges_table(step: int) -> None:
     config = {"now": st.column_config.TextColumn("", width=30)}
     st.dataframe(window.style.apply(mark, axis=1).format(formats), hide_index=True,
                  width="stretch", column_config=config)
-    with st.expander(f"All {len(frame):,} merges"):
-        st.dataframe(frame.style.apply(mark, axis=1).format(formats), hide_index=True,
-                     width="stretch", height=420, column_config=config)
+    with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
+        # no Styler here: styling thousands of rows costs most of a rerun
+        st.dataframe(frame, hide_index=True, width="stretch", height=420,
+                     column_config={**config, "score": st.column_config.NumberColumn(
+                         format="%.4g")})
 
 
 explore()

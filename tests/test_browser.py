@@ -100,16 +100,16 @@ def page(browser):
 def ready(page, timeout: float = 30_000) -> None:
     """Wait until the app has rendered and stopped running."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout)
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(200)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
                            timeout=timeout)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')",
                            timeout=timeout)
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(150)
 
 
 def rerun_done(page) -> None:
-    page.wait_for_timeout(400)
+    page.wait_for_timeout(300)
     ready(page)
 
 
@@ -189,14 +189,14 @@ def test_play_advances_and_pause_stops(page, server):
     rerun_done(page)
     page.get_by_role("button", name="▶ Play").click()
     page.wait_for_function(
-        "() => /Merge ([89]|1\\d)\\b/.test(document.querySelector('.bv-card').innerText)",
+        "() => /Merge ([789]|1\\d)\\b/.test(document.querySelector('.bv-card').innerText)",
         timeout=15_000)
     page.get_by_role("button", name="⏸ Pause").click()
     page.get_by_role("button", name="▶ Play").wait_for(timeout=10_000)
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(600)
     rerun_done(page)
     stopped = card_text(page)
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1200)
     assert card_text(page) == stopped, "pause stops the steps"
     no_error(page)
 
