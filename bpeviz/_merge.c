@@ -1079,6 +1079,829 @@ done:
     return res;
 }
 
+/* ==== encoding (bpeviz.encoding; its pure-Python code is the reference) ================
+ * Ranks: (left id, right id) -> (rank, merged id) for the first k merges, and merge(), a
+ * port of encoding.merge_word (scan) and _merge_with_heap (long words).
+ * Coder: a whole text at once -- the pre-tokenizer (whitespace, GPT-2's pattern or
+ * lines, read from a table of character classes that the regex module itself computed,
+ * see encoding._char_classes), a per-word cache, byte-level BPE words merged here, any
+ * other word handed to a Python function (the encoder's own), and every token laid out
+ * flat with its character offsets. tests/test_engines.py checks both paths agree. */
+
+#define NO_KEY UINT64_MAX
+#define HEAP_FROM 48 /* encoding._HEAP_FROM */
+
+typedef struct { uint64_t key; int32_t rank, token; } RankSlot;
+
+typedef struct {
+    PyObject_HEAD
+    RankSlot *slots;
+    uint64_t mask;
+    Py_ssize_t n;
+} Ranks;
+
+static inline int rank_of(const Ranks *r, int32_t a, int32_t b, int32_t *rank, int32_t *token) {
+    if (a < 0 || b < 0) return 0;
+    uint64_t key = pair_key(a, b);
+    for (uint64_t h = mix(key) & r->mask;; h = (h + 1) & r->mask) {
+        const RankSlot *s = &r->slots[h];
+        if (s->key == key) { *rank = s->rank; *token = s->token; return 1; }
+        if (s->key == NO_KEY) return 0;
+    }
+}
+
+static void Ranks_dealloc(Ranks *r) {
+    PyMem_RawFree(r->slots);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+/* Ranks(left, right, rank, token): int32 arrays, one entry per merge in step order; a
+ * pair seen twice keeps its first entry (dict.setdefault in the Python encoder). */
+static int Ranks_init(Ranks *r, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"left", "right", "rank", "token", NULL};
+    PyObject *o[4];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO", kwlist, &o[0], &o[1], &o[2], &o[3]))
+        return -1;
+    Py_buffer b[4];
+    int got = 0, rc = -1;
+    static const char *what[4] = {"left", "right", "rank", "token"};
+    for (; got < 4; got++)
+        if (get_buffer(o[got], &b[got], 4, what[got]) < 0) goto done;
+    Py_ssize_t n = b[0].len / 4;
+    for (int i = 1; i < 4; i++)
+        if (b[i].len / 4 != n) {
+            PyErr_SetString(PyExc_ValueError, "left, right, rank and token differ in length");
+            goto done;
+        }
+    uint64_t cap = 4;
+    while (cap < 2 * (uint64_t)n) cap *= 2;
+    RankSlot *slots = PyMem_RawMalloc(cap * sizeof(RankSlot));
+    if (!slots) { PyErr_NoMemory(); goto done; }
+    for (uint64_t h = 0; h < cap; h++) slots[h].key = NO_KEY;
+    const int32_t *left = b[0].buf, *right = b[1].buf, *rank = b[2].buf, *token = b[3].buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (left[i] < 0 || right[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "merge ids must not be negative");
+            PyMem_RawFree(slots);
+            goto done;
+        }
+        uint64_t key = pair_key(left[i], right[i]);
+        uint64_t h = mix(key) & (cap - 1);
+        while (slots[h].key != NO_KEY && slots[h].key != key) h = (h + 1) & (cap - 1);
+        if (slots[h].key == NO_KEY) {
+            slots[h].key = key;
+            slots[h].rank = rank[i];
+            slots[h].token = token[i];
+        }
+    }
+    PyMem_RawFree(r->slots);
+    r->slots = slots;
+    r->mask = cap - 1;
+    r->n = n;
+    rc = 0;
+done:
+    for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
+    return rc;
+}
+
+typedef struct { int32_t rank, pos, token; } HeapItem;
+
+static inline int heap_less(const HeapItem *x, const HeapItem *y) {
+    if (x->rank != y->rank) return x->rank < y->rank;
+    if (x->pos != y->pos) return x->pos < y->pos;
+    return x->token < y->token;
+}
+
+static int hitem_push(HeapItem **heap, Py_ssize_t *n, Py_ssize_t *cap, HeapItem item) {
+    if (*n == *cap) {
+        Py_ssize_t nc = *cap ? 2 * *cap : 64;
+        HeapItem *h = PyMem_RawRealloc(*heap, (size_t)nc * sizeof(HeapItem));
+        if (!h) { PyErr_NoMemory(); return -1; }
+        *heap = h;
+        *cap = nc;
+    }
+    HeapItem *h = *heap;
+    Py_ssize_t i = (*n)++;
+    while (i > 0) {
+        Py_ssize_t p = (i - 1) / 2;
+        if (!heap_less(&item, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = item;
+    return 0;
+}
+
+static HeapItem hitem_pop(HeapItem *h, Py_ssize_t *n) {
+    HeapItem top = h[0], last = h[--(*n)];
+    Py_ssize_t i = 0, m = *n;
+    for (;;) {
+        Py_ssize_t c = 2 * i + 1;
+        if (c >= m) break;
+        if (c + 1 < m && heap_less(&h[c + 1], &h[c])) c++;
+        if (!heap_less(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (m) h[i] = last;
+    return top;
+}
+
+/* Merge ids[0..n) in place, as encoding.merge_word does: the leftmost occurrence of the
+ * lowest-ranked pair, again and again. first[t] gets the position of output symbol t's
+ * first initial symbol. Returns the number of symbols left, or -1 (MemoryError). */
+static Py_ssize_t rank_merge(const Ranks *r, int32_t *ids, int32_t *first, Py_ssize_t n) {
+    int32_t rk = 0, tk = 0;
+    if (n < HEAP_FROM) {
+        int64_t pr[HEAP_FROM];  /* rank of pair (i, i + 1); INT64_MAX: none */
+        int32_t pt[HEAP_FROM];
+        for (Py_ssize_t i = 0; i < n; i++) first[i] = (int32_t)i;
+        for (Py_ssize_t i = 0; i + 1 < n; i++) {
+            pr[i] = rank_of(r, ids[i], ids[i + 1], &rk, &tk) ? rk : INT64_MAX;
+            pt[i] = tk;
+        }
+        while (n > 1) {
+            Py_ssize_t at = -1;
+            int64_t best = INT64_MAX;
+            for (Py_ssize_t i = 0; i + 1 < n; i++)
+                if (pr[i] < best) { best = pr[i]; at = i; }
+            if (at < 0) break;
+            ids[at] = pt[at];
+            Py_ssize_t tail = n - at - 2;  /* symbols after the merged pair */
+            memmove(ids + at + 1, ids + at + 2, (size_t)tail * sizeof(int32_t));
+            memmove(first + at + 1, first + at + 2, (size_t)tail * sizeof(int32_t));
+            if (tail > 1) {
+                memmove(pr + at + 1, pr + at + 2, (size_t)(tail - 1) * sizeof(int64_t));
+                memmove(pt + at + 1, pt + at + 2, (size_t)(tail - 1) * sizeof(int32_t));
+            }
+            n--;
+            if (at > 0) {
+                pr[at - 1] = rank_of(r, ids[at - 1], ids[at], &rk, &tk) ? rk : INT64_MAX;
+                pt[at - 1] = tk;
+            }
+            if (at + 1 < n) {
+                pr[at] = rank_of(r, ids[at], ids[at + 1], &rk, &tk) ? rk : INT64_MAX;
+                pt[at] = tk;
+            }
+        }
+        return n;
+    }
+    /* long words: a heap of (rank, position), stale entries skipped (_merge_with_heap) */
+    int32_t *nxt = PyMem_RawMalloc((size_t)n * sizeof(int32_t));
+    int32_t *prev = PyMem_RawMalloc((size_t)n * sizeof(int32_t));
+    uint8_t *alive = PyMem_RawMalloc((size_t)n);
+    HeapItem *heap = NULL;
+    Py_ssize_t hn = 0, hcap = 0, out = -1;
+    if (!nxt || !prev || !alive) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        nxt[i] = (int32_t)(i + 1);
+        prev[i] = (int32_t)(i - 1);
+        alive[i] = 1;
+    }
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        if (rank_of(r, ids[i], ids[i + 1], &rk, &tk)) {
+            HeapItem it = {rk, (int32_t)i, tk};
+            if (hitem_push(&heap, &hn, &hcap, it) < 0) goto done;
+        }
+    while (hn) {
+        HeapItem it = hitem_pop(heap, &hn);
+        int32_t i = it.pos, j = nxt[i];
+        if (!alive[i] || j >= n || !rank_of(r, ids[i], ids[j], &rk, &tk) || rk != it.rank ||
+            tk != it.token)
+            continue;  /* stale: one of the two symbols has changed since */
+        ids[i] = it.token;
+        alive[j] = 0;
+        nxt[i] = nxt[j];
+        if (nxt[j] < n) prev[nxt[j]] = i;
+        int32_t p = prev[i], q = nxt[i];
+        if (p >= 0 && rank_of(r, ids[p], ids[i], &rk, &tk)) {
+            HeapItem e = {rk, p, tk};
+            if (hitem_push(&heap, &hn, &hcap, e) < 0) goto done;
+        }
+        if (q < n && rank_of(r, ids[i], ids[q], &rk, &tk)) {
+            HeapItem e = {rk, i, tk};
+            if (hitem_push(&heap, &hn, &hcap, e) < 0) goto done;
+        }
+    }
+    out = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (alive[i]) {
+            ids[out] = ids[i];
+            first[out++] = (int32_t)i;
+        }
+done:
+    PyMem_RawFree(nxt);
+    PyMem_RawFree(prev);
+    PyMem_RawFree(alive);
+    PyMem_RawFree(heap);
+    return out;
+}
+
+/* merge(ids, starts, ends) -> (ids, starts, ends): encoding.merge_word with these ranks. */
+static PyObject *Ranks_merge(Ranks *r, PyObject *args) {
+    PyObject *io, *so, *eo;
+    if (!PyArg_ParseTuple(args, "OOO", &io, &so, &eo)) return NULL;
+    PyObject *ids_in = PySequence_Fast(io, "ids must be a sequence");
+    PyObject *starts = ids_in ? PySequence_Fast(so, "starts must be a sequence") : NULL;
+    PyObject *ends = starts ? PySequence_Fast(eo, "ends must be a sequence") : NULL;
+    PyObject *res = NULL, *o_ids = NULL, *o_starts = NULL, *o_ends = NULL;
+    int32_t *ids = NULL, *first = NULL;
+    if (!ends) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(ids_in);
+    if (PySequence_Fast_GET_SIZE(starts) != n || PySequence_Fast_GET_SIZE(ends) != n) {
+        PyErr_SetString(PyExc_ValueError, "ids, starts and ends differ in length");
+        goto done;
+    }
+    ids = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    first = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    if (!ids || !first) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(ids_in, i));
+        if (v == -1 && PyErr_Occurred()) goto done;
+        if (v < INT32_MIN || v > INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "a symbol id does not fit in 32 bits");
+            goto done;
+        }
+        ids[i] = (int32_t)v;
+    }
+    Py_ssize_t m = rank_merge(r, ids, first, n);
+    if (m < 0) goto done;
+    o_ids = PyList_New(m);
+    o_starts = PyList_New(m);
+    o_ends = PyList_New(m);
+    if (!o_ids || !o_starts || !o_ends) goto done;
+    for (Py_ssize_t t = 0; t < m; t++) {
+        PyObject *v = PyLong_FromLong(ids[t]);
+        if (!v) goto done;
+        PyList_SET_ITEM(o_ids, t, v);
+        PyObject *s = PySequence_Fast_GET_ITEM(starts, first[t]);
+        PyObject *e = PySequence_Fast_GET_ITEM(ends, (t + 1 < m ? first[t + 1] : n) - 1);
+        Py_INCREF(s);
+        Py_INCREF(e);
+        PyList_SET_ITEM(o_starts, t, s);
+        PyList_SET_ITEM(o_ends, t, e);
+    }
+    res = PyTuple_Pack(3, o_ids, o_starts, o_ends);
+done:
+    Py_XDECREF(ids_in);
+    Py_XDECREF(starts);
+    Py_XDECREF(ends);
+    Py_XDECREF(o_ids);
+    Py_XDECREF(o_starts);
+    Py_XDECREF(o_ends);
+    PyMem_RawFree(ids);
+    PyMem_RawFree(first);
+    return res;
+}
+
+static PyMethodDef Ranks_methods[] = {
+    {"merge", (PyCFunction)Ranks_merge, METH_VARARGS,
+     "merge(ids, starts, ends) -> (ids, starts, ends), as bpeviz.encoding.merge_word."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RanksType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bpeviz._merge.Ranks",
+    .tp_basicsize = sizeof(Ranks),
+    .tp_dealloc = (destructor)Ranks_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Ranks(left, right, rank, token): the merges of one step, for encoding.",
+    .tp_methods = Ranks_methods,
+    .tp_init = (initproc)Ranks_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---- Coder ------------------------------------------------------------------------- */
+#define CL_L 1    /* \p{L} */
+#define CL_N 2    /* \p{N} */
+#define CL_S 4    /* \s */
+#define CL_WS 8   /* [\s\x1c-\x1f]: what the whitespace pre-tokenizer splits on */
+#define N_CODEPOINTS 0x110000
+#define FLAG_PARTIAL 1
+#define FLAG_UNK 2
+enum { SPLIT_WHITESPACE, SPLIT_GPT2, SPLIT_LINES };
+
+typedef struct {
+    uint64_t hash;
+    int64_t key;      /* the word's code points: keys[key .. key + len) */
+    int64_t piece;    /* its tokens: p_*[piece .. piece + n_pieces) */
+    int32_t len, n_pieces;
+} WordEntry;
+
+typedef struct {
+    PyObject_HEAD
+    int split;
+    Py_buffer classes;      /* one byte of CL_* bits per code point */
+    int has_classes;
+    Ranks *ranks;           /* set: byte-level words are merged here; else word() is called */
+    int32_t byte_ids[256];
+    PyObject *id_objs;      /* tuple of the ints 0 .. n - 1, shared by every ids list */
+    int64_t limit;          /* words cached before the cache starts afresh */
+    int32_t *slot;          /* hash table: index into words, -1 empty */
+    int64_t slot_cap;
+    WordEntry *words;
+    int64_t n_words, words_cap;
+    uint32_t *keys;
+    int64_t n_keys, keys_cap;
+    int32_t *p_id, *p_start, *p_end;
+    uint8_t *p_flag;
+    int64_t n_pieces, pieces_cap;
+} Coder;
+
+static int grow(void **p, int64_t *cap, int64_t need, size_t item) {
+    if (need <= *cap) return 0;
+    int64_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = PyMem_RawRealloc(*p, (size_t)c * item);
+    if (!q) { PyErr_NoMemory(); return -1; }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static void coder_forget(Coder *c) {  /* empty the word cache */
+    if (c->slot) memset(c->slot, 0xff, (size_t)c->slot_cap * sizeof(int32_t));
+    c->n_words = c->n_keys = c->n_pieces = 0;
+}
+
+static void Coder_dealloc(Coder *c) {
+    if (c->has_classes) PyBuffer_Release(&c->classes);
+    Py_XDECREF(c->ranks);
+    Py_XDECREF(c->id_objs);
+    PyMem_RawFree(c->slot);
+    PyMem_RawFree(c->words);
+    PyMem_RawFree(c->keys);
+    PyMem_RawFree(c->p_id);
+    PyMem_RawFree(c->p_start);
+    PyMem_RawFree(c->p_end);
+    PyMem_RawFree(c->p_flag);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* Coder(split, classes, ranks, byte_ids, id_objs, limit): split 0 whitespace, 1 GPT-2,
+ * 2 lines; classes: bytes, one per code point; ranks and byte_ids (256 int32) for native
+ * byte-level BPE, or both None; id_objs: tuple(range(len(vocab))). */
+static int Coder_init(Coder *c, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"split", "classes", "ranks", "byte_ids", "id_objs", "limit", NULL};
+    int split;
+    PyObject *classes, *ranks, *byte_ids, *id_objs;
+    long long limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO!L", kwlist, &split, &classes, &ranks,
+                                     &byte_ids, &PyTuple_Type, &id_objs, &limit))
+        return -1;
+    if (c->has_classes || c->slot) {
+        PyErr_SetString(PyExc_TypeError, "a Coder is initialised once");
+        return -1;
+    }
+    if (split < SPLIT_WHITESPACE || split > SPLIT_LINES) {
+        PyErr_SetString(PyExc_ValueError, "split must be 0, 1 or 2");
+        return -1;
+    }
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "limit must be positive");
+        return -1;
+    }
+    if (get_buffer(classes, &c->classes, 1, "classes") < 0) return -1;
+    c->has_classes = 1;
+    if (c->classes.len != N_CODEPOINTS) {
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
+        return -1;
+    }
+    if ((ranks == Py_None) != (byte_ids == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "ranks and byte_ids go together");
+        return -1;
+    }
+    if (ranks != Py_None) {
+        if (!PyObject_TypeCheck(ranks, &RanksType)) {
+            PyErr_SetString(PyExc_TypeError, "ranks must be a Ranks object or None");
+            return -1;
+        }
+        Py_buffer bb;
+        if (get_buffer(byte_ids, &bb, 4, "byte_ids") < 0) return -1;
+        int ok = bb.len == 256 * 4;
+        if (ok) {
+            memcpy(c->byte_ids, bb.buf, sizeof(c->byte_ids));
+            for (int i = 0; i < 256; i++) ok &= c->byte_ids[i] >= 0;
+        }
+        PyBuffer_Release(&bb);
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "byte_ids must be 256 ids, none negative");
+            return -1;
+        }
+        Py_INCREF(ranks);
+        c->ranks = (Ranks *)ranks;
+    }
+    Py_INCREF(id_objs);
+    c->id_objs = id_objs;
+    c->split = split;
+    c->limit = limit;
+    c->slot_cap = 1024;
+    c->slot = PyMem_RawMalloc((size_t)c->slot_cap * sizeof(int32_t));
+    if (!c->slot) { PyErr_NoMemory(); return -1; }
+    coder_forget(c);
+    return 0;
+}
+
+#define RD(i) PyUnicode_READ(kind, data, (i))
+
+/* The end of the GPT-2 word starting at i < n: the pattern's alternatives in order,
+ *   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ * (classes L, N, S are disjoint; "other" is none of them). */
+static inline Py_ssize_t gpt2_end(const uint8_t *cl, int kind, const void *data,
+                                  Py_ssize_t n, Py_ssize_t i) {
+    Py_UCS4 ch = RD(i);
+    if (ch == '\'' && i + 1 < n) {
+        Py_UCS4 d = RD(i + 1);
+        if (d == 's' || d == 't' || d == 'm' || d == 'd') return i + 2;
+        if (i + 2 < n) {
+            Py_UCS4 e = RD(i + 2);
+            if ((d == 'r' && e == 'e') || (d == 'v' && e == 'e') || (d == 'l' && e == 'l'))
+                return i + 3;
+        }
+    }
+    const int mask = CL_L | CL_N | CL_S;
+    Py_ssize_t j = i;
+    int k = cl[ch] & mask;
+    if (ch == ' ' && i + 1 < n) {  /* ' ?': a space joins a letter, digit or other run */
+        int next = cl[RD(i + 1)] & mask;
+        if (next != CL_S) { j = i + 1; k = next; }
+    }
+    if (k != CL_S) {
+        Py_ssize_t e = j + 1;
+        while (e < n && (cl[RD(e)] & mask) == k) e++;
+        return e;
+    }
+    Py_ssize_t e = i + 1;
+    while (e < n && (cl[RD(e)] & CL_S)) e++;
+    return e == n || e - i == 1 ? e : e - 1;  /* \s+(?!\S) leaves the last one, else \s+ */
+}
+
+/* The next word at or after *pos: [*ws, *we). Returns 0 when there is none. */
+static inline int next_word(const Coder *c, int kind, const void *data, Py_ssize_t n,
+                            Py_ssize_t *pos, Py_ssize_t *ws, Py_ssize_t *we) {
+    const uint8_t *cl = c->classes.buf;
+    Py_ssize_t i = *pos, e;
+    switch (c->split) {
+    case SPLIT_WHITESPACE:
+        while (i < n && (cl[RD(i)] & CL_WS)) i++;
+        if (i >= n) return 0;
+        e = i + 1;
+        while (e < n && !(cl[RD(e)] & CL_WS)) e++;
+        break;
+    case SPLIT_GPT2:
+        if (i >= n) return 0;
+        e = gpt2_end(cl, kind, data, n, i);
+        break;
+    default:  /* lines, each with its line break */
+        if (i >= n) return 0;
+        e = i;
+        while (e < n && RD(e) != '\n') e++;
+        if (e < n) e++;
+    }
+    *ws = i;
+    *we = *pos = e;
+    return 1;
+}
+
+static inline uint64_t word_hash(int kind, const void *data, Py_ssize_t s, Py_ssize_t e) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (Py_ssize_t i = s; i < e; i++) h = (h ^ RD(i)) * 0x100000001b3ULL;
+    return mix(h ^ (uint64_t)(e - s));
+}
+
+static int64_t cache_find(const Coder *c, uint64_t h, int kind, const void *data,
+                          Py_ssize_t s, Py_ssize_t len) {
+    uint64_t mask = (uint64_t)c->slot_cap - 1;
+    for (uint64_t x = h & mask;; x = (x + 1) & mask) {
+        int32_t w = c->slot[x];
+        if (w < 0) return -1;
+        const WordEntry *we = &c->words[w];
+        if (we->hash != h || we->len != len) continue;
+        const uint32_t *key = c->keys + we->key;
+        Py_ssize_t i = 0;
+        while (i < len && key[i] == RD(s + i)) i++;
+        if (i == len) return w;
+    }
+}
+
+/* Add a word and its tokens (relative offsets) to the cache; returns its index. */
+static int64_t cache_add(Coder *c, uint64_t h, int kind, const void *data, Py_ssize_t s,
+                         Py_ssize_t len, int64_t m, const int32_t *ids, const int32_t *starts,
+                         const int32_t *ends, const uint8_t *flags) {
+    if (len > INT32_MAX || m > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "a word too long to cache");
+        return -1;
+    }
+    if (c->n_words >= c->limit || c->n_words >= INT32_MAX - 1) coder_forget(c);
+    if (2 * (c->n_words + 1) > c->slot_cap) {  /* keep the table at most half full */
+        int64_t cap = c->slot_cap * 2;
+        int32_t *slot = PyMem_RawMalloc((size_t)cap * sizeof(int32_t));
+        if (!slot) { PyErr_NoMemory(); return -1; }
+        memset(slot, 0xff, (size_t)cap * sizeof(int32_t));
+        for (int64_t w = 0; w < c->n_words; w++) {
+            uint64_t x = c->words[w].hash & (uint64_t)(cap - 1);
+            while (slot[x] >= 0) x = (x + 1) & (uint64_t)(cap - 1);
+            slot[x] = (int32_t)w;
+        }
+        PyMem_RawFree(c->slot);
+        c->slot = slot;
+        c->slot_cap = cap;
+    }
+    if (grow((void **)&c->words, &c->words_cap, c->n_words + 1, sizeof(WordEntry)) < 0 ||
+        grow((void **)&c->keys, &c->keys_cap, c->n_keys + len, sizeof(uint32_t)) < 0)
+        return -1;
+    if (c->n_pieces + m > c->pieces_cap) {
+        int64_t cap = c->pieces_cap, a = cap, b = cap, d = cap;
+        if (grow((void **)&c->p_id, &cap, c->n_pieces + m, sizeof(int32_t)) < 0 ||
+            grow((void **)&c->p_start, &a, c->n_pieces + m, sizeof(int32_t)) < 0 ||
+            grow((void **)&c->p_end, &b, c->n_pieces + m, sizeof(int32_t)) < 0 ||
+            grow((void **)&c->p_flag, &d, c->n_pieces + m, sizeof(uint8_t)) < 0)
+            return -1;  /* the arrays grown so far are only larger than needed */
+        c->pieces_cap = cap;
+    }
+    WordEntry *we = &c->words[c->n_words];
+    we->hash = h;
+    we->key = c->n_keys;
+    we->len = (int32_t)len;
+    we->piece = c->n_pieces;
+    we->n_pieces = (int32_t)m;
+    for (Py_ssize_t i = 0; i < len; i++) c->keys[c->n_keys + i] = RD(s + i);
+    c->n_keys += len;
+    memcpy(c->p_id + c->n_pieces, ids, (size_t)m * sizeof(int32_t));
+    memcpy(c->p_start + c->n_pieces, starts, (size_t)m * sizeof(int32_t));
+    memcpy(c->p_end + c->n_pieces, ends, (size_t)m * sizeof(int32_t));
+    memcpy(c->p_flag + c->n_pieces, flags, (size_t)m);
+    c->n_pieces += m;
+    uint64_t mask = (uint64_t)c->slot_cap - 1, x = h & mask;
+    while (c->slot[x] >= 0) x = (x + 1) & mask;
+    c->slot[x] = (int32_t)c->n_words;
+    return c->n_words++;
+}
+
+/* A byte-level word, as encoding._Encoder._bbpe: its UTF-8 bytes (surrogates pass)
+ * merged; a token holding part of a character spans the whole character, partial. */
+static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_ssize_t s,
+                           Py_ssize_t len) {
+    int64_t nb = 0, res = -1;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 ch = RD(s + i);
+        nb += ch < 0x80 ? 1 : ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
+    }
+    if (nb > INT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "a word too long to encode");
+        return -1;
+    }
+    int32_t stack[6 * 257];  /* words of up to 256 bytes need no allocation */
+    int32_t *buf = nb <= 256 ? stack : PyMem_RawMalloc((size_t)(nb + 1) * 6 * sizeof(int32_t));
+    if (!buf) { PyErr_NoMemory(); return -1; }
+    int32_t *ids = buf, *first = buf + nb, *char_at = first + nb, *starts = char_at + nb + 1,
+            *ends = starts + nb;
+    uint8_t *flags = (uint8_t *)(ends + nb);  /* nb bytes in the last nb + 5 int32s */
+    int64_t b = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 ch = RD(s + i);
+        uint8_t u[4];
+        int k;
+        if (ch < 0x80) { u[0] = (uint8_t)ch; k = 1; }
+        else if (ch < 0x800) { u[0] = 0xC0 | (ch >> 6); u[1] = 0x80 | (ch & 0x3F); k = 2; }
+        else if (ch < 0x10000) {
+            u[0] = 0xE0 | (ch >> 12); u[1] = 0x80 | ((ch >> 6) & 0x3F);
+            u[2] = 0x80 | (ch & 0x3F); k = 3;
+        } else {
+            u[0] = 0xF0 | (ch >> 18); u[1] = 0x80 | ((ch >> 12) & 0x3F);
+            u[2] = 0x80 | ((ch >> 6) & 0x3F); u[3] = 0x80 | (ch & 0x3F); k = 4;
+        }
+        for (int j = 0; j < k; j++, b++) {
+            ids[b] = c->byte_ids[u[j]];
+            char_at[b] = (int32_t)i;
+        }
+    }
+    char_at[nb] = (int32_t)len;
+    Py_ssize_t m = rank_merge(c->ranks, ids, first, (Py_ssize_t)nb);
+    if (m < 0) goto done;
+    for (Py_ssize_t t = 0; t < m; t++) {
+        int32_t bs = first[t], be = t + 1 < m ? first[t + 1] : (int32_t)nb;
+        int32_t cs = char_at[bs], ce = char_at[be - 1] + 1;
+        int whole = (bs == 0 || char_at[bs - 1] != cs) && char_at[be] != ce - 1;
+        starts[t] = cs;
+        ends[t] = ce;
+        flags[t] = whole ? 0 : FLAG_PARTIAL;
+    }
+    res = cache_add(c, h, kind, data, s, len, m, ids, starts, ends, flags);
+done:
+    if (buf != stack) PyMem_RawFree(buf);
+    return res;
+}
+
+/* Hand a word to the Python function: word_fn(word) -> (ids, starts, ends, flags), four
+ * sequences of ints as encoding._Encoder._encode_word returns them. The function may
+ * let other threads run, so the cache is searched again before the word is added. */
+static int64_t called_word(Coder *c, PyObject *word_fn, PyObject *text, uint64_t h, int kind,
+                           const void *data, Py_ssize_t s, Py_ssize_t len) {
+    PyObject *word = PyUnicode_Substring(text, s, s + len);
+    if (!word) return -1;
+    PyObject *entry = PyObject_CallOneArg(word_fn, word);
+    Py_DECREF(word);
+    if (!entry) return -1;
+    int64_t res = -1;
+    PyObject *cols[4] = {NULL, NULL, NULL, NULL};
+    int32_t *buf = NULL;
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4) {
+        PyErr_SetString(PyExc_TypeError, "word() must return 4 sequences");
+        goto done;
+    }
+    for (int k = 0; k < 4; k++) {
+        cols[k] = PySequence_Fast(PyTuple_GET_ITEM(entry, k), "word() must return sequences");
+        if (!cols[k]) goto done;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(cols[0]);
+    for (int k = 1; k < 4; k++)
+        if (PySequence_Fast_GET_SIZE(cols[k]) != m) {
+            PyErr_SetString(PyExc_ValueError, "word() returned columns of different lengths");
+            goto done;
+        }
+    buf = PyMem_RawMalloc((size_t)(m ? m : 1) * 4 * sizeof(int32_t));
+    if (!buf) { PyErr_NoMemory(); goto done; }
+    for (int k = 0; k < 4; k++)
+        for (Py_ssize_t t = 0; t < m; t++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(cols[k], t));
+            if (v == -1 && PyErr_Occurred()) goto done;
+            if (v < INT32_MIN || v > INT32_MAX || (k == 3 && (v < 0 || v > 255))) {
+                PyErr_SetString(PyExc_OverflowError, "word() returned a value out of range");
+                goto done;
+            }
+            buf[k * m + t] = (int32_t)v;
+        }
+    uint8_t *flags = (uint8_t *)(buf + 3 * m);
+    for (Py_ssize_t t = 0; t < m; t++) flags[t] = (uint8_t)buf[3 * m + t];  /* in place */
+    res = cache_find(c, h, kind, data, s, len);
+    if (res < 0)
+        res = cache_add(c, h, kind, data, s, len, m, buf, buf + m, buf + 2 * m, flags);
+done:
+    for (int k = 0; k < 4; k++) Py_XDECREF(cols[k]);
+    Py_DECREF(entry);
+    PyMem_RawFree(buf);
+    return res;
+}
+
+/* The cache index of the word text[s:s + len], encoding it first if need be. */
+static inline int64_t coder_word(Coder *c, PyObject *word_fn, PyObject *text, int kind,
+                                 const void *data, Py_ssize_t s, Py_ssize_t len) {
+    uint64_t h = word_hash(kind, data, s, s + len);
+    int64_t w = cache_find(c, h, kind, data, s, len);
+    if (w >= 0) return w;
+    if (c->ranks) return native_word(c, h, kind, data, s, len);
+    return called_word(c, word_fn, text, h, kind, data, s, len);
+}
+
+static PyObject *id_list(const Coder *c, const int32_t *ids, int64_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list) return NULL;
+    Py_ssize_t known = PyTuple_GET_SIZE(c->id_objs);
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *v;
+        if (ids[i] >= 0 && ids[i] < known) {
+            v = PyTuple_GET_ITEM(c->id_objs, ids[i]);
+            Py_INCREF(v);
+        } else if (!(v = PyLong_FromLong(ids[i]))) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+    }
+    return list;
+}
+
+/* encode(text, word_fn, offsets) -> (ids, starts, ends, flags): the ids as a list; with
+ * offsets, every token's start and end (int64 bytearrays, characters into text) and its
+ * flags (a uint8 bytearray: 1 partial, 2 unk; None when all are 0), else three Nones. */
+static PyObject *Coder_encode(Coder *c, PyObject *args) {
+    PyObject *text, *word_fn;
+    int offsets;
+    if (!PyArg_ParseTuple(args, "UOp", &text, &word_fn, &offsets)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), pos = 0, ws, we;
+    int32_t *ids = NULL;
+    int64_t *starts = NULL, *ends = NULL;
+    uint8_t *flags = NULL;
+    int64_t m = 0, cap = 0, cap_i = 0, cap_s = 0, cap_e = 0, cap_f = 0;
+    int any_flag = 0;
+    PyObject *res = NULL, *o_ids = NULL, *o_starts = NULL, *o_ends = NULL, *o_flags = NULL;
+    while (next_word(c, kind, data, n, &pos, &ws, &we)) {
+        int64_t w = coder_word(c, word_fn, text, kind, data, ws, we - ws);
+        if (w < 0) goto done;
+        const WordEntry *e = &c->words[w];
+        int64_t k = e->n_pieces, p = e->piece;
+        if (m + k > cap) {
+            int64_t need = cap ? cap : 4096;
+            while (need < m + k) need *= 2;
+            if (grow((void **)&ids, &cap_i, need, sizeof(int32_t)) < 0 ||
+                (offsets && (grow((void **)&starts, &cap_s, need, sizeof(int64_t)) < 0 ||
+                             grow((void **)&ends, &cap_e, need, sizeof(int64_t)) < 0 ||
+                             grow((void **)&flags, &cap_f, need, sizeof(uint8_t)) < 0)))
+                goto done;
+            cap = need;
+        }
+        memcpy(ids + m, c->p_id + p, (size_t)k * sizeof(int32_t));
+        if (offsets) {
+            for (int64_t t = 0; t < k; t++) {
+                starts[m + t] = ws + c->p_start[p + t];
+                ends[m + t] = ws + c->p_end[p + t];
+                flags[m + t] = c->p_flag[p + t];
+                any_flag |= c->p_flag[p + t];
+            }
+        }
+        m += k;
+    }
+    if (!(o_ids = id_list(c, ids, m))) goto done;
+    if (offsets) {
+        o_starts = PyByteArray_FromStringAndSize((const char *)starts, (Py_ssize_t)(m * 8));
+        o_ends = PyByteArray_FromStringAndSize((const char *)ends, (Py_ssize_t)(m * 8));
+        o_flags = any_flag ? PyByteArray_FromStringAndSize((const char *)flags, (Py_ssize_t)m)
+                           : Py_NewRef(Py_None);
+        if (!o_starts || !o_ends || !o_flags) goto done;
+    } else {
+        o_starts = Py_NewRef(Py_None);
+        o_ends = Py_NewRef(Py_None);
+        o_flags = Py_NewRef(Py_None);
+    }
+    res = PyTuple_Pack(4, o_ids, o_starts, o_ends, o_flags);
+done:
+    Py_XDECREF(o_ids);
+    Py_XDECREF(o_starts);
+    Py_XDECREF(o_ends);
+    Py_XDECREF(o_flags);
+    PyMem_RawFree(ids);
+    PyMem_RawFree(starts);
+    PyMem_RawFree(ends);
+    PyMem_RawFree(flags);
+    return res;
+}
+
+/* word(word, word_fn) -> (ids, starts, ends, flags): one pre-tokenized word's tokens,
+ * as tuples, from the cache (encoding it first if need be). */
+static PyObject *Coder_word(Coder *c, PyObject *args) {
+    PyObject *word, *word_fn;
+    if (!PyArg_ParseTuple(args, "UO", &word, &word_fn)) return NULL;
+    int kind = PyUnicode_KIND(word);
+    const void *data = PyUnicode_DATA(word);
+    int64_t w = coder_word(c, word_fn, word, kind, data, 0, PyUnicode_GET_LENGTH(word));
+    if (w < 0) return NULL;
+    const WordEntry *e = &c->words[w];
+    PyObject *cols[4];
+    for (int k = 0; k < 4; k++) {
+        cols[k] = PyTuple_New(e->n_pieces);
+        if (!cols[k]) {
+            for (int j = 0; j < k; j++) Py_DECREF(cols[j]);
+            return NULL;
+        }
+    }
+    for (int32_t t = 0; t < e->n_pieces; t++) {
+        int64_t p = e->piece + t;
+        long vals[4] = {c->p_id[p], c->p_start[p], c->p_end[p], c->p_flag[p]};
+        for (int k = 0; k < 4; k++) {
+            PyObject *v = PyLong_FromLong(vals[k]);
+            if (!v) {
+                for (int j = 0; j < 4; j++) Py_DECREF(cols[j]);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(cols[k], t, v);
+        }
+    }
+    PyObject *res = PyTuple_Pack(4, cols[0], cols[1], cols[2], cols[3]);
+    for (int k = 0; k < 4; k++) Py_DECREF(cols[k]);
+    return res;
+}
+
+static PyObject *Coder_cached(Coder *c, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLongLong(c->n_words);
+}
+
+#undef RD
+
+static PyMethodDef Coder_methods[] = {
+    {"encode", (PyCFunction)Coder_encode, METH_VARARGS,
+     "encode(text, word_fn, offsets) -> (ids, starts, ends, flags)."},
+    {"word", (PyCFunction)Coder_word, METH_VARARGS,
+     "word(word, word_fn) -> (ids, starts, ends, flags) of one word."},
+    {"cached", (PyCFunction)Coder_cached, METH_NOARGS, "cached() -> words in the cache."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bpeviz._merge.Coder",
+    .tp_basicsize = sizeof(Coder),
+    .tp_dealloc = (destructor)Coder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Coder(split, classes, ranks, byte_ids, id_objs, limit): encodes whole texts.",
+    .tp_methods = Coder_methods,
+    .tp_init = (initproc)Coder_init,
+    .tp_new = PyType_GenericNew,
+};
+
 static PyMethodDef module_methods[] = {
     {"live", snap_live, METH_VARARGS,
      "live(token, word, step, until, k) -> (ids, word_of) bytearrays (int32, int64)."},
@@ -1098,12 +1921,14 @@ static struct PyModuleDef merge_module = {
 };
 
 PyMODINIT_FUNC PyInit__merge(void) {
-    if (PyType_Ready(&StateType) < 0) return NULL;
+    if (PyType_Ready(&StateType) < 0 || PyType_Ready(&RanksType) < 0 ||
+        PyType_Ready(&CoderType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&merge_module);
     if (!m) return NULL;
-    Py_INCREF(&StateType);
-    if (PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0) {
-        Py_DECREF(&StateType);
+    if (PyModule_AddObjectRef(m, "State", (PyObject *)&StateType) < 0 ||
+        PyModule_AddObjectRef(m, "Ranks", (PyObject *)&RanksType) < 0 ||
+        PyModule_AddObjectRef(m, "Coder", (PyObject *)&CoderType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -20,6 +20,13 @@ vocabulary without one gives unknown tokens the id ``-1``. Byte-level BPE never 
 Results are cached per word, per (training, step): a cache never serves another step
 or another training.
 
+When the compiled module ``bpeviz._merge`` is built (and chosen: see
+:func:`bpeviz.training.default_engine`), whole texts go through it: it cuts the words
+(from a table of character classes that the ``regex`` module computes, so letters,
+digits and whitespace are what the patterns say they are), keeps the word cache, merges
+byte-level words itself and hands every other word to the Python code below, which
+stays the reference: the tests check both paths give the same tokens.
+
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_text("low low low lowly lower newer newer happy dog happy cat"),
 ...           merges=5, marker="</w>")
@@ -37,8 +44,9 @@ import operator
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate, chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, overload
@@ -182,19 +190,28 @@ def encoder(training: Training, step: int) -> _Encoder:
     return made
 
 
-# A piece of an encoded word: id, start and end (characters, relative to the word),
-# bytes, partial, unk. A cache entry holds a word's pieces column by column.
-_Piece = tuple[int, int, int, bytes, bool, bool]
+# A piece of an encoded word: id, start and end (characters, relative to the word) and
+# flags (_PARTIAL, _UNK). A cache entry holds a word's pieces column by column. A token's
+# bytes are not kept: they are its vocabulary bytes (BBPE) or the input it covers.
+_Piece = tuple[int, int, int, int]
 _Ranks = dict[tuple[int, int], tuple[int, int]]
-_Entry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[bytes, ...],
-               tuple[bool, ...], tuple[bool, ...]]
-_IDS, _STARTS, _ENDS, _RAW, _PARTIAL, _UNK = (itemgetter(i) for i in range(6))
+_Entry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_IDS, _STARTS, _ENDS, _FLAGS = (itemgetter(i) for i in range(4))
+_PARTIAL, _UNK = 1, 2
+# Columns of an encoded text: every token's start, end (NumPy int64) and flags (uint8,
+# or None when all are 0), or a function that computes them when first needed.
+_Columns = tuple[np.ndarray, np.ndarray, np.ndarray | None]
+# The compiled pre-tokenizers (bpeviz._merge.Coder) and the GPT-2 pattern they hard-code.
+_COMPILED_SPLITS = {"whitespace": 0, "gpt2": 1, "none": 2}
+_COMPILED_GPT2 = (
+    r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+)
 
 
 class _Encoder:
     """Encodes and decodes with the vocabulary and merges of one step of a training."""
 
-    def __init__(self, training: Training, step: int) -> None:
+    def __init__(self, training: Training, step: int, engine: str | None = None) -> None:
         if not 0 <= step <= len(training.merges):
             raise ValueError(f"step must be between 0 and {len(training.merges)}, got {step}")
         options = training.options
@@ -227,13 +244,49 @@ class _Encoder:
         if self.algorithm == "wordpiece":
             self.longest = max((len(vocab[i]) for i in self.known), default=0)
         self.cache: dict[str, _Entry] = {}
+        # the compiled path (engine "compiled", the default when bpeviz._merge is built)
+        self._merge: Callable[[list[int], list[int], list[int]],
+                              tuple[list[int], list[int], list[int]]] = self._merge_python
+        self._coder: Any = None
+        compiled = _compiled_module(engine)
+        if compiled is not None:
+            self._init_compiled(compiled, training.merges[:step])
+
+    def _init_compiled(self, compiled: Any, merges: Sequence[Any]) -> None:
+        ranks = None
+        if self.algorithm != "wordpiece":
+            columns = np.array([(m.left_id, m.right_id, m.step, m.token_id) for m in merges],
+                               dtype=np.int32).reshape(-1, 4).T
+            ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
+            self._merge = ranks.merge
+        split = _COMPILED_SPLITS.get(self.pretokenizer)
+        if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
+            return  # a pre-tokenizer the compiled code does not know: the Python path
+        native = self.algorithm == "bbpe" and -1 not in self.byte_ids
+        self._coder = compiled.Coder(
+            split, _char_classes(), ranks if native else None,
+            np.array(self.byte_ids, dtype=np.int32) if native else None,
+            tuple(range(len(self.vocab))), _WORD_CACHE_SIZE)
+
+    def _merge_python(self, ids: list[int], starts: list[int],
+                      ends: list[int]) -> tuple[list[int], list[int], list[int]]:
+        return merge_word(ids, starts, ends, self.ranks)
 
     # -- whole texts ----------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:
+        if self._coder is not None:
+            ids, starts, ends, flags = self._coder.encode(text, self._encode_word, True)
+            columns = (np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64),
+                       None if flags is None else np.frombuffer(flags, dtype=np.uint8))
+            return Encoding(self, text, ids, columns)
         words, offsets = split_words(text, self.pretokenizer)
-        return Encoding(self, self._entries(words), offsets)
+        entries = self._entries(words)
+        ids = list(chain.from_iterable(map(_IDS, entries)))
+        return Encoding(self, text, ids, lambda: _flat_columns(entries, offsets, len(ids)))
 
     def encode_ids(self, text: str) -> list[int]:
+        if self._coder is not None:
+            return self._coder.encode(text, self._encode_word, False)[0]  # type: ignore[no-any-return]
         words, _ = split_words(text, self.pretokenizer)
         return list(chain.from_iterable(map(_IDS, self._entries(words))))
 
@@ -250,7 +303,10 @@ class _Encoder:
 
     def word(self, word: str) -> list[tuple[int, int, int]]:
         """``(id, start, end)`` of each token of one pre-tokenized word (offsets in it)."""
-        entry = self.cache.get(word) or self._encode_word(word)
+        if self._coder is not None:
+            entry = self._coder.word(word, self._encode_word)
+        else:
+            entry = self.cache.get(word) or self._encode_word(word)
         return list(zip(entry[0], entry[1], entry[2]))
 
     def _encode_word(self, word: str) -> _Entry:
@@ -260,7 +316,7 @@ class _Encoder:
             pieces = self._bbpe(word)
         else:
             pieces = self._bpe(word)
-        return tuple(zip(*pieces)) if pieces else ((), (), (), (), (), ())  # type: ignore[return-value]
+        return tuple(zip(*pieces)) if pieces else ((), (), (), ())  # type: ignore[return-value]
 
     # -- one word -------------------------------------------------------------------------
     def _bpe(self, word: str) -> tuple[_Piece, ...]:
@@ -271,13 +327,10 @@ class _Encoder:
         ends = [i + 1 for i in starts]
         if len(symbols) > n:  # a separate marker: after the last character, no width
             starts[-1] = ends[-1] = n
-        ids, starts, ends = merge_word(ids, starts, ends, self.ranks)
+        ids, starts, ends = self._merge(ids, starts, ends)
         unk_id = self.unk_id
-        return tuple(
-            (unk_id, s, e, word[s:e].encode("utf-8", "surrogatepass"), False, True) if i < 0
-            else (i, s, e, word[s:e].encode("utf-8", "surrogatepass"), False, False)
-            for i, s, e in zip(ids, starts, ends)
-        )
+        return tuple((unk_id, s, e, _UNK) if i < 0 else (i, s, e, 0)
+                     for i, s, e in zip(ids, starts, ends))
 
     def _bbpe(self, word: str) -> tuple[_Piece, ...]:
         data = word.encode("utf-8", "surrogatepass")
@@ -292,19 +345,18 @@ class _Encoder:
         char_at.append(len(word))
         starts = list(range(len(data)))
         ends = [b + 1 for b in starts]
-        ids, starts, ends = merge_word(ids, starts, ends, self.ranks)
-        vocab = self.vocab
+        ids, starts, ends = self._merge(ids, starts, ends)
         pieces = []
         for i, bs, be in zip(ids, starts, ends):
             cs, ce = char_at[bs], char_at[be - 1] + 1
             whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != ce - 1
-            pieces.append((i, cs, ce, vocab[i], not whole, False))
-        return tuple(pieces)  # type: ignore[arg-type]
+            pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
+        return tuple(pieces)
 
     def _wordpiece(self, word: str) -> tuple[_Piece, ...]:
         n = len(word)
         if n > MAX_WORDPIECE_CHARS:
-            return ((self.unk_id, 0, n, word.encode("utf-8", "surrogatepass"), False, True),)
+            return ((self.unk_id, 0, n, _UNK),)
         ids = self.ids
         pieces = []
         start = 0
@@ -314,12 +366,11 @@ class _Encoder:
                 piece = word[start:end] if start == 0 else WORDPIECE_PREFIX + word[start:end]
                 i = ids.get(piece)
                 if i is not None:
-                    pieces.append((i, start, end, word[start:end].encode("utf-8", "surrogatepass"),
-                                   False, False))
+                    pieces.append((i, start, end, 0))
                     break
                 end -= 1
             else:
-                return ((self.unk_id, 0, n, word.encode("utf-8", "surrogatepass"), False, True),)
+                return ((self.unk_id, 0, n, _UNK),)
             start = end
         return tuple(pieces)
 
@@ -453,6 +504,40 @@ def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
     return words, offsets
 
 
+# -- the compiled path -------------------------------------------------------------------
+def _compiled_module(engine: str | None) -> Any:
+    """bpeviz._merge if ``engine`` (default: :func:`bpeviz.training.default_engine`) is
+    "compiled" and it is built, else None."""
+    from bpeviz import training
+
+    if (engine or training.default_engine()) != "compiled":
+        return None
+    return training._compiled
+
+
+@cache
+def _char_classes() -> bytes:
+    """One byte per code point for the compiled pre-tokenizers: 1 ``\\p{L}``, 2 ``\\p{N}``,
+    4 ``\\s``, 8 ``[\\s\\x1c-\\x1f]``, as the ``regex`` module matches them (so the same
+    Unicode version as the patterns in :mod:`bpeviz.pretokenize`)."""
+    every = np.arange(0x110000, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    table = np.zeros(0x110000, dtype=np.uint8)
+    for bit, pattern in ((1, r"\p{L}+"), (2, r"\p{N}+"), (4, r"\s+"), (8, r"[\s\x1c-\x1f]+")):
+        for match in regex.finditer(pattern, every):
+            table[match.start() : match.end()] |= bit
+    return table.tobytes()
+
+
+def _flat_columns(entries: list[_Entry], offsets: list[int], n: int) -> _Columns:
+    """Every token's start, end and flags, from the words' entries and first characters."""
+    counts = np.fromiter(map(len, map(_IDS, entries)), np.int64, len(entries))
+    shift = np.repeat(np.asarray(offsets, dtype=np.int64), counts)
+    starts = np.fromiter(chain.from_iterable(map(_STARTS, entries)), np.int64, n) + shift
+    ends = np.fromiter(chain.from_iterable(map(_ENDS, entries)), np.int64, n) + shift
+    flags = np.fromiter(chain.from_iterable(map(_FLAGS, entries)), np.uint8, n)
+    return starts, ends, flags if flags.any() else None
+
+
 # -- the result of encode ------------------------------------------------------------------
 class Encoding(Sequence[Token]):
     """The tokens of one text: a read-only sequence of :class:`Token` records.
@@ -462,38 +547,39 @@ class Encoding(Sequence[Token]):
     An ``Encoding`` equals any sequence holding the same tokens.
     """
 
-    __slots__ = ("_encoder", "_ends", "_entries", "_first", "_offsets", "_starts", "ids")
+    __slots__ = ("_columns", "_encoder", "_ends", "_flags", "_starts", "_text", "ids")
 
-    def __init__(self, encoder: _Encoder, entries: list[_Entry], offsets: list[int]) -> None:
+    def __init__(self, encoder: _Encoder, text: str, ids: list[int],
+                 columns: _Columns | Callable[[], _Columns]) -> None:
         self._encoder = encoder
-        self._entries = entries  # one per word: its pieces, column by column
-        self._offsets = offsets  # each word's first character
-        self.ids: list[int] = list(chain.from_iterable(map(_IDS, entries)))
-        self._first: np.ndarray | None = None
+        self._text = text  # the input: a BPE or WordPiece token's bytes are the text it covers
+        self.ids = ids
+        self._columns = columns  # NumPy columns, or a function that computes them
         self._starts: list[int] | None = None
         self._ends: list[int] | None = None
+        self._flags: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def _shifted(self, column: itemgetter) -> list[int]:
-        counts = np.fromiter(map(len, map(_IDS, self._entries)), np.int64, len(self._entries))
-        shift = np.repeat(np.asarray(self._offsets, dtype=np.int64), counts)
-        rel = np.fromiter(chain.from_iterable(map(column, self._entries)), np.int64, len(self.ids))
-        return (rel + shift).tolist()
+    def _arrays(self) -> _Columns:
+        columns = self._columns
+        if callable(columns):
+            columns = self._columns = columns()
+        return columns
 
     @property
     def starts(self) -> list[int]:
         """Every token's ``start``."""
         if self._starts is None:
-            self._starts = self._shifted(_STARTS)
+            self._starts = self._arrays()[0].tolist()
         return self._starts
 
     @property
     def ends(self) -> list[int]:
         """Every token's ``end``."""
         if self._ends is None:
-            self._ends = self._shifted(_ENDS)
+            self._ends = self._arrays()[1].tolist()
         return self._ends
 
     @property
@@ -501,17 +587,28 @@ class Encoding(Sequence[Token]):
         """Every token's ``text``."""
         return [t.text for t in self]
 
-    def _tokens(self, entry: _Entry, offset: int, first: int = 0,
-                last: int | None = None) -> Iterator[Token]:
+    def _make(self, ids: Sequence[int], starts: Sequence[int], ends: Sequence[int],
+              flags: Sequence[int] | None) -> Iterator[Token]:
         enc = self._encoder
         texts, unk_text = enc.texts, enc.unk_text
-        ids, starts, ends, raw, partial, unk = entry
-        for j in range(first, len(ids) if last is None else last):
-            yield Token(unk_text if unk[j] else texts[ids[j]], ids[j], offset + starts[j],
-                        offset + ends[j], raw[j], partial[j], unk[j])
+        if enc.algorithm == "bbpe":
+            raws: Iterator[bytes] = map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
+        else:
+            text = self._text
+            raws = (text[s:e].encode("utf-8", "surrogatepass") for s, e in zip(starts, ends))
+        if flags is None:
+            for i, s, e, raw in zip(ids, starts, ends, raws):
+                yield Token(texts[i], i, s, e, raw)
+        else:
+            for i, s, e, raw, f in zip(ids, starts, ends, raws, flags):
+                yield Token(unk_text if f & _UNK else texts[i], i, s, e, raw,
+                            bool(f & _PARTIAL), bool(f & _UNK))
 
     def __iter__(self) -> Iterator[Token]:
-        return chain.from_iterable(map(self._tokens, self._entries, self._offsets))
+        flags = self._arrays()[2]
+        if flags is not None and self._flags is None:
+            self._flags = flags.tolist()
+        return self._make(self.ids, self.starts, self.ends, self._flags)
 
     @overload
     def __getitem__(self, index: int) -> Token: ...
@@ -524,13 +621,9 @@ class Encoding(Sequence[Token]):
         if not -n <= index < n:
             raise IndexError("token index out of range")
         index %= n
-        if self._first is None:
-            counts = np.fromiter(map(len, map(_IDS, self._entries)), np.int64,
-                                 len(self._entries))
-            self._first = np.concatenate([[0], np.cumsum(counts)])
-        w = int(np.searchsorted(self._first, index, side="right")) - 1
-        j = index - int(self._first[w])
-        return next(self._tokens(self._entries[w], self._offsets[w], j, j + 1))
+        starts, ends, flags = self._arrays()
+        flag = None if flags is None else [int(flags[index])]
+        return next(self._make([self.ids[index]], [int(starts[index])], [int(ends[index])], flag))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str | bytes):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sysconfig
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, encoding, train
+from bpeviz.encoding import _char_classes, _Encoder, merge_word, split_words
 from bpeviz.training import (
     _MergeLoop,
     base_vocabulary,
@@ -177,3 +179,124 @@ def test_compiled_and_numpy_snapshots_agree_on_real_text(algorithm, pretokenizer
     training = train(Corpus.from_text(text, pretokenizer), algorithm, merges=60,
                      tie_break=tie_break, scoring=scoring)
     assert_same_snapshots(training)
+
+
+# -- encoding: bpeviz._merge.Ranks / Coder against the Python encoder -----------------------
+def encoders(training, step):
+    compiled, python = _Encoder(training, step, "compiled"), _Encoder(training, step, "python")
+    assert compiled._coder is not None and python._coder is None
+    return compiled, python
+
+
+def assert_same_encodings(training, step, text):
+    compiled, python = encoders(training, step)
+    ours, ref = compiled.encode(text), python.encode(text)
+    assert ours.ids == ref.ids == compiled.encode_ids(text) == python.encode_ids(text)
+    assert ours.starts == ref.starts and ours.ends == ref.ends
+    assert list(ours) == list(ref)  # text, id, offsets, bytes, partial, unk
+    if len(ref):
+        assert ours[-1] == ref[-1] and ours[len(ref) // 2] == ref[len(ref) // 2]
+    again = compiled.encode(text)  # from the word cache this time
+    assert again.ids == ref.ids and list(again) == list(ref)
+
+
+def test_compiled_merge_equals_merge_word():
+    from bpeviz._merge import Ranks
+
+    rng = random.Random(7)
+    for _ in range(600):
+        n_symbols = rng.randint(1, 5)
+        ranks = {}
+        next_id = n_symbols
+        for rank in range(1, rng.randint(1, 14)):
+            pair = (rng.randrange(next_id), rng.randrange(next_id))
+            ranks.setdefault(pair, (rank, next_id))
+            next_id += 1
+        table = [(a, b, r, t) for (a, b), (r, t) in ranks.items()]
+        dup = [(a, b, r + 100, t + 100) for a, b, r, t in table[:1]]  # the first entry wins
+        columns = np.array(table + dup, dtype=np.int32).reshape(-1, 4).T
+        compiled = Ranks(*map(np.ascontiguousarray, columns))
+        ids = [rng.randrange(n_symbols) if rng.random() > 0.05 else -1
+               for _ in range(rng.choice([rng.randint(0, 47), rng.randint(48, 200)]))]
+        starts = [3 * i for i in range(len(ids))]
+        ends = [s + 2 for s in starts]
+        assert compiled.merge(ids, starts, ends) == merge_word(ids, starts, ends, ranks)
+
+
+ENCODE_TEXT = st.lists(
+    st.one_of(
+        st.characters(),
+        st.sampled_from(["'s", "'ll", "'re", "'ve", "'d", "'m", "'t", "'x", "  ", " \n ",
+                         "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\t\t", "  a", " 1",
+                         " ,", "\ud800", "\udfff", "👨‍👩‍👧", "e\u0301", "中文", "½", "Ⅻ", "\r\n"]),
+        st.text(alphabet="ab cd", min_size=1, max_size=8),
+    ),
+    max_size=40,
+).map("".join)
+
+
+def test_compiled_pre_tokenizers_cut_like_split_words():
+    from bpeviz._merge import Coder
+
+    def one_token(word):  # every word one token: the token offsets are the word offsets
+        return (0,), (0,), (len(word),), (0,)
+
+    @settings(max_examples=400, deadline=None)
+    @given(text=ENCODE_TEXT)
+    def check(text):
+        for split, name in enumerate(("whitespace", "gpt2", "none")):
+            coder = Coder(split, _char_classes(), None, None, (0,), 1000)
+            _, starts, ends, _ = coder.encode(text, one_token, True)
+            words, offsets = split_words(text, name)
+            assert np.frombuffer(starts, np.int64).tolist() == offsets, name
+            assert np.frombuffer(ends, np.int64).tolist() == [
+                o + len(w) for o, w in zip(offsets, words)], name
+
+    check()
+
+
+@pytest.fixture(scope="module")
+def encode_trainings():
+    text = ((STDLIB / "LICENSE.txt").read_text(encoding="utf-8")[:5000]
+            + " naïve café 中文 苹果派 😀😀 👨‍👩‍👧 e\u0301 I'm we'll ½ x\u3000y \x1c z\u00a0w")
+    out = [train(Corpus.from_text(text, name), "bbpe", merges=120)
+           for name in ("gpt2", "whitespace", "none")]
+    out += [train(Corpus.from_text(text, "gpt2"), "bpe", merges=120),
+            train(Corpus.from_text(text), "bpe", merges=120, marker="</w>"),
+            train(Corpus.from_text(text), "bpe", merges=120, marker="</w>",
+                  marker_style="glued"),
+            train(Corpus.from_text(text), "wordpiece", merges=120),
+            train(Corpus.from_text(text, "gpt2"), "wordpiece", merges=120)]
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])
+@given(text=ENCODE_TEXT, step=st.integers(0, 120))
+def test_compiled_and_python_encoders_give_the_same_tokens(encode_trainings, text, step):
+    for training in encode_trainings:
+        assert_same_encodings(training, min(step, len(training.merges)), text)
+
+
+def test_compiled_and_python_encoders_agree_on_real_text(encode_trainings):
+    text = (STDLIB / "textwrap.py").read_text(encoding="utf-8") + " " + "ab" * 3000
+    for training in encode_trainings:
+        for step in (0, 7, len(training.merges)):
+            assert_same_encodings(training, step, text)
+
+
+def test_native_byte_level_words_equal_the_python_ones(encode_trainings):
+    compiled, python = encoders(encode_trainings[0], 120)
+    words = ["hello", " world", "😀😀", " 苹果派", "e\u0301", "\ud800x", "ab" * 40, " ", ""]
+    for word in words:
+        assert compiled._coder.word(word, None) == python._encode_word(word)
+        assert compiled.word(word) == python.word(word)
+
+
+def test_the_compiled_word_cache_starts_afresh_when_full(encode_trainings, monkeypatch):
+    monkeypatch.setattr(encoding, "_WORD_CACHE_SIZE", 5)
+    text = (STDLIB / "LICENSE.txt").read_text(encoding="utf-8")[:3000]
+    for training in (encode_trainings[0], encode_trainings[4], encode_trainings[6]):
+        compiled, python = encoders(training, 60)
+        assert compiled.encode(text) == python.encode(text)
+        assert compiled._coder.cached() <= 5
