@@ -137,20 +137,26 @@ def splits_html(
     byte_style: str = "gpt2",
     new_token_id: int | None = None,
     strong: bool = False,
+    max_chips: int = 200,
 ) -> str:
     """A table of words: ``(index, word, count, symbols, ids, changed)`` per row.
 
     Words changed by the current merge are highlighted; chips of the new token outlined.
+    A word longer than ``max_chips`` tokens shows its first ones and how many are left;
+    a long word is cut too.
     """
     out = ['<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
            '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
     for index, word, count, symbols, ids, changed in rows:
         chips = "".join(symbol_chip(s, i, byte_style, new=(i == new_token_id and changed),
                                     strong=strong)
-                        for s, i in zip(symbols, ids))
+                        for s, i in zip(symbols[:max_chips], ids[:max_chips]))
+        if len(ids) > max_chips:
+            chips += f'<span class="bv-muted"> … and {len(ids) - max_chips:,} more</span>'
         badge = '<span class="bv-badge">changed</span>' if changed else ""
+        shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
         out.append(f'<tr class="{"bv-changed" if changed else ""}">'
-                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(visible(word))}{badge}</td>'
+                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(shown)}{badge}</td>'
                    f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
     out.append("</tbody></table>")
     return "".join(out)
@@ -208,19 +214,26 @@ def merge_tree_html(node: TreeNode, byte_style: str = "gpt2", strong: bool = Fal
 
 
 def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
-                show_whitespace: bool = False, strong: bool = False) -> str:
+                show_whitespace: bool = False, strong: bool = False,
+                max_tokens: int = 3000) -> str:
     """The input text drawn as coloured token spans (colour by id).
 
     ``tokens`` are :class:`bpeviz.encoding.Token`-like records (text, id, start, end,
     bytes, partial, unk). Text between tokens (dropped whitespace) is drawn plain.
     Tokens holding part of a character show their bytes; ``[UNK]`` tokens are striped.
+    Past ``max_tokens`` tokens the rest of the text is left out, with a note.
     """
+    ordered = sorted(tokens, key=lambda t: (t.start, t.end))
+    rest = len(ordered) - max_tokens
+    if rest > 0:
+        ordered = ordered[:max_tokens]
+        text = text[: ordered[-1].end]
     def show(s: str) -> str:
         return visible(s).replace("↵", "↵\n") if show_whitespace else s
 
     out = ['<div class="bv-tokens">']
     pos = 0
-    for tok in sorted(tokens, key=lambda t: (t.start, t.end)):
+    for tok in ordered:
         if tok.start > pos:
             out.append(f'<span class="bv-gap">{esc(show(text[pos:tok.start]))}</span>')
         raw = bytes(tok.bytes)
@@ -242,6 +255,9 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
         pos = max(pos, tok.end)
     if pos < len(text):
         out.append(f'<span class="bv-gap">{esc(show(text[pos:]))}</span>')
+    if rest > 0:
+        out.append(f'<span class="bv-muted"> … {rest:,} more tokens not drawn '
+                   "(the counts and ids cover them all)</span>")
     out.append("</div>")
     return "".join(out)
 

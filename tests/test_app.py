@@ -456,3 +456,30 @@ def test_word_search_sort_and_changed_filter():
                       body_with(ok(at), "bv-words"))
     corpus = load_sample("tour")
     assert first.group(1) == max(zip(corpus.words, corpus.counts), key=lambda wc: wc[1])[0]
+
+
+@pytest.mark.parametrize("settings", [
+    {"merges": 0},
+    {"min_freq": 10_000},
+    {"source": "paste", "paste": "a"},
+    {"source": "paste", "paste": "a" * 3000},
+    {"source": "paste", "paste": "x" * 10_000 + " y"},
+    {"source": "paste", "paste": "👨‍👩‍👧‍👦 👍🏽 e\u0301 שלום مرحبا 自然语言处理 a\u200bb\u00ad"},
+    {"source": "paste", "paste": "tab\tseparated\r\nCRLF lines\x00nul"},
+], ids=["no-merges", "min-frequency", "one-char", "one-char-repeated", "long-word",
+        "emoji-rtl-cjk-invisible", "tabs-crlf-nul"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_edge_corpora_run_every_page(settings, algorithm):
+    at = open_page("app.py", algo=algorithm, **settings)
+    for page in PAGES:
+        ok(at.switch_page(page).run())
+        assert not at.error or "Training failed" not in at.error[0].value
+
+
+def test_the_engine_and_its_view_helpers_do_not_import_streamlit():
+    import subprocess
+    import sys
+
+    code = ("import sys, bpeviz, bpeviz.render, bpeviz.views, bpeviz.limits, bpeviz.samples;"
+            "sys.exit('streamlit' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], cwd=Path(APP).parent).returncode == 0
