@@ -43,9 +43,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server():
+def server(tmp_path_factory):
     port = _free_port()
-    log = open(ROOT / ".pytest_cache" / "streamlit-browser.log", "w")  # noqa: SIM115
+    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
