@@ -6,7 +6,8 @@
  * score and forest node. Read the Python version first; the comments here only cover
  * what C adds (the hash table, the heap, the vectors, the forest kept per symbol).
  * The module also has three snapshot helpers, tested against NumPy code in
- * bpeviz/snapshot.py.
+ * bpeviz/snapshot.py, and two encoding types (Ranks, Coder; see "encoding" below),
+ * tested against the pure-Python encoder in bpeviz/encoding.py.
  *
  * State: every word's current split (int32 ids, rewritten in place) and the node of the
  * merge forest behind each of its symbols, pair counts in an open-addressing hash table
@@ -1122,6 +1123,10 @@ static int Ranks_init(Ranks *r, PyObject *args, PyObject *kwds) {
     PyObject *o[4];
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO", kwlist, &o[0], &o[1], &o[2], &o[3]))
         return -1;
+    if (r->slots) {  /* a Coder may be reading them */
+        PyErr_SetString(PyExc_TypeError, "a Ranks object is initialised once");
+        return -1;
+    }
     Py_buffer b[4];
     int got = 0, rc = -1;
     static const char *what[4] = {"left", "right", "rank", "token"};
@@ -1154,7 +1159,6 @@ static int Ranks_init(Ranks *r, PyObject *args, PyObject *kwds) {
             slots[h].token = token[i];
         }
     }
-    PyMem_RawFree(r->slots);
     r->slots = slots;
     r->mask = cap - 1;
     r->n = n;
@@ -1849,29 +1853,29 @@ static PyObject *Coder_word(Coder *c, PyObject *args) {
     const void *data = PyUnicode_DATA(word);
     int64_t w = coder_word(c, word_fn, word, kind, data, 0, PyUnicode_GET_LENGTH(word));
     if (w < 0) return NULL;
-    const WordEntry *e = &c->words[w];
-    PyObject *cols[4];
+    /* copied out first: making Python objects may run other threads, which may change
+     * the cache */
+    Py_ssize_t m = c->words[w].n_pieces;
+    int64_t p0 = c->words[w].piece;
+    int32_t *vals = PyMem_RawMalloc((size_t)(m ? m : 1) * 4 * sizeof(int32_t));
+    if (!vals) return PyErr_NoMemory();
+    memcpy(vals, c->p_id + p0, (size_t)m * sizeof(int32_t));
+    memcpy(vals + m, c->p_start + p0, (size_t)m * sizeof(int32_t));
+    memcpy(vals + 2 * m, c->p_end + p0, (size_t)m * sizeof(int32_t));
+    for (Py_ssize_t t = 0; t < m; t++) vals[3 * m + t] = c->p_flag[p0 + t];
+    PyObject *cols[4] = {NULL, NULL, NULL, NULL}, *res = NULL;
     for (int k = 0; k < 4; k++) {
-        cols[k] = PyTuple_New(e->n_pieces);
-        if (!cols[k]) {
-            for (int j = 0; j < k; j++) Py_DECREF(cols[j]);
-            return NULL;
-        }
-    }
-    for (int32_t t = 0; t < e->n_pieces; t++) {
-        int64_t p = e->piece + t;
-        long vals[4] = {c->p_id[p], c->p_start[p], c->p_end[p], c->p_flag[p]};
-        for (int k = 0; k < 4; k++) {
-            PyObject *v = PyLong_FromLong(vals[k]);
-            if (!v) {
-                for (int j = 0; j < 4; j++) Py_DECREF(cols[j]);
-                return NULL;
-            }
+        if (!(cols[k] = PyTuple_New(m))) goto done;
+        for (Py_ssize_t t = 0; t < m; t++) {
+            PyObject *v = PyLong_FromLong(vals[k * m + t]);
+            if (!v) goto done;
             PyTuple_SET_ITEM(cols[k], t, v);
         }
     }
-    PyObject *res = PyTuple_Pack(4, cols[0], cols[1], cols[2], cols[3]);
-    for (int k = 0; k < 4; k++) Py_DECREF(cols[k]);
+    res = PyTuple_Pack(4, cols[0], cols[1], cols[2], cols[3]);
+done:
+    for (int k = 0; k < 4; k++) Py_XDECREF(cols[k]);
+    PyMem_RawFree(vals);
     return res;
 }
 
