@@ -243,9 +243,10 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
             classes.append("bv-partial")
         else:
             shown = show(text[tok.start:tok.end])
-            if not shown or all(unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me")
-                                for ch in shown):
-                shown = label(tok.text, byte_style)  # an end-of-word marker, a lone joiner
+            if not shown.strip() or all(unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me")
+                                        for ch in shown):
+                # an end-of-word marker, a lone space or joiner: show the token itself
+                shown = label(tok.text, byte_style)
         if tok.unk:
             classes.append("bv-unk")
         title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"

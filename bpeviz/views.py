@@ -53,10 +53,13 @@ def label(symbol: Symbol, byte_style: str = "gpt2") -> str:
 def visible(text: str) -> str:
     """Whitespace and invisible characters of ``text`` made visible (see :func:`label`)."""
     out = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch in VISIBLE_WHITESPACE:
             out.append(VISIBLE_WHITESPACE[ch])
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs") and ch != "\u200d":
+        elif ch == "\u200d" and 0 < i < len(text) - 1 and not (
+                text[i - 1].isascii() or text[i + 1].isascii()):
+            out.append(ch)  # a joiner inside an emoji sequence: keep the sequence whole
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs"):
             out.append(f"⟨U+{ord(ch):04X}⟩")
         else:
             out.append(ch)
