@@ -233,21 +233,71 @@ def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
         t0 = time.perf_counter()
         tik_ids = enc.encode_ordinary(text)
         t_tik.append(time.perf_counter() - t0)
+    # the pure-Python path (what runs when bpeviz._merge is not built), once: it is slow.
+    # A new encoder object: its word cache starts empty, at the step tiktoken has.
+    python_encoder = encoding._Encoder(training, last, "python")
+    t0 = time.perf_counter()
+    python_ids = python_encoder.encode(text).ids
+    t_python = [time.perf_counter() - t0]
+    del python_encoder
     same = ours_ids == tik_ids
     tp = {name: size / median(ts) for name, ts in
-          (("encode", t_enc), ("ids", t_ids), ("warm", t_warm), ("tiktoken", t_tik))}
-    widths = (44, 12, 12, 12)
+          (("encode", t_enc), ("ids", t_ids), ("warm", t_warm), ("python", t_python),
+           ("tiktoken", t_tik))}
+    widths = (52, 12, 12, 12)
     row("", "MB/s", "tiktoken", "ratio", widths=widths)
     for name, label in (("encode", "snapshot.encode (Token records), cold"),
                         ("ids", "encoding.encode_ids, cold"),
-                        ("warm", "encoding.encode_ids, word cache warm")):
+                        ("warm", "encoding.encode_ids, word cache warm"),
+                        ("python", "snapshot.encode, cold, pure Python (no _merge)")):
         row(label, f"{tp[name]:.2f}", f"{tp['tiktoken']:.2f}",
             f"{tp[name] / tp['tiktoken']:.2f}x", widths=widths)
-    print(f"  identical ids: {same} ({len(ours_ids):,} vs {len(tik_ids):,} tokens)")
+    print(f"  identical ids: {same} ({len(ours_ids):,} vs {len(tik_ids):,} tokens; "
+          f"pure Python: {python_ids == tik_ids})")
     ratio = tp["encode"] / tp["tiktoken"]
     results["encoding"] = {**tp, "ratio": ratio, "identical": same}
     SUMMARY.append(("3. encode throughput vs tiktoken", f"{ratio:.2f}x", ">= 0.5x",
                     verdict(ratio >= 0.5 and same)))
+    del python_ids, ours_ids, tik_ids
+    bench_encoding_hf(args, results, text, size, merges, train_mb)
+
+
+def bench_encoding_hf(args: argparse.Namespace, results: dict[str, Any], text: str,
+                      size: float, merges: int, train_mb: float) -> None:
+    """BPE and WordPiece (report): snapshot.encode against HF's Tokenizer.encode with the
+    step exported as tokenizer.json, on the same text; tokens and offsets both sides."""
+    from tokenizers import Tokenizer
+
+    from bpeviz import Corpus, train
+
+    print(f"\n  BPE and WordPiece, whitespace words, step {merges:,}, same texts: snapshot.encode "
+          f"vs HF tokenizers Tokenizer.encode (export('hf'), 1 thread), {args.repeat} repeat(s)")
+    widths = (52, 12, 12, 12)
+    row("", "MB/s", "HF MB/s", "ratio", widths=widths)
+    for algorithm in ("bpe", "wordpiece"):
+        training = train(Corpus.from_text(corpus_text(train_mb)), algorithm, merges=merges)
+        last = len(training.merges)
+        hf = Tokenizer.from_str(training.at(last).export("hf")["tokenizer.json"])
+        t_ours, t_hf = [], []
+        same = True
+        for rep in range(args.repeat):
+            snap = training.at(last - rep)  # a cold word cache every time
+            t0 = time.perf_counter()
+            ours = snap.encode(text)
+            t_ours.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            theirs = hf.encode(text)
+            t_hf.append(time.perf_counter() - t0)
+            if rep == 0:
+                same = (ours.ids == theirs.ids
+                        and theirs.offsets == list(zip(ours.starts, ours.ends)))
+            del ours, theirs
+        ours_tp, hf_tp = size / median(t_ours), size / median(t_hf)
+        row(f"{algorithm}: snapshot.encode, cold (identical: {same})", f"{ours_tp:.2f}",
+            f"{hf_tp:.2f}", f"{ours_tp / hf_tp:.2f}x", widths=widths)
+        results[f"encoding_{algorithm}"] = {"bpeviz": ours_tp, "hf": hf_tp, "identical": same}
+        SUMMARY.append((f"3. {algorithm} encode throughput vs HF", f"{ours_tp / hf_tp:.2f}x",
+                        "report", "-" if same else "MISMATCH"))
 
 
 # -- 4. scrubbing ------------------------------------------------------------------------------
