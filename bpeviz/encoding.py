@@ -243,6 +243,8 @@ class _Encoder:
             self.texts = {i: vocab[i] for i in self.known}  # type: ignore[misc]
         if self.algorithm == "wordpiece":
             self.longest = max((len(vocab[i]) for i in self.known), default=0)
+            # every start of every token (the tokens too), for the longest-match search
+            self.prefixes = {s[:k] for s in self.ids for k in range(1, len(s) + 1)}
         self.cache: dict[str, _Entry] = {}
         # the compiled path (engine "compiled", the default when bpeviz._merge is built)
         self._merge: Callable[[list[int], list[int], list[int]],
@@ -357,21 +359,28 @@ class _Encoder:
         n = len(word)
         if n > MAX_WORDPIECE_CHARS:
             return ((self.unk_id, 0, n, _UNK),)
-        ids = self.ids
+        ids, prefixes = self.ids, self.prefixes
         pieces = []
         start = 0
         while start < n:
-            end = min(n, start + self.longest)
-            while end > start:
-                piece = word[start:end] if start == 0 else WORDPIECE_PREFIX + word[start:end]
+            # the longest piece in the vocabulary: read on while the piece is the start
+            # of some token (a longer match would start with it), keep the last match
+            head = WORDPIECE_PREFIX if start else ""
+            found = -1
+            end = start
+            last = min(n, start + self.longest)
+            while end < last:
+                end += 1
+                piece = head + word[start:end]
+                if piece not in prefixes:
+                    break
                 i = ids.get(piece)
                 if i is not None:
-                    pieces.append((i, start, end, 0))
-                    break
-                end -= 1
-            else:
+                    found, found_end = i, end
+            if found < 0:
                 return ((self.unk_id, 0, n, _UNK),)
-            start = end
+            pieces.append((found, start, found_end, 0))
+            start = found_end
         return tuple(pieces)
 
     # -- decoding -------------------------------------------------------------------------

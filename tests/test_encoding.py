@@ -18,6 +18,7 @@ from bpeviz.encoding import (
     MAX_WORDPIECE_CHARS,
     Encoding,
     Token,
+    _Encoder,
     _merge_with_heap,
     encode_ids,
     merge_word,
@@ -383,6 +384,33 @@ def test_wordpiece_round_trips_up_to_unk_words(wordpiece_training, text, step):
             assert "".join(text[t.start:t.end] for t in pieces) == word
             expected.append(word)
     assert snap.decode(tokens.ids) == " ".join(expected)
+
+
+def longest_match_by_definition(encoder, word):
+    """WordPiece by its definition: at each position the longest piece in the vocabulary,
+    trying every length from the longest token's down."""
+    if len(word) > MAX_WORDPIECE_CHARS:
+        return ((encoder.unk_id,), (0,), (len(word),), (2,))
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(min(len(word), start + encoder.longest), start, -1):
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in encoder.ids:
+                pieces.append((encoder.ids[piece], start, end, 0))
+                start = end
+                break
+        else:
+            return ((encoder.unk_id,), (0,), (len(word),), (2,))
+    return tuple(zip(*pieces)) if pieces else ((), (), (), ())
+
+
+@PROPERTY
+@given(words=st.lists(st.text(alphabet="abcdefghilmnoprstuwy_#.é中[]UNK", min_size=1,
+                              max_size=30), max_size=20), step=st.integers(0, 150))
+def test_wordpiece_finds_the_longest_piece_at_every_position(wordpiece_training, words, step):
+    encoder = _Encoder(wordpiece_training, step, "python")
+    for word in [*words, "[UNK]", "##", "#", "a" * 101, "the", "functions"]:
+        assert encoder._encode_word(word) == longest_match_by_definition(encoder, word), word
 
 
 @settings(max_examples=200, deadline=None)
