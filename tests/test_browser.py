@@ -2,7 +2,8 @@
 ``streamlit run app.py``. What only a browser shows: pages render without an error
 element, the slider and play work, hostile text shows literally and runs nothing.
 
-Screenshots of each page go to docs/screenshots/ (the README shows them).
+Screenshots of each page go to docs/screenshots/ (the README shows them). The
+``server`` fixture is in conftest.py (shared with test_many_users.py).
 """
 
 from __future__ import annotations
@@ -10,11 +11,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -34,42 +30,6 @@ PWN = '<img src=x onerror="window.__pwned=1"> <svg onload="window.__pwned=2">'
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().decode().strip() == "ok":
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"streamlit did not start: see {log.name}")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
 
 
 @pytest.fixture(scope="session")
