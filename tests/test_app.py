@@ -367,6 +367,74 @@ def test_too_many_distinct_words_names_the_limit():
     assert "50,000" in at.error[0].value and "python -m bpeviz train" in at.error[0].value
 
 
+def test_a_corpus_past_the_character_limit_names_it_offers_the_cli_and_keeps_the_text(
+        monkeypatch):
+    import bpeviz.ui.training as cache
+    from bpeviz.limits import LIMITS
+
+    calls = []
+    monkeypatch.setattr(cache, "train", lambda *a, **k: calls.append(k))
+    text = "lower newest " * (LIMITS.text_chars // 13 + 10)
+    at = open_page("pages/1_Explore.py", source="paste", paste=text)
+    ok(at)
+    message = at.error[0].value
+    assert "Corpus too large" in message and f"{len(text):,} characters" in message
+    assert f"{LIMITS.text_chars:,}" in message and "python -m bpeviz train" in message
+    assert at.text_area(key="w_paste").value == text, "the text stays in its box"
+    assert not calls, "nothing is trained past the limits"
+
+
+def test_a_vocabulary_size_past_the_merge_limit_names_it_and_the_cli():
+    at = open_page("pages/1_Explore.py", size_by="vocab", vocab=100_000)
+    ok(at)
+    message = at.error[0].value
+    assert "Too many merges" in message and "2,000" in message
+    assert "python -m bpeviz train" in message
+
+
+def test_the_training_and_corpus_caches_are_bounded():
+    """Past CACHE_ENTRIES trainings the oldest is dropped, and its memory freed."""
+    import gc
+    import weakref
+
+    import bpeviz.ui.training as cache
+
+    cache._training_job.clear()
+    cache._corpus.clear()
+    corpus = cache.get_corpus(sample_bytes("tour"), "whitespace", "tour")
+    options = train_options("bpe", merges=1)
+    first = weakref.ref(cache.get_training(corpus, options))
+    first_job = weakref.ref(cache._training_job(  # the same key as get_training's
+        corpus.digest, tuple(sorted(options.items())), corpus, options))
+    assert first_job().result is first()
+    assert first() is not None and first_job() is not None
+    for merges in range(2, cache.CACHE_ENTRIES + 8):
+        training = cache.get_training(corpus, train_options("bpe", merges=merges))
+        assert len(training.merges) == merges
+    del training
+    gc.collect()
+    jobs = [o for o in gc.get_objects() if isinstance(o, cache.TrainingJob)]
+    assert len(jobs) <= cache.CACHE_ENTRIES
+    assert first_job() is None and first() is None, "the oldest training was dropped"
+    again = cache.get_training(corpus, train_options("bpe", merges=1))
+    assert len(again.merges) == 1, "and is trained again when asked for"
+
+    corpora = [weakref.ref(cache.get_corpus(f"w{i} x{i}".encode(), "whitespace", "c"))
+               for i in range(cache.CACHE_ENTRIES + 8)]
+    gc.collect()
+    assert sum(r() is not None for r in corpora) <= cache.CACHE_ENTRIES
+    assert corpora[0]() is None
+
+    for step in range(len(again.merges) + 1):
+        cache.snapshot(again, step)
+    big = cache.get_training(corpus, train_options("bpe", merges=20))
+    for step in range(21):
+        cache.snapshot(big, step)
+    assert len(cache._snapshots[big]) <= 6, "a few snapshots per training, not every step"
+    cache._training_job.clear()
+    cache._corpus.clear()
+
+
 def test_a_word_count_paste_is_read_as_counts():
     at = open_page("pages/1_Explore.py", source="paste",
                    paste=sample_bytes("hug").decode(), merges=3, step=1)
