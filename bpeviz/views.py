@@ -15,8 +15,11 @@ hug = h + ug
 
 from __future__ import annotations
 
+import threading
 import unicodedata
+import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -82,17 +85,41 @@ def symbol_chars(symbol: Symbol) -> int:
 
 # -- merges ---------------------------------------------------------------------------
 def merges_frame(training: Training, byte_style: str = "gpt2") -> pd.DataFrame:
-    """One row per merge: step, left, right, token (labels), count, score, token id."""
-    merges = training.merges
-    return pd.DataFrame({
-        "step": [m.step for m in merges],
-        "left": [label(m.left, byte_style) for m in merges],
-        "right": [label(m.right, byte_style) for m in merges],
-        "token": [label(m.token, byte_style) for m in merges],
-        "count": [m.count for m in merges],
-        "score": [m.score for m in merges],
-        "id": [m.token_id for m in merges],
-    }, columns=["step", "left", "right", "token", "count", "score", "id"])
+    """One row per merge: step, left, right, token (labels), count, score, token id.
+
+    Built once per training and byte style (labelling thousands of merges is most of
+    the time); each call returns a copy the caller may change.
+    """
+    key = ("merges_frame", byte_style)
+    found = _cached(training, key)
+    if found is None:
+        merges = training.merges
+        found = _cache(training, key, pd.DataFrame({
+            "step": [m.step for m in merges],
+            "left": [label(m.left, byte_style) for m in merges],
+            "right": [label(m.right, byte_style) for m in merges],
+            "token": [label(m.token, byte_style) for m in merges],
+            "count": [m.count for m in merges],
+            "score": [m.score for m in merges],
+            "id": [m.token_id for m in merges],
+        }, columns=["step", "left", "right", "token", "count", "score", "id"]))
+    return found.copy()
+
+
+_PER_TRAINING: weakref.WeakKeyDictionary[Training, dict[Any, Any]] = weakref.WeakKeyDictionary()
+_PER_TRAINING_LOCK = threading.Lock()
+
+
+def _cached(training: Training, key: Any) -> Any:
+    """What :func:`_cache` kept for this training under ``key``, or None."""
+    with _PER_TRAINING_LOCK:
+        return _PER_TRAINING.get(training, {}).get(key)
+
+
+def _cache(training: Training, key: Any, value: Any) -> Any:
+    """Keep ``value`` as long as the training lives (a training never changes)."""
+    with _PER_TRAINING_LOCK:
+        return _PER_TRAINING.setdefault(training, {}).setdefault(key, value)
 
 
 def created_at(training: Training) -> np.ndarray:
@@ -112,15 +139,20 @@ def words_frame(snapshot: Snapshot) -> pd.DataFrame:
 
     The frame's index is the word's index in the corpus (first-appearance order).
     """
-    corpus = snapshot.training.corpus
+    training = snapshot.training
+    corpus = training.corpus
     ids, word_of = snapshot._ids
     n_tokens = np.bincount(word_of, minlength=len(corpus.words)) if len(ids) else np.zeros(
         len(corpus.words), dtype=np.int64)
     changed = np.zeros(len(corpus.words), dtype=bool)
     changed[snapshot.changed_words] = True
+    base = _cached(training, "words")
+    if base is None:  # the words and counts, as columns, once per training
+        base = _cache(training, "words", pd.DataFrame({
+            "word": list(corpus.words), "count": np.asarray(corpus.counts, dtype=np.int64)}))
     return pd.DataFrame({
-        "word": list(corpus.words),
-        "count": np.asarray(corpus.counts, dtype=np.int64),
+        "word": base["word"].array,
+        "count": base["count"].to_numpy(),
         "tokens": n_tokens.astype(np.int64),
         "changed": changed,
     })
@@ -215,10 +247,14 @@ def pair_grid(snapshot: Snapshot, top_n: int = 20) -> PairGrid:
     count = np.full((len(rows), len(cols)), np.nan)
     score = np.full((len(rows), len(cols)), np.nan)
     if len(pairs):
-        r = pd.Series(left_ids).map(rows).to_numpy()
-        c = pd.Series(right_ids).map(cols).to_numpy()
-        inside = ~(pd.isna(r) | pd.isna(c))
-        ri, ci = r[inside].astype(int), c[inside].astype(int)
+        size = int(max(left_ids.max(), right_ids.max())) + 1
+        row_of = np.full(size, -1, dtype=np.int64)
+        col_of = np.full(size, -1, dtype=np.int64)
+        row_of[list(rows)] = list(rows.values())
+        col_of[list(cols)] = list(cols.values())
+        r, c = row_of[left_ids], col_of[right_ids]
+        inside = (r >= 0) & (c >= 0)
+        ri, ci = r[inside], c[inside]
         count[ri, ci] = pairs["count"].to_numpy()[inside]
         score[ri, ci] = pairs["score"].to_numpy()[inside]
     vocab = snapshot.training.vocab
@@ -232,6 +268,21 @@ def pair_grid(snapshot: Snapshot, top_n: int = 20) -> PairGrid:
         rows=list(rows), cols=list(cols), count=count, score=score, next_pair=next_pair,
         total_pairs=len(pairs), symbols={i: vocab[i] for i in [*rows, *cols]},
     )
+
+
+def pair_rank(pairs: pd.DataFrame, pair: object) -> int | None:
+    """The row of ``pair`` (left id, right id) in ``snapshot.pairs``, or None if absent.
+
+    >>> pair_rank(pd.DataFrame({"left_id": [3, 1], "right_id": [4, 2]}), (1, 2))
+    1
+    """
+    try:
+        left, right = (int(v) for v in pair)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return None
+    hits = np.flatnonzero((pairs["left_id"].to_numpy() == left)
+                          & (pairs["right_id"].to_numpy() == right))
+    return int(hits[0]) if len(hits) else None
 
 
 # -- vocabulary -----------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Explore: the merges one step at a time: the merge, the words, the pair heatmap."""
 
+import numpy as np
 import streamlit as st
 
 from bpeviz import render, ui, views
@@ -112,9 +113,8 @@ def pair_chart(snap, pairs, value):
                      max_value=LIMITS.heatmap_symbols)
     grid = views.pair_grid(snap, top_n)
     pair = state.get("pair")
-    ids = list(zip(pairs["left_id"].tolist(), pairs["right_id"].tolist()))
-    if pair not in set(ids):
-        pair = ids[0]
+    if views.pair_rank(pairs, pair) is None:
+        pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
     st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
@@ -127,16 +127,18 @@ def pair_chart(snap, pairs, value):
 
 
 def pair_details(snap, pairs, pair) -> None:
-    ids = list(zip(pairs["left_id"].tolist(), pairs["right_id"].tolist()))
-    options = ids[:200] if pair in ids[:200] else [pair, *ids[:200]]
+    top = pairs.iloc[:200]
+    ids = list(zip(top["left_id"].tolist(), top["right_id"].tolist()))
+    options = ids if pair in ids else [pair, *ids]
     state.put("pair", pair)
     vocab = training.vocab
     ui.bound(st.selectbox, "Pair details", "pair", options,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
                                    f"{views.label(vocab[p[1]], byte_style)}")
-    row = pairs.iloc[ids.index(pair)]
+    position = views.pair_rank(pairs, pair)
+    row = pairs.iloc[position]
     holders = views.pair_words(snap, *pair)
-    rank = ids.index(pair) + 1
+    rank = position + 1
     score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
     st.html(
         f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong)} + "
@@ -153,7 +155,7 @@ def merges_table(step: int) -> None:
     if not len(frame):
         st.info("No merges yet.")
         return
-    frame.insert(0, "now", ["▶" if s == step else "" for s in frame["step"]])
+    frame.insert(0, "now", np.where(frame["step"].to_numpy() == step, "▶", ""))
     if ctx.algorithm != "wordpiece":
         frame = frame.drop(columns="score")  # the score of BPE is its count
     lo = max(0, step - 6)

@@ -72,7 +72,7 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
     Draws a progress bar while the training runs; raises the training's ValueError.
     """
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-    job = _training_job(corpus.digest, key, corpus, options)
+    job = _training_job(_digest(corpus), key, corpus, options)
     if not job.wait(0.15):
         bar = st.progress(0.0, text=f"{label}…")
         while not job.wait(0.1):
@@ -86,6 +86,22 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
         raise job.error
     assert job.result is not None
     return job.result
+
+
+_digests: weakref.WeakKeyDictionary[Corpus, str] = weakref.WeakKeyDictionary()
+_digests_lock = threading.Lock()
+
+
+def _digest(corpus: Corpus) -> str:
+    """``corpus.digest``, hashed once per corpus (the cached corpus comes back on every
+    run, and hashing all its words took a tenth of a rerun)."""
+    with _digests_lock:
+        found = _digests.get(corpus)
+    if found is None:
+        found = corpus.digest
+        with _digests_lock:
+            _digests[corpus] = found
+    return found
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
