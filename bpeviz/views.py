@@ -106,6 +106,25 @@ def merges_frame(training: Training, byte_style: str = "gpt2") -> pd.DataFrame:
     return found.copy()
 
 
+def merges_table(training: Training, byte_style: str = "gpt2",
+                 score: bool = True) -> tuple[pd.DataFrame, Any]:
+    """The merges as the Explore page lists them: an empty ``now`` column first (the page
+    marks the current step there), then :func:`merges_frame` (without ``score`` unless
+    ``score``); as a frame and as the Arrow table Streamlit sends, both built once per
+    training, byte style and ``score`` (treat them as read-only)."""
+    key = ("merges_table", byte_style, score)
+    found = _cached(training, key)
+    if found is None:
+        import pyarrow as pa  # (streamlit's and pandas' dependency; only the app needs this)
+
+        frame = merges_frame(training, byte_style)
+        frame.insert(0, "now", [""] * len(frame))
+        if not score:
+            frame = frame.drop(columns="score")
+        found = _cache(training, key, (frame, pa.Table.from_pandas(frame)))
+    return found
+
+
 _PER_TRAINING: weakref.WeakKeyDictionary[Training, dict[Any, Any]] = weakref.WeakKeyDictionary()
 _PER_TRAINING_LOCK = threading.Lock()
 

@@ -1,6 +1,8 @@
 """Explore: the merges one step at a time: the merge, the words, the pair heatmap."""
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from bpeviz import render, ui, views
@@ -151,27 +153,28 @@ def pair_details(snap, pairs, pair) -> None:
 
 def merges_table(step: int) -> None:
     st.subheader("Merges")
-    frame = views.merges_frame(training, byte_style)
+    frame, table = views.merges_table(training, byte_style,
+                                      score=ctx.algorithm == "wordpiece")
     if not len(frame):
         st.info("No merges yet.")
         return
-    frame.insert(0, "now", np.where(frame["step"].to_numpy() == step, "▶", ""))
-    if ctx.algorithm != "wordpiece":
-        frame = frame.drop(columns="score")  # the score of BPE is its count
     lo = max(0, step - 6)
-    window = frame.iloc[lo: lo + 12]
-
-    def mark(row):
-        hit = row["step"] == step
-        return ["background-color: rgba(255,200,0,.45); font-weight: 700" if hit else ""] * len(row)
-
+    window = frame.iloc[lo: lo + 12].copy()
+    hit = window["step"].to_numpy() == step
+    window["now"] = np.where(hit, "▶", "")
+    marked = pd.DataFrame(np.broadcast_to(np.where(
+        hit[:, None], "background-color: rgba(255,200,0,.45); font-weight: 700", ""),
+        window.shape), index=window.index, columns=window.columns)
     formats = {"score": "{:.4g}"} if "score" in frame else {}
     config = {"now": st.column_config.TextColumn("", width=30)}
-    st.dataframe(window.style.apply(mark, axis=1).format(formats), hide_index=True,
-                 width="stretch", column_config=config)
+    st.dataframe(window.style.apply(lambda _: marked, axis=None).format(formats),
+                 hide_index=True, width="stretch", column_config=config)
     with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
-        # no Styler here: styling thousands of rows costs most of a rerun
-        st.dataframe(frame, hide_index=True, width="stretch", height=420,
+        # no Styler here: styling thousands of rows costs most of a rerun; the table is
+        # converted to Arrow once per training, and only its "now" column changes
+        now = np.where(frame["step"].to_numpy() == step, "▶", "").tolist()
+        st.dataframe(table.set_column(0, "now", pa.array(now, table.schema.field("now").type)),
+                     hide_index=True, width="stretch", height=420,
                      column_config={**config, "score": st.column_config.NumberColumn(
                          format="%.4g")})
 
