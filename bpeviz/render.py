@@ -14,6 +14,7 @@ reaches a Plotly label or hover text (Plotly reads ``<b>``, ``<br>``, entities a
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -115,12 +116,30 @@ def style_block(presentation: bool = False) -> str:
 # -- chips ----------------------------------------------------------------------------
 
 
+_SANITIZER_DROPS = re.compile(r"<(?=/)|(?<=[-!\]])(?=>)")
+
+
+def attr_text(text: str) -> str:
+    """``text`` for an attribute value that ``st.html``'s sanitizer keeps.
+
+    DOMPurify drops a whole attribute whose value holds ``</script``, ``</style``,
+    ``</title`` (and a few more closing tags), ``-->``, ``--!>`` or ``]>``, so a token
+    such as ``</script>`` lost its hover title. An invisible word joiner (U+2060) goes
+    after ``<`` before ``/``, and before ``>`` after ``-``, ``!`` or ``]``.
+
+    >>> attr_text("</script> --> ]>")
+    '<\u2060/script> --\u2060> ]\u2060>'
+    """
+    return _SANITIZER_DROPS.sub(lambda m: m.group() + "\u2060" if m.group() else "\u2060",
+                                text)
+
+
 def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = (),
          strong: bool = False) -> str:
     """One token chip; ``text`` and ``title`` are escaped here."""
     cls = " ".join(["bv-chip", *classes])
     return (f'<span class="{cls}" style="{chip_style(token_id, strong)}" '
-            f'data-id="{int(token_id)}" title="{esc(title)}">{esc(text)}</span>')
+            f'data-id="{int(token_id)}" title="{esc(attr_text(title))}">{esc(text)}</span>')
 
 
 def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,

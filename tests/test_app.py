@@ -318,6 +318,19 @@ def test_hostile_corpus_and_text_are_escaped_everywhere():
     assert "<td>&lt;/span&gt;" in words and "<td>$x$" in words
 
 
+def test_hover_titles_survive_the_sanitizer_of_st_html():
+    """DOMPurify (st.html) drops a whole attribute holding ``</script``, ``-->`` or ``]>``:
+    chip titles break those with an invisible word joiner and keep everything else."""
+    from bpeviz.render import chip
+
+    drops = re.compile(r"((--!?|])>)|<\/(style|script|title|xmp|textarea|noscript|iframe|"
+                       r"noembed|noframes)", re.I)  # DOMPurify 3.4, SAFE_FOR_XML
+    for token in ["</script>", "</STYLE>", "a-->b", "--!>", "]>", "</title>", HOSTILE]:
+        title = html.unescape(re.search(r' title="([^"]*)"', chip(token, 1, title=token))[1])
+        assert not drops.search(title), token
+        assert title.replace("\u2060", "") == token
+
+
 @pytest.mark.parametrize("text,expected", [
     ("", "Paste a text"),
     ("   \n\t  ", "Paste a text"),
