@@ -403,7 +403,8 @@ def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None
         customdata=np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),
                              merges["token"].map(chart_text)], axis=-1) if len(merges) else None,
         hovertemplate=("step %{x}: %{customdata[0]} + %{customdata[1]} → %{customdata[2]}"
-                       f"<br>{value} " + "%{y:,.4g}<extra></extra>"),
+                       f"<br>{value} " + ("%{y:.4~g}" if value == "score" else "%{y:,}")
+                       + "<extra></extra>"),
     ))
     if step:
         fig.add_vline(x=step, line={"dash": "dot", "width": 2})
