@@ -76,3 +76,19 @@ def naive_train(corpus, algorithm, merges, tie_break="first", scoring="score", m
         chosen.append(pair)
         history.append(splits)
     return chosen, history
+
+
+def random_ranks(rng, min_symbols: int, max_ranks: int) -> tuple[int, dict]:
+    """A random merge table for the per-word merge tests: ``(n_symbols, {pair: (rank, id)})``.
+
+    Symbols are ``0..n_symbols-1``; merge ``rank`` makes the id ``n_symbols + rank - 1``,
+    and only the first merge of a repeated pair counts.
+    """
+    n_symbols = rng.randint(min_symbols, 5)
+    ranks: dict = {}
+    next_id = n_symbols
+    for rank in range(1, rng.randint(1, max_ranks)):
+        pair = (rng.randrange(next_id), rng.randrange(next_id))
+        ranks.setdefault(pair, (rank, next_id))
+        next_id += 1
+    return n_symbols, ranks

@@ -27,6 +27,7 @@ from bpeviz.encoding import (
 from bpeviz.pretokenize import spans
 from bpeviz.symbols import surface
 from bpeviz.training import make_options
+from tests.reference import random_ranks
 
 SEED_004_TEXT = "low low low lowly lower newer newer\nhappy dog happy cat"
 SEED_003_SENTENCES = [
@@ -273,13 +274,7 @@ def test_the_word_cache_never_crosses_steps_or_trainings():
 def test_heap_and_scan_merge_loops_agree():
     rng = random.Random(5)
     for _ in range(300):
-        n_symbols = rng.randint(2, 5)
-        ranks = {}
-        next_id = n_symbols
-        for rank in range(1, rng.randint(1, 12)):
-            pair = (rng.randrange(next_id), rng.randrange(next_id))
-            ranks.setdefault(pair, (rank, next_id))
-            next_id += 1
+        n_symbols, ranks = random_ranks(rng, 2, 12)
         ids = [rng.randrange(n_symbols) if rng.random() > 0.05 else -1
                for _ in range(rng.randint(1, 80))]
         starts = list(range(len(ids)))

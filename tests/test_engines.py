@@ -23,6 +23,7 @@ from bpeviz.training import (
     initial_symbols,
     make_options,
 )
+from tests.reference import random_ranks
 
 pytest.importorskip("bpeviz._merge", reason="the compiled merge loop is not built "
                     "(python setup.py build_ext --inplace)")
@@ -205,13 +206,7 @@ def test_compiled_merge_equals_merge_word():
 
     rng = random.Random(7)
     for _ in range(600):
-        n_symbols = rng.randint(1, 5)
-        ranks = {}
-        next_id = n_symbols
-        for rank in range(1, rng.randint(1, 14)):
-            pair = (rng.randrange(next_id), rng.randrange(next_id))
-            ranks.setdefault(pair, (rank, next_id))
-            next_id += 1
+        n_symbols, ranks = random_ranks(rng, 1, 14)
         table = [(a, b, r, t) for (a, b), (r, t) in ranks.items()]
         dup = [(a, b, r + 100, t + 100) for a, b, r, t in table[:1]]  # the first entry wins
         columns = np.array(table + dup, dtype=np.int32).reshape(-1, 4).T
