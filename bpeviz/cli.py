@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpeviz train|encode|export ...``.
+"""Command line: ``python -m bpeviz train|encode|export|explain ...``.
 
 Errors in the input are reported in one line on stderr with exit status 2, never a
 traceback.
@@ -140,12 +140,48 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_explain(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("explain", help="why merge K was chosen (words, rivals, tie), or "
+                                       "how a word is cut at step K (--word)")
+    _add_step_source(p)
+    p.add_argument("--word", default=None, metavar="W",
+                   help="trace how this word is cut at step K instead")
+    p.add_argument("--json", action="store_true", help="print JSON instead of sentences")
+    p.add_argument("--byte-style", choices=["gpt2", "hex"], default="gpt2",
+                   help="how byte-level tokens are written in the sentences")
+    p.add_argument("--words", type=int, default=8, metavar="N",
+                   help="name at most N words behind the count (default 8)")
+    p.set_defaults(run=_run_explain)
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from bpeviz.explain import describe, describe_trace, to_dict, trace_dict
+    from bpeviz.formats import import_path
+
+    training = import_path(args.training)
+    if args.word is not None:
+        found = training.at(args.step).trace(args.word)
+        lines, data = describe_trace(found, args.byte_style), trace_dict(found)
+    else:
+        step = len(training.merges) if args.step is None else args.step
+        why = training.explain(step)
+        lines = describe(why, args.byte_style, max_words=max(args.words, 1))
+        data = to_dict(why)
+    try:
+        print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else "\n".join(lines))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bpeviz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     _add_train(sub)
     _add_encode(sub)
     _add_export(sub)
+    _add_explain(sub)
     return parser
 
 

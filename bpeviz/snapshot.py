@@ -27,6 +27,7 @@ import pandas as pd
 from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
+    from bpeviz.explain import Trace
     from bpeviz.training import Merge, Training
 
 
@@ -151,6 +152,12 @@ class Snapshot:
         from bpeviz.encoding import encode
 
         return encode(self, text)
+
+    def trace(self, word: str) -> Trace:
+        """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.explain`)."""
+        from bpeviz.explain import trace
+
+        return trace(self, word)
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text a list of token ids stands for."""

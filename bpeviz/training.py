@@ -39,6 +39,7 @@ except ImportError:  # not built: the pure-Python loop gives the same results, s
     _compiled = None
 
 if TYPE_CHECKING:
+    from bpeviz.explain import Explanation
     from bpeviz.snapshot import Snapshot
 
 #: "compiled" (bpeviz._merge, a C extension) or "python" (the reference loop)
@@ -843,6 +844,13 @@ class Training:
         if not 0 <= step <= len(self.merges):
             raise ValueError(f"step must be between 0 and {len(self.merges)}, got {step}")
         return Snapshot(self, int(step))
+
+    def explain(self, step: int) -> Explanation:
+        """Why merge ``step`` was chosen: the words, rivals and tie behind it
+        (see :mod:`bpeviz.explain`)."""
+        from bpeviz.explain import explain
+
+        return explain(self, step)
 
     def save(self, path: str) -> None:
         """Write this training as JSON (atomically); :func:`bpeviz.load` reads it back."""
