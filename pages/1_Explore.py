@@ -6,7 +6,9 @@ import pyarrow as pa
 import streamlit as st
 
 from bpeviz import render, ui, views
+from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
+from bpeviz.render_explain import why_merge_html
 from bpeviz.ui import state
 
 ctx = ui.page("Explore")
@@ -45,12 +47,26 @@ def explore() -> None:
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
 
+    why_this_merge(step)
+
     words_col, merges_col = st.columns([3, 2], gap="large")
     with words_col:
         word_splits(snap)
     with merges_col:
         merges_table(step)
     heatmap(snap)
+
+
+def why_this_merge(step: int) -> None:
+    """The "Why this merge?" panel: the words, rivals and tie behind merge ``step``."""
+    with st.expander("Why this merge?", expanded=True):
+        if not step:
+            st.caption("Step 0: no merge yet. Move to step 1 or later to see why each "
+                       "merge was chosen: the words behind its count, the pairs it beat, "
+                       "and how a tie was decided.")
+            return
+        why = explain(training, step, before=ctx.at(step - 1))
+        st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
 
 
 def word_splits(snap) -> None:

@@ -1,0 +1,174 @@
+"""The "Why this merge?" panel as HTML text (no streamlit): sentences made from an
+:class:`bpeviz.explain.Explanation`, to be read aloud, by a screen reader, or by a test.
+
+Every corpus word and symbol is escaped (:func:`bpeviz.render.esc`). The numbers are
+also carried as ``data-*`` attributes: ``data-count``, ``data-score``, ``data-words``
+(how many words hold the pair), ``data-tie`` and ``data-tie-rule`` on the panel, and
+``data-count``/``data-occurrences``/``data-contribution`` on each word,
+``data-left-id``/``data-right-id``/``data-count``/``data-score`` on each rival pair.
+
+>>> from bpeviz import Corpus, train
+>>> why = train(Corpus.from_counts({"its": 1, "mots": 1}), merges=1,
+...             special_tokens=()).explain(1)
+>>> html = why_merge_html(why)
+>>> 'class="bv-why"' in html and 'data-count="2"' in html and "“mots” ×1" in html
+True
+"""
+
+from __future__ import annotations
+
+from bpeviz.explain import Explanation
+from bpeviz.render import esc, symbol_chip
+from bpeviz.views import label
+
+CSS = """<style>
+.bv-why p{margin:.35em 0;line-height:1.7}
+.bv-why .bv-why-num{font-weight:700;font-variant-numeric:tabular-nums}
+.bv-why .bv-why-formula{font-family:ui-monospace,Menlo,Consolas,monospace}
+</style>"""
+
+#: the tie rules, named for a newcomer
+RULE_NAMES = {
+    "first": "first seen in the corpus",
+    "ids": "smallest ids",
+}
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n:,} times")
+
+
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _b(text: str) -> str:
+    """A number, emphasised (``text`` is made by this module, not typed by a user)."""
+    return f'<span class="bv-why-num">{esc(text)}</span>'
+
+
+def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: str = "gpt2",
+                   presentation: bool = False, max_words: int | None = None,
+                   max_rivals: int = 5, max_tied: int = 6) -> str:
+    """Why merge ``why.step`` was chosen, in sentences: the words behind its count, the
+    WordPiece score written out, the runner-up pairs, and any tie with the rule that
+    decided it."""
+    algorithm = algorithm or why.algorithm
+    max_words = max_words if max_words is not None else (5 if presentation else 8)
+    m = why.merge
+
+    def chip(symbol, token_id: int, new: bool = False) -> str:
+        return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation)
+
+    pair = f"{chip(m.left, m.left_id)} + {chip(m.right, m.right_id)}"
+    after = ("before any merge" if why.step == 1 else
+             f"after {why.step - 1:,} merge{'s' if why.step > 2 else ''}")
+    parts = []
+    # the words behind the count
+    words = why.words
+    if len(words):
+        shown = []
+        for r in words.iloc[:max_words].itertuples(index=False):
+            text = f"“{r.word}” ×{int(r.count):,}"
+            if r.occurrences > 1:
+                text += f" (the pair {_times(int(r.occurrences))} in it: {int(r.contribution):,})"
+            shown.append(f'<span class="bv-why-word" data-count="{int(r.count)}" '
+                         f'data-occurrences="{int(r.occurrences)}" '
+                         f'data-contribution="{int(r.contribution)}">{esc(text)}</span>')
+        more = len(words) - max_words
+        tail = f", and {more:,} more word{'s' if more > 1 else ''}" if more > 0 else ""
+        n = len(words)
+        parts.append(
+            f'<p class="bv-why-count">{pair} occurs {_b(_times(m.count))} in the corpus '
+            f"{after}, in {_b(f'{n:,}')} word{'s' if n > 1 else ''} "
+            f"(×: how often each word appears in the corpus): {', '.join(shown)}{tail}.</p>")
+        parts.append(
+            f'<p class="bv-why-merged">Merging it makes the new token '
+            f"{chip(m.token, m.token_id, new=True)} (id {m.token_id:,}) and removes "
+            f"{_b(f'{m.replaced:,}')} token{'s' if m.replaced != 1 else ''} from the corpus"
+            + (" (fewer than the count: overlapping occurrences merge once)"
+               if m.replaced < m.count else "") + ".</p>")
+    else:
+        parts.append(f'<p class="bv-why-count">{pair} does not occur in the corpus {after}: '
+                     "this merge was replayed from a tokenizer file, not chosen here.</p>")
+    # WordPiece: the score written out
+    if algorithm == "wordpiece" and why.count_left is not None:
+        left, right = esc(label(m.left, byte_style)), esc(label(m.right, byte_style))
+        formula = (f'<span class="bv-why-formula">count({left} {right}) / '
+                   f"(count({left}) × count({right})) = {m.count:,} / "
+                   f"({why.count_left:,} × {why.count_right:,}) = "
+                   f"{esc(_num(why.formula_score or 0.0))}</span>")
+        if why.value == "score":
+            parts.append(f'<p class="bv-why-score">Its WordPiece score: {formula}. '
+                         f"{left} appears {_times(why.count_left)} and {right} "
+                         f"{_times(why.count_right)} in the corpus; a pair of rare symbols "
+                         "that mostly occur together scores high.</p>")
+        else:
+            parts.append(f'<p class="bv-why-score">Scoring “frequency”: pairs are ranked by '
+                         "count only, as Hugging Face's WordPieceTrainer does. With the "
+                         f"WordPiece score formula this pair would score {formula}.</p>")
+    # the runner-up pairs
+    value = why.value
+    rivals = why.runners_up.iloc[:max_rivals]
+    if len(rivals):
+        items = []
+        for r in rivals.itertuples(index=False):
+            amount = (f"score {_num(float(r.score))}, count {int(r.count):,}" if value == "score"
+                      else f"count {int(r.count):,}")
+            items.append(
+                f'<span class="bv-why-rival" data-left-id="{int(r.left_id)}" '
+                f'data-right-id="{int(r.right_id)}" data-count="{int(r.count)}" '
+                f'data-score="{float(r.score)!r}">{chip(r.left, int(r.left_id))} + '
+                f"{chip(r.right, int(r.right_id))} ({esc(amount)})</span>")
+        parts.append(f'<p class="bv-why-rivals">The next best pairs {after}: '
+                     f"{', '.join(items)}"
+                     f"{f', out of {why.total_pairs:,} pairs' if why.total_pairs > 1 else ''}"
+                     ".</p>")
+    elif why.rank is not None:
+        parts.append('<p class="bv-why-rivals">No other pair was left to compete with it.</p>')
+    # the tie, or why it won outright
+    shown_value = (f"score {_num(why.score)}" if value == "score"
+                   else f"count {int(why.merge.count):,}")
+    if why.rank is not None and why.rank != 1:
+        best = why.runners_up.iloc[0]
+        parts.append(f'<p class="bv-why-tie">This merge was replayed from a tokenizer file, '
+                     f"not chosen: it ranked {why.rank:,} of {why.total_pairs:,} pairs; the "
+                     f"best was {chip(best.left, int(best.left_id))} + "
+                     f"{chip(best.right, int(best.right_id))}.</p>")
+    elif len(why.tie):
+        tie = why.tie
+        named = ", ".join(f"{chip(r.left, int(r.left_id))} + {chip(r.right, int(r.right_id))}"
+                          for r in tie.iloc[:max_tied].itertuples(index=False))
+        more = f" and {len(tie) - max_tied:,} more" if len(tie) > max_tied else ""
+        n = len(tie)
+        head = (f"A tie: {_b(f'{n:,}')} other pair{'s' if n > 1 else ''} also had "
+                f"{esc(shown_value)} ({named}{more}). ")
+        first = tie.iloc[0]
+        rival = f"{chip(first.left, int(first.left_id))} + {chip(first.right, int(first.right_id))}"
+        if why.tie_rule == "first":
+            where = (f"“{why.first_word}” (word {(why.first_index or 0) + 1:,} of the corpus, "
+                     f"symbol {(why.first_position or 0) + 1:,})")
+            other = (f"“{first.first_word}” (word {int(first.first_index) + 1:,}, symbol "
+                     f"{int(first.first_position) + 1:,})")
+            rule = (f"The tie rule “{RULE_NAMES['first']}” decided (as minbpe, tiktoken's "
+                    "trainer and the Hugging Face course do): reading the words in order of "
+                    f"first appearance, {pair} comes first, in {esc(where)}; {rival} first "
+                    f"comes in {esc(other)}.")
+        else:
+            rule = (f"The tie rule “{RULE_NAMES['ids']}” decided (as Hugging Face's "
+                    f"BpeTrainer does): {pair} has the ids ({m.left_id:,}, {m.right_id:,}), "
+                    f"smaller than {rival}'s ({int(first.left_id):,}, {int(first.right_id):,}).")
+        parts.append(f'<p class="bv-why-tie">{head}{rule}</p>')
+    elif len(rivals):
+        parts.append(f'<p class="bv-why-tie">No other pair had {esc(shown_value)}: it won '
+                     "outright, no tie rule needed.</p>")
+    attrs = {
+        "step": why.step, "count": m.count, "score": repr(float(why.score)),
+        "words": len(words), "word-sum": int(words["contribution"].sum()) if len(words) else 0,
+        "tie": len(why.tie), "tie-rule": why.tie_rule, "value": value,
+        "rank": why.rank if why.rank is not None else "",
+        "count-left": why.count_left if why.count_left is not None else "",
+        "count-right": why.count_right if why.count_right is not None else "",
+    }
+    data = " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
+    return f'{CSS}<div class="bv-why" {data}>{"".join(parts)}</div>'
