@@ -42,6 +42,11 @@ def _num(x: float) -> str:
     return f"{x:.4g}"
 
 
+def _short(word: str, limit: int = 32) -> str:
+    """A word cut to ``limit`` characters (a whole sentence can be one word in CJK text)."""
+    return word if len(word) <= limit else word[: limit - 1] + "…"
+
+
 def _b(text: str) -> str:
     """A number, emphasised (``text`` is made by this module, not typed by a user)."""
     return f'<span class="bv-why-num">{esc(text)}</span>'
@@ -69,7 +74,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     if len(words):
         shown = []
         for r in words.iloc[:max_words].itertuples(index=False):
-            text = f"“{r.word}” ×{int(r.count):,}"
+            text = f"“{_short(r.word)}” ×{int(r.count):,}"
             if r.occurrences > 1:
                 text += f" (the pair {_times(int(r.occurrences))} in it: {int(r.contribution):,})"
             shown.append(f'<span class="bv-why-word" data-count="{int(r.count)}" '
@@ -100,9 +105,9 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                    f"{esc(_num(why.formula_score or 0.0))}</span>")
         if why.value == "score":
             parts.append(f'<p class="bv-why-score">Its WordPiece score: {formula}. '
-                         f"{left} appears {_times(why.count_left)} and {right} "
-                         f"{_times(why.count_right)} in the corpus; a pair of rare symbols "
-                         "that mostly occur together scores high.</p>")
+                         f"{left} appears {_times(why.count_left)} in the corpus and is "
+                         f"followed by {right} {_times(m.count)}; {right} appears "
+                         f"{_times(why.count_right)} and follows {left} {_times(m.count)}.</p>")
         else:
             parts.append(f'<p class="bv-why-score">Scoring “frequency”: pairs are ranked by '
                          "count only, as Hugging Face's WordPieceTrainer does. With the "
@@ -146,10 +151,13 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
         first = tie.iloc[0]
         rival = f"{chip(first.left, int(first.left_id))} + {chip(first.right, int(first.right_id))}"
         if why.tie_rule == "first":
-            where = (f"“{why.first_word}” (word {(why.first_index or 0) + 1:,} of the corpus, "
-                     f"symbol {(why.first_position or 0) + 1:,})")
-            other = (f"“{first.first_word}” (word {int(first.first_index) + 1:,}, symbol "
-                     f"{int(first.first_position) + 1:,})")
+            where = (f"“{_short(why.first_word or '')}” (word {(why.first_index or 0) + 1:,} "
+                     f"of the corpus, symbol {(why.first_position or 0) + 1:,})")
+            if int(first.first_index) == why.first_index:
+                other = f"the same word, at symbol {int(first.first_position) + 1:,}"
+            else:
+                other = (f"“{_short(first.first_word)}” (word {int(first.first_index) + 1:,}, "
+                         f"symbol {int(first.first_position) + 1:,})")
             rule = (f"The tie rule “{RULE_NAMES['first']}” decided (as minbpe, tiktoken's "
                     "trainer and the Hugging Face course do): reading the words in order of "
                     f"first appearance, {pair} comes first, in {esc(where)}; {rival} first "
