@@ -269,7 +269,7 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
         if tok.unk:
             classes.append("bv-unk")
         title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
-                 + (" · part of a character" if tok.partial else "")
+                 + (_part_of(text[tok.start:tok.end]) if tok.partial else "")
                  + (" · unknown" if tok.unk else ""))
         out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong))
         pos = max(pos, tok.end)
@@ -280,6 +280,12 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
                    "(the counts and ids cover them all)</span>")
     out.append("</div>")
     return "".join(out)
+
+
+def _part_of(chars: str) -> str:
+    """A partial token's title: the character(s) it is part of and their full bytes."""
+    full = chars.encode("utf-8", "surrogatepass").hex(" ")
+    return f" · part of the character “{chars}” (its bytes: {full})"
 
 
 # -- figures --------------------------------------------------------------------------

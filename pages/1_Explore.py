@@ -5,7 +5,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from bpeviz import render, ui, views
+from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import why_merge_html
@@ -98,6 +98,10 @@ def word_splits(snap) -> None:
     if table:
         with st.container(height=560 if len(table) > 12 else "content", border=False):
             st.html(render.splits_html(table, byte_style, new_id, strong))
+        legend = glossary.legend_html(glossary.notes(
+            training, (s for row in table for s in row[3]), byte_style))
+        if legend:
+            st.html(legend)
     else:
         st.info("No word matches.")
 

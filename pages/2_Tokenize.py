@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from bpeviz import render, ui, views
+from bpeviz import glossary, render, ui, views
 from bpeviz.limits import LIMITS
 
 ctx = ui.page("Tokenize")
@@ -67,6 +67,9 @@ def tokenize() -> None:
     st.caption("Each token is coloured by its id, so a token keeps its colour at every step. "
                "Hover a token for its id, text and bytes. Dashed: part of a character; "
                "striped red: unknown.")
+    legend = glossary.legend_html(glossary.token_notes(training, text, tokens, byte_style))
+    if legend:
+        st.html(legend)
     st.markdown("**Token ids**")
     st.code(" ".join(str(t.id) for t in tokens), language=None, wrap_lines=True)
     with st.expander("Token table"):

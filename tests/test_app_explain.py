@@ -96,3 +96,31 @@ def test_words_in_the_panel_are_escaped():
     assert "<b>" not in body and "<script" not in body
     assert "“&lt;b&gt;ab&lt;/b&gt;” ×3" in body
     assert "“<b>ab</b>” ×3" in text_of(body)
+
+
+# -- the glossary -------------------------------------------------------------------------
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_tokenize_explains_the_notations_of_its_tokens(algorithm):
+    from bpeviz.glossary import token_notes
+
+    training = reference(algorithm)
+    text = "lowest newer 自然语言处理 👍🏽 ŋŋ <b>x</b>"
+    at = open_page("pages/2_Tokenize.py", algo=algorithm, text=text, text_edited=True,
+                   step=40)
+    legend = body_with(ok(at), "bv-legend")
+    keys = re.findall(r'data-note="([\w-]+)"', legend)
+    expected = token_notes(training, text, list(training.at(40).encode(text)))
+    assert keys == [n.key for n in expected]
+    assert ("unk" in keys) == (algorithm != "bbpe") and ("partial" in keys) == (
+        algorithm == "bbpe")
+    shown = text_of(legend)
+    assert all(n.text in shown for n in expected)
+    assert "<b>" not in legend
+
+
+@pytest.mark.parametrize(("algorithm", "key"), [("wordpiece", "wordpiece-prefix"),
+                                                ("bbpe", "byte-gpt2")])
+def test_explore_explains_the_notations_in_the_word_splits(algorithm, key):
+    at = open_page("pages/1_Explore.py", algo=algorithm, step=20)
+    legend = body_with(ok(at), "bv-legend")
+    assert f'data-note="{key}"' in legend
