@@ -364,3 +364,12 @@ def test_a_trace_merges_the_leftmost_occurrence_first():
     assert [(s.position, s.symbols) for s in found.steps] == [
         (0, ("aa", "a", "a", "a")), (1, ("aa", "aa", "a"))]
     check_trace(training.at(1), "aaaaa")
+
+
+def test_the_explain_modules_do_not_import_streamlit():
+    import subprocess
+    import sys
+
+    code = ("import sys, bpeviz.explain, bpeviz.render_explain, bpeviz.glossary;"
+            "sys.exit('streamlit' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
