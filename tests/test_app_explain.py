@@ -124,3 +124,15 @@ def test_explore_explains_the_notations_in_the_word_splits(algorithm, key):
     at = open_page("pages/1_Explore.py", algo=algorithm, step=20)
     legend = body_with(ok(at), "bv-legend")
     assert f'data-note="{key}"' in legend
+
+
+def test_frequency_scoring_says_hf_ranks_by_count_and_writes_the_score_out():
+    training = reference("wordpiece", scoring="frequency")
+    why = training.explain(5)
+    at = open_page("pages/1_Explore.py", algo="wordpiece", scoring="frequency", step=5)
+    head, body = panel(at)
+    text = text_of(body)
+    assert head["value"] == "count" and int(head["count"]) == why.merge.count
+    assert "ranked by count only" in text and "WordPieceTrainer" in text
+    assert (f"= {why.merge.count:,} / ({why.count_left:,} × {why.count_right:,}) = "
+            f"{why.formula_score:.4g}") in text
