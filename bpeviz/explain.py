@@ -248,6 +248,7 @@ class Trace:
     pieces: tuple[TracePiece, ...]
     ids: tuple[int, ...]
     unk: bool = False
+    initial_ids: tuple[int, ...] = ()
 
     @property
     def tokens(self) -> tuple[Symbol, ...]:
@@ -285,7 +286,7 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     else:
         symbols = initial_symbols(word, "bpe", enc.marker, enc.marker_style)
         ids = [enc.ids.get(s, -1) for s in symbols]
-    initial = tuple(symbols)
+    initial, initial_ids = tuple(symbols), tuple(ids)
     merges, ranks, vocab = training.merges, enc.ranks, training.vocab
     steps = []
     while len(ids) > 1:  # merge_word's loop: the leftmost pair of lowest rank, again
@@ -303,7 +304,21 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
         steps.append(TraceStep(merge.step, merge.left, merge.right, merge.token, merge.count,
                                at, tuple(symbols), tuple(ids)))
     return Trace(word, enc.algorithm, snapshot.step, initial, tuple(steps), (),
-                 tuple(enc.unk_id if i < 0 else i for i in ids))
+                 tuple(enc.unk_id if i < 0 else i for i in ids), initial_ids=initial_ids)
+
+
+def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
+    """The distinct words of ``text`` as encoding cuts it (pre-tokenized), in order.
+
+    >>> from bpeviz import Corpus, train
+    >>> text_words(train(Corpus.from_text("a b"), merges=1), "to be or not to be")
+    ['to', 'be', 'or', 'not']
+    """
+    from bpeviz.encoding import split_words
+
+    pretokenizer = training.corpus.pretokenizer
+    words, _ = split_words(text, "whitespace" if pretokenizer == "counts" else pretokenizer)
+    return list(dict.fromkeys(words))[:limit]
 
 
 def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:

@@ -17,9 +17,14 @@ True
 
 from __future__ import annotations
 
-from bpeviz.explain import Explanation
+from typing import TYPE_CHECKING
+
+from bpeviz.explain import Explanation, Trace
 from bpeviz.render import esc, symbol_chip
 from bpeviz.views import label
+
+if TYPE_CHECKING:
+    from bpeviz.training import Training
 
 CSS = """<style>
 .bv-why p{margin:.35em 0;line-height:1.7}
@@ -180,3 +185,66 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     }
     data = " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
     return f'{CSS}<div class="bv-why" {data}>{"".join(parts)}</div>'
+
+
+def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
+               presentation: bool = False) -> str:
+    """How one word gets its tokens, as rows (``class="bv-trace"``).
+
+    BPE, BBPE: the starting symbols, then one row per merge applied (``data-merge``,
+    ``data-count``: the merge and its count when it was made), the merged chip outlined.
+    WordPiece: one row per position, the pieces tried (longest first) and the match.
+    """
+    vocab = training.vocab
+
+    def chips(symbols, ids, new_at: int | None = None) -> str:
+        out = []
+        for n, (s, i) in enumerate(zip(symbols, ids)):
+            if i < 0:  # a character the vocabulary lacks: encoding makes it [UNK]
+                out.append(f'<span class="bv-chip bv-unk" title="not in the vocabulary: '
+                           f'becomes [UNK]">{esc(label(s, byte_style))}</span>')
+            else:
+                out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation))
+        return " ".join(out)
+
+    word = esc(_short(found.word, 60))
+    rows = []
+    if found.algorithm == "wordpiece":
+        intro = (f"WordPiece cuts “{word}” by longest match from the left: at each position "
+                 "it tries the longest piece first and keeps the first one in the vocabulary "
+                 f"(at step {found.step:,}); ## marks a piece inside the word.")
+        for p in found.pieces:
+            misses = [t for t in p.tried if t != p.piece]
+            tried = (f" <span class='bv-muted'>tried, not in the vocabulary: "
+                     f"{esc(', '.join(misses[:12]))}"
+                     f"{esc(f' and {len(misses) - 12:,} more') if len(misses) > 12 else ''}"
+                     "</span>" if misses else "")
+            if p.piece is None:
+                rows.append(f'<div class="bv-trace-row" data-start="{p.start}" data-id="-1">'
+                            f"at character {p.start + 1:,}: nothing matches{tried}, so the "
+                            "whole word becomes [UNK].</div>")
+            else:
+                made = f"made at merge {p.step:,}" if p.step else "in the starting alphabet"
+                rows.append(f'<div class="bv-trace-row" data-start="{p.start}" '
+                            f'data-id="{p.id}">at character {p.start + 1:,}: '
+                            f"{chips([p.piece], [p.id])} ({made}){tried}</div>")
+    else:
+        intro = (f"“{word}” starts as its {'bytes' if found.algorithm == 'bbpe' else 'characters'}"
+                 f"; encoding at step {found.step:,} applies the merges it holds, the "
+                 "earliest-learned merge first, until none is left.")
+        rows.append(f'<div class="bv-trace-row" data-merge="0">start: '
+                    f"{chips(found.initial, found.initial_ids)}</div>")
+        for s in found.steps:
+            rows.append(
+                f'<div class="bv-trace-row" data-merge="{s.step}" data-count="{s.count}">'
+                f"<span class='bv-muted'>merge {s.step:,} ({esc(label(s.left, byte_style))} + "
+                f"{esc(label(s.right, byte_style))}, count {s.count:,} when it was made):"
+                f"</span> {chips(s.symbols, s.ids, s.position)}</div>")
+        if not found.steps:
+            rows.append("<div class='bv-trace-row bv-muted'>No merge learned by this step "
+                        "applies to it.</div>")
+    result = [vocab[i] if i >= 0 else "[UNK]" for i in found.ids]
+    end = (f"<div class='bv-trace-end'>Tokens: {chips(result, found.ids)}</div>"
+           if found.ids else "")
+    return (f'<div class="bv-trace" data-steps="{len(found.steps)}" '
+            f'data-pieces="{len(found.pieces)}"><p>{intro}</p>{"".join(rows)}{end}</div>')

@@ -4,7 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.explain import text_words
 from bpeviz.limits import LIMITS
+from bpeviz.render_explain import trace_html
 
 ctx = ui.page("Tokenize")
 byte_style, strong = ctx.byte_style, ctx.presentation
@@ -70,6 +72,7 @@ def tokenize() -> None:
     legend = glossary.legend_html(glossary.token_notes(training, text, tokens, byte_style))
     if legend:
         st.html(legend)
+    why_this_split(snap)
     st.markdown("**Token ids**")
     st.code(" ".join(str(t.id) for t in tokens), language=None, wrap_lines=True)
     with st.expander("Token table"):
@@ -83,6 +86,23 @@ def tokenize() -> None:
             "partial": [t.partial for t in tokens],
             "unknown": [t.unk for t in tokens],
         }), hide_index=True, width="stretch")
+
+
+def why_this_split(snap) -> None:
+    """Pick a word of the text: the merges (or longest matches) that cut it, in order."""
+    words = text_words(training, text)
+    if not words:
+        return
+    with st.expander("Why this split?", expanded=False):
+        chosen = st.selectbox("Word", words, key="split_word",
+                              format_func=lambda w: views.visible(w)[:80],
+                              help="A word of the text above, as the pre-tokenizer cuts it")
+        try:
+            found = snap.trace(chosen)
+        except ValueError as err:
+            ui.error(err)
+            return
+        st.html(trace_html(found, training, byte_style, strong))
 
 
 tokenize()

@@ -136,3 +136,41 @@ def test_frequency_scoring_says_hf_ranks_by_count_and_writes_the_score_out():
     assert "ranked by count only" in text and "WordPieceTrainer" in text
     assert (f"= {why.merge.count:,} / ({why.count_left:,} × {why.count_right:,}) = "
             f"{why.formula_score:.4g}") in text
+
+
+# -- why this split -----------------------------------------------------------------------
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_why_this_split_shows_the_trace_of_the_chosen_word(algorithm):
+    training = reference(algorithm)
+    text = "lowest tokenizers ŋŋ tokenizers"
+    at = open_page("pages/2_Tokenize.py", algo=algorithm, text=text, text_edited=True,
+                   step=150)
+    box = ok(at).selectbox(key="split_word")
+    words = ["lowest", "tokenizers", "ŋŋ"] if algorithm != "bbpe" else [
+        "lowest", " tokenizers", " ŋŋ"]
+    assert box.options == [w.replace(" ", "·") for w in words]  # spaces made visible
+    for word in words[1:]:
+        box.set_value(word).run()
+        body = body_with(ok(at), "bv-trace")
+        found = training.at(150).trace(word)
+        rows = re.findall(r'<div class="bv-trace-row" data-(\w+)="(-?\d+)"(?: data-'
+                          r'(?:count|id)="(-?\d+)")?', body)
+        if algorithm == "wordpiece":
+            assert [(int(s), int(i)) for _, s, i in rows] == [
+                (p.start, p.id if p.piece is not None else -1) for p in found.pieces]
+        else:
+            assert [(int(m), int(c or 0)) for _, m, c in rows] == [(0, 0)] + [
+                (s.step, s.count) for s in found.steps]
+            assert len(found.steps) >= (4 if word.strip() == "tokenizers" else 0)
+        ids = [int(i) for i in re.findall(r'data-id="(-?\d+)"',
+                                          body.split("bv-trace-end")[1])]
+        assert ids == list(found.ids) == training.at(150).encode(word).ids
+
+
+def test_a_new_text_resets_the_word_to_trace():
+    at = open_page("pages/2_Tokenize.py", text="lowest newer", text_edited=True, step=20)
+    ok(at).selectbox(key="split_word").set_value("newer").run()
+    assert "newer" in body_with(ok(at), "bv-trace")
+    at.text_area(key="w_text").set_value("tall taller").run()
+    assert ok(at).selectbox(key="split_word").value in ("tall", "taller")
+    assert "“tall" in html.unescape(body_with(at, "bv-trace"))
