@@ -165,9 +165,17 @@ def _partial_note(raw: bytes, char: str | None, byte_style: str) -> Note:
 
 def token_notes(training: Training, text: str, tokens: Sequence[Any],
                 byte_style: str = "gpt2") -> list[Note]:
-    """The notes for an encoded text (:class:`bpeviz.encoding.Token` records)."""
+    """The notes for an encoded text (:class:`bpeviz.encoding.Token` records).
+
+    Byte-level tokens that hold whole characters are drawn as their text, so only the
+    partial ones bring the byte notations.
+    """
     vocab = training.vocab
-    symbols = [vocab[t.id] for t in tokens if not t.unk and 0 <= t.id < len(vocab)]
+    if training.algorithm == "bbpe":  # whole tokens are drawn as text, partial ones as bytes
+        symbols: list[Symbol] = [vocab[t.id] if t.partial else t.text
+                                 for t in tokens if 0 <= t.id < len(vocab)]
+    else:
+        symbols = [vocab[t.id] for t in tokens if not t.unk and 0 <= t.id < len(vocab)]
     partial = [(bytes(t.bytes), text[t.start:t.end]) for t in tokens if t.partial]
     unknown = [text[t.start:t.end] for t in tokens if t.unk]
     return notes(training, symbols, byte_style, partial, unknown)

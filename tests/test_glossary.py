@@ -34,6 +34,8 @@ def expected_keys(training, tokens, byte_style) -> set[str]:
         symbol = training.vocab[t.id]
         if t.partial:
             keys.add("partial")
+        elif o.algorithm == "bbpe":  # drawn as its text
+            symbol = t.text
         if isinstance(symbol, bytes):
             if any(not 0x21 <= b <= 0x7E for b in symbol):
                 keys.add("byte-hex" if byte_style == "hex" else "byte-gpt2")
