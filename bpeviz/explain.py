@@ -105,6 +105,11 @@ class Explanation:
         return self.merge.count / product if product else 0.0
 
     @property
+    def replayed(self) -> bool:
+        """True when the merges came from a file (an import), not from this training."""
+        return self.training.stop_reason == "replayed"
+
+    @property
     def runners_up(self) -> pd.DataFrame:
         """The candidates after the merged pair."""
         return self.candidates.iloc[1:]
@@ -395,7 +400,9 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     m = why.merge
     pair = pair_text(m.left, m.right, byte_style)
     lines = [f"Merge {why.step}: {pair} -> {label(m.token, byte_style)} "
-             f"(new token id {m.token_id})."]
+             f"(new token id {m.token_id})."
+             + (" The merges were read from a tokenizer file, in its order; the counts are "
+                "this corpus's." if why.replayed else "")]
     if len(why.words):
         shown, more = word_list(why.words, max_words)
         tail = f", and {more:,} more word{'s' if more > 1 else ''}" if more else ""
@@ -423,7 +430,7 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     elif why.rank is not None:
         lines.append("No other pair was left to compete with it.")
     if why.rank is not None and why.rank != 1:
-        best = why.runners_up.iloc[0]
+        best = next(why.runners_up.iloc[:1].itertuples(index=False))
         lines.append(f"This merge was replayed, not chosen: it ranked {why.rank:,} of "
                      f"{why.total_pairs:,} pairs; the best was "
                      f"{pair_text(best.left, best.right, byte_style)} {_value(why, best)}.")

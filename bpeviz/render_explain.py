@@ -172,9 +172,12 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                     f"BpeTrainer does): {pair} has the ids ({m.left_id:,}, {m.right_id:,}), "
                     f"smaller than {rival}'s ({int(first.left_id):,}, {int(first.right_id):,}).")
         parts.append(f'<p class="bv-why-tie">{head}{rule}</p>')
-    elif len(rivals):
+    elif len(rivals) and why.rank == 1:
         parts.append(f'<p class="bv-why-tie">No other pair had {esc(shown_value)}: it won '
                      "outright, no tie rule needed.</p>")
+    if why.replayed:
+        parts.insert(0, '<p class="bv-why-replayed">These merges were read from a tokenizer '
+                        "file, in its order; the counts below are this corpus's.</p>")
     attrs = {
         "step": why.step, "count": m.count, "score": repr(float(why.score)),
         "words": len(words), "word-sum": int(words["contribution"].sum()) if len(words) else 0,

@@ -373,3 +373,21 @@ def test_the_explain_modules_do_not_import_streamlit():
     code = ("import sys, bpeviz.explain, bpeviz.render_explain, bpeviz.glossary;"
             "sys.exit('streamlit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_replayed_merges_say_so_even_when_the_pair_is_not_the_best_or_absent():
+    from bpeviz import replay
+    from bpeviz.render_explain import why_merge_html
+    from bpeviz.training import make_options
+
+    training = replay(Corpus.from_counts({"low": 5, "lower": 2, "xy": 1}),
+                      make_options("bpe", merges=3), [("x", "y"), ("l", "o"), ("w", "l")])
+    first, _, absent = (training.explain(k) for k in (1, 2, 3))
+    assert first.rank == 5 and first.total_pairs == 5 and first.merge.count == 1
+    assert "ranked 5 of 5 pairs; the best was l + o count 7" in " ".join(describe(first))
+    assert absent.rank is None and not len(absent.words) and not len(absent.tie)
+    text = " ".join(describe(absent))
+    assert "does not occur" in text and "won outright" not in text
+    page = why_merge_html(absent)
+    assert "does not occur" in page and "won outright" not in page
+    assert "read from a tokenizer file" in page and "read from a tokenizer file" in text
