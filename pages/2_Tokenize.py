@@ -103,6 +103,13 @@ def why_this_split(snap) -> None:
             ui.error(err)
             return
         st.html(trace_html(found, training, byte_style, strong))
+        made = views.created_at(training)
+        built = [i for i in dict.fromkeys(found.ids) if 0 <= i < len(made) and made[i]]
+        if built:
+            st.caption("How its merged tokens were built (each token above the two it "
+                       "was made from, with the step and the count of that merge):")
+            st.html("".join(render.merge_tree_html(views.merge_tree(training, i), byte_style,
+                                                   strong) for i in built[:6]))
 
 
 tokenize()

@@ -174,3 +174,16 @@ def test_a_new_text_resets_the_word_to_trace():
     at.text_area(key="w_text").set_value("tall taller").run()
     assert ok(at).selectbox(key="split_word").value in ("tall", "taller")
     assert "“tall" in html.unescape(body_with(at, "bv-trace"))
+
+
+def test_why_this_split_draws_the_merge_tree_of_each_merged_token():
+    training = reference("bpe")
+    at = open_page("pages/2_Tokenize.py", text="tokenizers", text_edited=True, step=150)
+    found = training.at(150).trace("tokenizers")
+    trees = [b for b in (el.proto.body for el in ok(at).get("html"))
+             if b.startswith('<div class="bv-tree">')]
+    assert len(trees) == 1
+    roots = re.findall(r'<div class="bv-tree"><ul><li><span class="bv-chip[^"]*" style="[^"]*" '
+                       r'data-id="(\d+)"', trees[0])
+    merged = [i for i in dict.fromkeys(found.ids) if i >= training.n_base]
+    assert [int(i) for i in roots] == merged[:6] and merged
