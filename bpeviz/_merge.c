@@ -71,7 +71,11 @@ typedef struct {
 } Pair;
 
 typedef struct {        /* a heap entry; ties on prio compare the pair's (a, b) */
-    double prio;        /* count, or WordPiece score; higher pops first */
+    union {             /* higher pops first: */
+        double prio;    /* the WordPiece score (scored) ... */
+        int64_t count;  /* ... or the count itself, compared exactly (a double would
+                           tie counts past 2**53 that Python's ints tell apart) */
+    };
     int32_t fw, foff;   /* the first-occurrence bound when pushed (first rule) */
     int32_t pair;
 } Entry;
@@ -228,7 +232,11 @@ static inline int priority(State *s, int32_t pi, double *out) {
 
 static inline int make_entry(State *s, int32_t pi, Entry *e) {
     Pair *p = &s->pairs[pi];
-    if (priority(s, pi, &e->prio) < 0) return -1;
+    if (s->scored) {
+        if (priority(s, pi, &e->prio) < 0) return -1;
+    } else {
+        e->count = p->count;
+    }
     e->fw = s->first_rule ? p->fw : 0;
     e->foff = s->first_rule ? p->foff : 0;
     e->pair = pi;
@@ -237,7 +245,11 @@ static inline int make_entry(State *s, int32_t pi, Entry *e) {
 
 /* x pops before y: higher priority, then (first rule) the earlier occurrence, then ids */
 static inline int before(const State *s, const Entry *x, const Entry *y) {
-    if (x->prio != y->prio) return x->prio > y->prio;
+    if (s->scored) {
+        if (x->prio != y->prio) return x->prio > y->prio;
+    } else if (x->count != y->count) {
+        return x->count > y->count;
+    }
     if (s->first_rule) {
         if (x->fw != y->fw) return x->fw < y->fw;
         if (x->foff != y->foff) return x->foff < y->foff;
@@ -592,7 +604,8 @@ static PyObject *State_pop_best(State *s, PyObject *Py_UNUSED(ignored)) {
         }
         Entry fresh;
         if (make_entry(s, e.pair, &fresh) < 0) return NULL;
-        if (fresh.prio != e.prio || fresh.fw != e.fw || fresh.foff != e.foff) {
+        if ((s->scored ? fresh.prio != e.prio : fresh.count != e.count)
+            || fresh.fw != e.fw || fresh.foff != e.foff) {
             heap_replace(s, &fresh);  /* its count fell (or bound moved) since */
             continue;
         }
