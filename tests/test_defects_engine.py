@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +22,7 @@ from bpeviz.training import (
     _weighted_counts,
     base_vocabulary,
     make_options,
+    replay,
 )
 from tests.reference import apply_merge, pair_table
 
@@ -135,3 +138,75 @@ def test_the_cli_trains_counts_files_past_64_bits(tmp_path, rows, first):
     merges = json.loads(out.read_text())["merges"]
     assert tuple(merges[0][:3]) == first
     assert merges_of(load(out))[0] == first
+
+
+# -- 2. tiktoken exports that would encode differently ------------------------------------
+def tiktoken_encoding(files):
+    config = json.loads(files["tiktoken.json"])
+    ranks = {base64.b64decode(token): int(rank) for token, rank in
+             (line.split() for line in files["tokenizer.tiktoken"].splitlines())}
+    return tiktoken.Encoding(config["name"], pat_str=config["pat_str"], mergeable_ranks=ranks,
+                             special_tokens={}, explicit_n_vocab=config["explicit_n_vocab"])
+
+
+def replayed_bbpe(pairs):
+    options = make_options("bbpe", merges=len(pairs))
+    return replay(Corpus.from_text("abc", "gpt2"), options, pairs)
+
+
+def test_the_audits_merge_list_is_refused_for_tiktoken_with_the_reason():
+    training = replayed_bbpe([(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")])
+    training.at(2).export("tiktoken")  # the first two merges alone are fine
+    with pytest.raises(ValueError, match=r"merge 3 makes b'abc' as b'ab' \+ b'c', but "
+                                         r"tiktoken would make it from b'a' \+ b'bc'"):
+        training.at().export("tiktoken")
+
+
+def test_a_token_made_twice_is_refused_for_tiktoken():
+    training = replayed_bbpe([(b"a", b"b"), (b"b", b"c"), (b"ab", b"c"), (b"a", b"bc")])
+    with pytest.raises(ValueError, match=r"merge 4 makes b'abc'.*already made it"):
+        training.at().export("tiktoken")
+
+
+def test_the_cli_refuses_such_an_export_in_one_line(tmp_path):
+    path = tmp_path / "t.json"
+    replayed_bbpe([(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")]).save(str(path))
+    result = run_cli("export", "--training", str(path), "--format", "tiktoken",
+                     "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "cannot be exported to tiktoken" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@st.composite
+def merge_lists(draw):
+    """Random merges over a few byte symbols (any pair of known tokens, in any order)."""
+    vocab = [b"a", b"b", b"c", "é".encode()[:1], "é".encode()[1:]]
+    pairs = []
+    for _ in range(draw(st.integers(1, 9))):
+        left, right = draw(st.sampled_from(vocab)), draw(st.sampled_from(vocab))
+        pairs.append((left, right))
+        if left + right not in vocab:
+            vocab.append(left + right)
+    return pairs
+
+
+texts = st.text(alphabet="abcé ", max_size=16)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(merge_lists(), st.lists(texts, min_size=1, max_size=5))
+def test_an_accepted_tiktoken_export_encodes_like_bpeviz(pairs, samples):
+    training = replayed_bbpe(pairs)
+    for step in range(len(pairs) + 1):
+        snap = training.at(step)
+        try:
+            files = snap.export("tiktoken")
+        except ValueError as err:
+            assert "cannot be exported to tiktoken" in str(err)
+            continue
+        enc = tiktoken_encoding(files)
+        tokens = [t for t in snap.vocab if len(t) > 1]
+        for text in [*samples, *(t.decode("utf-8", "replace") for t in tokens),
+                     "".join(t.decode("utf-8", "replace") for t in tokens)]:
+            assert enc.encode_ordinary(text) == snap.encode(text).ids, (pairs, step, text)

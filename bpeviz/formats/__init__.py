@@ -24,7 +24,8 @@ training   training.json (replayable, all steps)    all
 
 ``bpeviz.json`` records what the plain files cannot (pre-tokenizer, end-of-word marker);
 imports read it when it is there. An export that cannot encode exactly like bpeviz
-raises ValueError instead (a separate ``</w>`` to Hugging Face, say). An imported file
+raises ValueError instead (a separate ``</w>`` to Hugging Face, say, or to tiktoken a
+merge list it would apply differently: see :func:`tiktoken_ranks.check_reproducible`). An imported file
 that bpeviz cannot open, or that is malformed, raises ValueError naming the problem.
 
 The ``training`` export is the whole training, whatever the step, so it reloads to the
