@@ -210,3 +210,62 @@ def test_an_accepted_tiktoken_export_encodes_like_bpeviz(pairs, samples):
         for text in [*samples, *(t.decode("utf-8", "replace") for t in tokens),
                      "".join(t.decode("utf-8", "replace") for t in tokens)]:
             assert enc.encode_ordinary(text) == snap.encode(text).ids, (pairs, step, text)
+
+
+# -- 3. word<TAB>count files: a header line, and bad lines named -------------------------
+@pytest.mark.parametrize("bad, why", [
+    ("lower\tsix", "the count 'six' is not a whole number"),
+    ("lower\t²", "the count '²' is not a whole number"),
+    ("lower\t-3", "the count -3 is negative"),
+    ("lower\t2.5", "the count 2.5 is not a whole number"),
+    ("lower\t0", "the count is 0"),
+    ("lower 2", "no tab between the word and its count"),
+])
+@pytest.mark.parametrize("header", ["", "word\tcount\n"])
+def test_a_bad_line_in_a_counts_file_is_named(tmp_path, header, bad, why):
+    path = tmp_path / "counts.tsv"
+    path.write_text(f"{header}low\t5\n{bad}\nnewest\t6\nwidest\t3\n", encoding="utf-8")
+    line = 3 if header else 2
+    with pytest.raises(ValueError) as err:
+        Corpus.from_file(path)  # format "auto"
+    message = str(err.value)
+    assert message.startswith(f"{path}, line {line}: {why}") and "\n" not in message
+    result = run_cli("train", str(path), "--merges", "2", "--out", str(tmp_path / "t.json"))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == f"error: {message}\n"
+    assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize("header", ["word\tcount", "token\tfrequency", "word\tcount_star()"])
+@pytest.mark.parametrize("fmt", ["auto", "counts"])
+def test_one_header_line_is_skipped(header, fmt):
+    data = f"{header}\r\nlow\t5\r\nlower\t2\r\n".encode()
+    corpus = Corpus.from_bytes(data, fmt=fmt, name="counts.tsv")
+    assert corpus.words == ("low", "lower") and corpus.counts == (5, 2)
+    assert corpus.pretokenizer == "counts"
+
+
+@pytest.mark.parametrize("text", [
+    "Chapter\t1\nIt was a dark and stormy night.\n",   # one tab line in two: text
+    "low low lower\nnewest newest\n",
+    "a\tb\nc\td\n",                                   # a table of words, no counts
+    "word\tcount\n",                                  # a header alone
+])
+def test_text_that_is_not_mostly_counts_stays_text(text):
+    corpus = Corpus.from_bytes(text.encode(), fmt="auto")
+    assert corpus.pretokenizer == "whitespace"
+    assert corpus == Corpus.from_text(text)
+
+
+def test_the_app_names_the_bad_line_in_the_page_and_the_sidebar():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["source"] = "upload"
+    at.session_state["upload"] = ("counts.tsv", b"word\tcount\nlow\t5\nlower\tsix\nnew\t2\n")
+    at.run()
+    assert not at.exception
+    expected = "counts.tsv, line 3: the count 'six' is not a whole number"
+    unescaped = [e.value.replace("\\", "") for e in at.error]
+    assert any(expected in m for m in unescaped), unescaped
+    assert any(expected in e.value.replace("\\", "") for e in at.sidebar.error)
