@@ -21,13 +21,15 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpeviz.formats._common import (
+    NOT_JSON,
     build_training,
     check_id,
     check_size,
     dumps,
+    first_lines,
     parse_json,
     pretokenizer_of,
     vocab_items,
@@ -139,6 +141,25 @@ def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
     merges = recover_merges(ranks, ranks_name)
     return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
                           source=ranks_name)
+
+
+def recognise(name: str, text: str, data: Any) -> str | None:
+    """The rank file for ``<base64 token> <rank>`` lines; ``tiktoken.json`` for a JSON
+    object with a ``"pat_str"``."""
+    if isinstance(data, dict):
+        return CONFIG if isinstance(data.get("pat_str"), str) else None
+    if data is not NOT_JSON or name.endswith(".tiktoken"):
+        return None
+    lines = first_lines(text)
+    for line in lines:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            return None
+        try:
+            base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            return None
+    return RANKS if lines else None
 
 
 def parse_ranks(text: str, source: str = RANKS) -> dict[bytes, int]:
