@@ -1656,8 +1656,9 @@ static int64_t cache_add(Coder *c, uint64_t h, int kind, const void *data, Py_ss
     return c->n_words++;
 }
 
-/* A byte-level word, as encoding._Encoder._bbpe: its UTF-8 bytes (surrogates pass)
- * merged; a token holding part of a character spans the whole character, partial. */
+/* A byte-level word, as encoding._Encoder._bbpe: its UTF-8 bytes (a surrogate as U+FFFD,
+ * as symbols.utf8_bytes and tiktoken do) merged; a token holding part of a character
+ * spans the whole character, partial. */
 static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_ssize_t s,
                            Py_ssize_t len) {
     int64_t nb = 0, res = -1;
@@ -1678,6 +1679,7 @@ static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_
     int64_t b = 0;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 ch = RD(s + i);
+        if (ch >= 0xD800 && ch < 0xE000) ch = 0xFFFD;  /* 3 bytes either way */
         uint8_t u[4];
         int k;
         if (ch < 0x80) { u[0] = (uint8_t)ch; k = 1; }

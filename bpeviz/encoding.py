@@ -10,6 +10,14 @@ then every word is cut on its own:
 - **WordPiece**: greedy longest match from the left, ``##`` on every piece after the
   first, as BERT and Hugging Face's ``WordPiece`` model do.
 
+Byte-level BPE reads a word as UTF-8 bytes. A Python string may hold a surrogate code
+point (U+D800-U+DFFF, half of a UTF-16 pair), which UTF-8 cannot encode: bpeviz reads
+each one as U+FFFD, the replacement character (bytes EF BF BD), as tiktoken does, in
+training and in encoding (see :func:`bpeviz.symbols.utf8_bytes`); its token still spans
+that one character of the input. (tiktoken first joins a high and a low surrogate that
+stand together, ``"\ud83d\ude00"``, into one character, 😀; bpeviz reads them as two
+U+FFFD. Text decoded from UTF-8 or JSON never holds such a pair.)
+
 Unknown input is never dropped: a BPE character outside the alphabet becomes one
 ``[UNK]`` token (one per character); a WordPiece word that cannot be matched, or that is
 longer than :data:`MAX_WORDPIECE_CHARS` characters, becomes one ``[UNK]`` spanning the
@@ -55,7 +63,7 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
+from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -117,7 +125,8 @@ def encode_ids(snapshot: Snapshot, text: str) -> list[int]:
 def decode(snapshot: Snapshot, ids: Sequence[int]) -> str:
     """The text a list of token ids stands for.
 
-    - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string.
+    - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string
+      without surrogates (each of which encodes as U+FFFD, see the module docstring).
     - BPE: tokens joined; an end-of-word marker becomes a space when the pre-tokenizer
       drops whitespace (seed 004: ``low</w> low l y</w>`` -> ``"low lowly "``) and
       nothing otherwise. Without a marker, words of a whitespace-split text run together.
@@ -335,7 +344,7 @@ class _Encoder:
                      for i, s, e in zip(ids, starts, ends))
 
     def _bbpe(self, word: str) -> tuple[_Piece, ...]:
-        data = word.encode("utf-8", "surrogatepass")
+        data = utf8_bytes(word)  # a surrogate as U+FFFD: as many bytes (3), as tiktoken
         byte_ids = self.byte_ids
         ids = [byte_ids[b] for b in data]
         if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it

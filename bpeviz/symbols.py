@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 Symbol = str | bytes
@@ -24,6 +25,23 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8_bytes(text: str) -> bytes:
+    r"""The UTF-8 bytes byte-level BPE starts from; a surrogate code point (half of a
+    UTF-16 pair, which a Python string can hold alone but UTF-8 cannot) counts as U+FFFD,
+    the replacement character, as tiktoken encodes it.
+
+    >>> utf8_bytes("a\ud800b").hex(" ")
+    '61 ef bf bd 62'
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
 def check_algorithm(name: str) -> str:
     if name not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
@@ -35,7 +53,7 @@ def initial_symbols(
 ) -> list[Symbol]:
     """The symbols a word starts as, before any merge."""
     if algorithm == "bbpe":
-        return [bytes((b,)) for b in word.encode("utf-8", "surrogatepass")]
+        return [bytes((b,)) for b in utf8_bytes(word)]
     if algorithm == "wordpiece":
         return [word[0]] + [WORDPIECE_PREFIX + ch for ch in word[1:]] if word else []
     symbols: list[Symbol] = list(word)

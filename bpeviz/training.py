@@ -31,6 +31,7 @@ from bpeviz.symbols import (
     check_algorithm,
     initial_symbols,
     join,
+    utf8_bytes,
 )
 
 try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
@@ -458,7 +459,7 @@ def _char_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
 
 def _byte_ids(words: Sequence[str], ids: dict[Symbol, int]) -> tuple[np.ndarray | None,
                                                                    np.ndarray]:
-    data = [w.encode("utf-8", "surrogatepass") for w in words]
+    data = [utf8_bytes(w) for w in words]
     lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
     table = np.array([ids.get(bytes((b,)), -1) for b in range(256)], dtype=np.int64)
     flat = table[np.frombuffer(b"".join(data), dtype=np.uint8)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import subprocess
 import sys
@@ -352,3 +353,70 @@ def test_content_no_format_knows_is_still_refused():
 
     with pytest.raises(ValueError, match="cannot tell the format"):
         import_files({"notes (1).txt": "some words here\nand more words", "x.md": "# title"})
+
+
+# -- 6. a lone surrogate encodes as U+FFFD, as tiktoken does --------------------------------
+@pytest.fixture(scope="module")
+def bbpe_with_replacement_tokens():
+    text = ("hello world, the replacement character \ufffd\ufffd and x\ufffdy. " * 4
+            + "café 中文 😀 " * 3)
+    training = train(Corpus.from_text(text, "gpt2"), "bbpe", merges=60)
+    files = training.at().export("tiktoken")
+    return training, tiktoken_encoding(files)
+
+
+def no_pairs(text: str) -> bool:
+    """No high surrogate followed by a low one (tiktoken would join those: see encoding)."""
+    return not any("\ud800" <= a <= "\udbff" and "\udc00" <= b <= "\udfff"
+                   for a, b in itertools.pairwise(text))
+
+
+def replaced(text: str) -> str:
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+with_surrogates = st.text(alphabet=st.sampled_from(
+    ["a", "x", "y", " ", "\ufffd", "中", "😀", ",", "\n", "\ud800", "\udbff", "\udc00",
+     "\udfff", "\udc80", "\ud83d"]), max_size=24).filter(no_pairs)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(with_surrogates)
+def test_lone_surrogates_encode_like_tiktoken_in_both_encoders(bbpe_with_replacement_tokens,
+                                                              text):
+    from bpeviz.encoding import _Encoder
+
+    training, enc = bbpe_with_replacement_tokens
+    expected = enc.encode_ordinary(text)
+    for name in ENGINES:
+        encoder = _Encoder(training, len(training.merges), name)
+        assert (encoder._coder is not None) == (name == "compiled")
+        tokens = encoder.encode(text)
+        assert tokens.ids == expected, name
+        assert encoder.encode_ids(text) == expected
+        # offsets still point into the text as given, one character per surrogate
+        assert b"".join(t.bytes for t in tokens) == replaced(text).encode()
+        for t in tokens:
+            if not t.partial:
+                assert replaced(text[t.start : t.end]).encode() == t.bytes
+
+
+def test_the_audits_surrogate_gives_ef_bf_bd(bbpe_with_replacement_tokens):
+    training, _ = bbpe_with_replacement_tokens
+    for name in ENGINES:
+        from bpeviz.encoding import _Encoder
+
+        tokens = _Encoder(training, 0, name).encode("\ud800")
+        assert [t.bytes for t in tokens] == [b"\xef", b"\xbf", b"\xbd"]
+        assert [(t.start, t.end, t.partial) for t in tokens] == [(0, 1, True)] * 3
+
+
+def test_training_reads_a_surrogate_as_ufffd_in_both_engines():
+    corpus = Corpus.from_counts([("a" + chr(0xD800), 3), ("a\ufffd", 2)])
+    options = make_options("bbpe", merges=3)
+    compiled, python = (run_engine(corpus, options, e) for e in ENGINES)
+    assert compiled.merges == python.merges
+    first = python.merges[0]
+    assert (first.left, first.right, first.count) == (b"a", b"\xef", 5)  # both words
+    assert python.vocab[-1] == b"a\xef\xbf\xbd"
+    assert not any(b"\xed" in token for token in python.vocab[256:])
