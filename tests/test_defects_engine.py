@@ -420,3 +420,19 @@ def test_training_reads_a_surrogate_as_ufffd_in_both_engines():
     assert (first.left, first.right, first.count) == (b"a", b"\xef", 5)  # both words
     assert python.vocab[-1] == b"a\xef\xbf\xbd"
     assert not any(b"\xed" in token for token in python.vocab[256:])
+
+
+@pytest.mark.parametrize("count, refused", [(2**50, False), (10**23, True)])
+def test_the_app_refuses_counts_its_charts_would_round(count, refused):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["source"] = "upload"
+    at.session_state["upload"] = ("counts.tsv", f"ab\t{count}\nabc\t7\n".encode())
+    at.run()
+    assert not at.exception
+    at.switch_page("pages/1_Explore.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    messages = [e.value for e in at.error]
+    assert any("Counts too large for the live explorer" in m for m in messages) == refused
+    assert not any("unexpectedly" in m for m in messages)

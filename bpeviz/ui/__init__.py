@@ -269,6 +269,11 @@ def page(title: str) -> Context:
                 st.error(problem, icon="🛑")
             st.stop()
         training = get_training(corpus, options)
+        too_big = limits.check(weighted_symbols=training.initial_tokens)
+        if too_big:  # counts past 2**53: the pages' tables would round them
+            for problem in too_big:
+                st.error(problem, icon="🛑")
+            st.stop()
     except ValueError as err:
         error(err)
         st.stop()
