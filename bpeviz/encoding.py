@@ -10,13 +10,13 @@ then every word is cut on its own:
 - **WordPiece**: greedy longest match from the left, ``##`` on every piece after the
   first, as BERT and Hugging Face's ``WordPiece`` model do.
 
-Byte-level BPE reads a word as UTF-8 bytes. A Python string may hold a surrogate code
-point (U+D800-U+DFFF, half of a UTF-16 pair), which UTF-8 cannot encode: bpeviz reads
-each one as U+FFFD, the replacement character (bytes EF BF BD), as tiktoken does, in
-training and in encoding (see :func:`bpeviz.symbols.utf8_bytes`); its token still spans
-that one character of the input. (tiktoken first joins a high and a low surrogate that
-stand together, ``"\ud83d\ude00"``, into one character, 😀; bpeviz reads them as two
-U+FFFD. Text decoded from UTF-8 or JSON never holds such a pair.)
+Byte-level BPE reads a word as UTF-8 bytes. A Python string may hold surrogate code
+points (U+D800-U+DFFF, halves of UTF-16 pairs), which UTF-8 cannot encode; bpeviz reads
+them as tiktoken does, in training and in encoding (see
+:func:`bpeviz.symbols.utf8_bytes`): a high surrogate followed by a low one is the
+character they encode (``"\ud83d\ude00"`` is 😀, F0 9F 98 80, and its tokens span both
+code points), and any other, lone, surrogate is U+FFFD, the replacement character (EF BF
+BD), spanning its one code point.
 
 Unknown input is never dropped: a BPE character outside the alphabet becomes one
 ``[UNK]`` token (one per character); a WordPiece word that cannot be matched, or that is
@@ -344,23 +344,33 @@ class _Encoder:
                      for i, s, e in zip(ids, starts, ends))
 
     def _bbpe(self, word: str) -> tuple[_Piece, ...]:
-        data = utf8_bytes(word)  # a surrogate as U+FFFD: as many bytes (3), as tiktoken
+        data = utf8_bytes(word)  # surrogates as tiktoken reads them (see the module doc)
         byte_ids = self.byte_ids
         ids = [byte_ids[b] for b in data]
         if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it
             raise ValueError("this byte-level vocabulary lacks some of the 256 bytes")
-        # char_at[b]: the character byte b belongs to; first[c]: char c's first byte
+        # char_at[b]: the character byte b belongs to (a surrogate pair's bytes: its first)
         char_at: list[int] = []
-        for c, ch in enumerate(word):
+        n, c = len(word), 0
+        while c < n:
+            ch = word[c]
+            if "\ud800" <= ch < "\udc00" and c + 1 < n and "\udc00" <= word[c + 1] <= "\udfff":
+                char_at.extend((c, c, c, c))  # one 4-byte character from two code points
+                c += 2
+                continue
             char_at.extend([c] * len(ch.encode("utf-8", "surrogatepass")))
-        char_at.append(len(word))
+            c += 1
+        char_at.append(n)
         starts = list(range(len(data)))
         ends = [b + 1 for b in starts]
         ids, starts, ends = self._merge(ids, starts, ends)
         pieces = []
         for i, bs, be in zip(ids, starts, ends):
-            cs, ce = char_at[bs], char_at[be - 1] + 1
-            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != ce - 1
+            cs, last, k = char_at[bs], char_at[be - 1], be
+            while char_at[k] == last:  # to the start of the next character (char_at[-1] = n)
+                k += 1
+            ce = char_at[k]
+            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != last
             pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
         return tuple(pieces)
 

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 Symbol = str | bytes
@@ -25,21 +24,19 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {
 }
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def utf8_bytes(text: str) -> bytes:
-    r"""The UTF-8 bytes byte-level BPE starts from; a surrogate code point (half of a
-    UTF-16 pair, which a Python string can hold alone but UTF-8 cannot) counts as U+FFFD,
-    the replacement character, as tiktoken encodes it.
+    r"""The UTF-8 bytes byte-level BPE starts from, read as tiktoken reads a Python string
+    holding surrogate code points (halves of UTF-16 pairs, which UTF-8 cannot encode): a
+    high surrogate followed by a low one is the character they encode, any other
+    surrogate is U+FFFD, the replacement character.
 
-    >>> utf8_bytes("a\ud800b").hex(" ")
-    '61 ef bf bd 62'
+    >>> utf8_bytes("a\ud800b").hex(" "), utf8_bytes("\ud83d\ude00") == "😀".encode()
+    ('61 ef bf bd 62', True)
     """
     try:
         return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    except UnicodeEncodeError:  # what tiktoken's Encoding.encode does then
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
 def check_algorithm(name: str) -> str:
