@@ -71,7 +71,11 @@ typedef struct {
 } Pair;
 
 typedef struct {        /* a heap entry; ties on prio compare the pair's (a, b) */
-    double prio;        /* count, or WordPiece score; higher pops first */
+    union {             /* higher pops first: */
+        double prio;    /* the WordPiece score (scored) ... */
+        int64_t count;  /* ... or the count itself, compared exactly (a double would
+                           tie counts past 2**53 that Python's ints tell apart) */
+    };
     int32_t fw, foff;   /* the first-occurrence bound when pushed (first rule) */
     int32_t pair;
 } Entry;
@@ -228,7 +232,11 @@ static inline int priority(State *s, int32_t pi, double *out) {
 
 static inline int make_entry(State *s, int32_t pi, Entry *e) {
     Pair *p = &s->pairs[pi];
-    if (priority(s, pi, &e->prio) < 0) return -1;
+    if (s->scored) {
+        if (priority(s, pi, &e->prio) < 0) return -1;
+    } else {
+        e->count = p->count;
+    }
     e->fw = s->first_rule ? p->fw : 0;
     e->foff = s->first_rule ? p->foff : 0;
     e->pair = pi;
@@ -237,7 +245,11 @@ static inline int make_entry(State *s, int32_t pi, Entry *e) {
 
 /* x pops before y: higher priority, then (first rule) the earlier occurrence, then ids */
 static inline int before(const State *s, const Entry *x, const Entry *y) {
-    if (x->prio != y->prio) return x->prio > y->prio;
+    if (s->scored) {
+        if (x->prio != y->prio) return x->prio > y->prio;
+    } else if (x->count != y->count) {
+        return x->count > y->count;
+    }
     if (s->first_rule) {
         if (x->fw != y->fw) return x->fw < y->fw;
         if (x->foff != y->foff) return x->foff < y->foff;
@@ -592,7 +604,8 @@ static PyObject *State_pop_best(State *s, PyObject *Py_UNUSED(ignored)) {
         }
         Entry fresh;
         if (make_entry(s, e.pair, &fresh) < 0) return NULL;
-        if (fresh.prio != e.prio || fresh.fw != e.fw || fresh.foff != e.foff) {
+        if ((s->scored ? fresh.prio != e.prio : fresh.count != e.count)
+            || fresh.fw != e.fw || fresh.foff != e.foff) {
             heap_replace(s, &fresh);  /* its count fell (or bound moved) since */
             continue;
         }
@@ -1643,13 +1656,22 @@ static int64_t cache_add(Coder *c, uint64_t h, int kind, const void *data, Py_ss
     return c->n_words++;
 }
 
-/* A byte-level word, as encoding._Encoder._bbpe: its UTF-8 bytes (surrogates pass)
- * merged; a token holding part of a character spans the whole character, partial. */
+/* A byte-level word, as encoding._Encoder._bbpe: its UTF-8 bytes merged (as
+ * symbols.utf8_bytes and tiktoken read them: a high and a low surrogate together as the
+ * one character they encode, any other surrogate as U+FFFD); a token holding part of a
+ * character spans the whole character (both code points of a pair), partial. */
+#define IS_HIGH(ch) ((ch) >= 0xD800 && (ch) < 0xDC00)
+#define IS_LOW(ch) ((ch) >= 0xDC00 && (ch) < 0xE000)
 static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_ssize_t s,
                            Py_ssize_t len) {
     int64_t nb = 0, res = -1;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 ch = RD(s + i);
+        if (IS_HIGH(ch) && i + 1 < len && IS_LOW(RD(s + i + 1))) {
+            nb += 4;
+            i++;
+            continue;
+        }
         nb += ch < 0x80 ? 1 : ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
     }
     if (nb > INT32_MAX - 1) {
@@ -1665,6 +1687,13 @@ static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_
     int64_t b = 0;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 ch = RD(s + i);
+        Py_ssize_t at = i;  /* char_at: a pair's bytes all belong to its first code point */
+        if (IS_HIGH(ch) && i + 1 < len && IS_LOW(RD(s + i + 1))) {
+            ch = 0x10000 + ((ch - 0xD800) << 10) + (RD(s + i + 1) - 0xDC00);
+            i++;
+        } else if (ch >= 0xD800 && ch < 0xE000) {
+            ch = 0xFFFD;  /* a lone surrogate: 3 bytes either way */
+        }
         uint8_t u[4];
         int k;
         if (ch < 0x80) { u[0] = (uint8_t)ch; k = 1; }
@@ -1678,7 +1707,7 @@ static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_
         }
         for (int j = 0; j < k; j++, b++) {
             ids[b] = c->byte_ids[u[j]];
-            char_at[b] = (int32_t)i;
+            char_at[b] = (int32_t)at;
         }
     }
     char_at[nb] = (int32_t)len;
@@ -1686,8 +1715,10 @@ static int64_t native_word(Coder *c, uint64_t h, int kind, const void *data, Py_
     if (m < 0) goto done;
     for (Py_ssize_t t = 0; t < m; t++) {
         int32_t bs = first[t], be = t + 1 < m ? first[t + 1] : (int32_t)nb;
-        int32_t cs = char_at[bs], ce = char_at[be - 1] + 1;
-        int whole = (bs == 0 || char_at[bs - 1] != cs) && char_at[be] != ce - 1;
+        int32_t cs = char_at[bs], k = be;
+        while (char_at[k] == char_at[be - 1]) k++;  /* char_at[nb] = len ends the scan */
+        int32_t ce = char_at[k];  /* where the character after the token's last byte starts */
+        int whole = (bs == 0 || char_at[bs - 1] != cs) && char_at[be] != char_at[be - 1];
         starts[t] = cs;
         ends[t] = ce;
         flags[t] = whole ? 0 : FLAG_PARTIAL;

@@ -56,7 +56,8 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pretokenizer", choices=list(PRETOKENIZERS), default=None,
                    help="default: gpt2 for bbpe, whitespace otherwise")
     p.add_argument("--format", choices=["auto", "text", "counts"], default="auto",
-                   help="input format (auto: counts when every line is word<TAB>count)")
+                   help="input format (auto: counts when most lines are word<TAB>count; "
+                        "one header line is skipped, a bad line is named)")
     p.add_argument("--tie-break", choices=TIE_BREAKS, default="first")
     p.add_argument("--marker", default=None, help="BPE end-of-word marker, e.g. '</w>'")
     p.add_argument("--marker-style", choices=["separate", "glued"], default="separate")

@@ -61,8 +61,11 @@ class Corpus:
     ) -> Corpus:
         """Read a UTF-8 text file, or a ``word<TAB>count`` file (``fmt="counts"``).
 
-        ``fmt="auto"`` treats the file as counts when every non-empty line is
-        ``word<TAB>count``. Undecodable bytes raise a ValueError that says where they are.
+        ``fmt="auto"`` treats the file as counts when it is mostly ``word<TAB>count``
+        lines (see :func:`looks_like_counts`); a bad line in such a file, like one in a
+        ``fmt="counts"`` file, raises a ValueError naming the file, the line and what is
+        wrong. One header line (``word<TAB>count``) is skipped. Undecodable bytes raise a
+        ValueError that says where they are.
         """
         return cls.from_bytes(Path(path).read_bytes(), pretokenizer, fmt, name=str(path))
 
@@ -75,7 +78,7 @@ class Corpus:
         if fmt not in ("auto", "text", "counts"):
             raise ValueError(f"unknown corpus format {fmt!r}; use 'auto', 'text' or 'counts'")
         if fmt == "counts" or (fmt == "auto" and looks_like_counts(text)):
-            return cls.from_counts(parse_counts(text, name))
+            return cls.from_counts(parse_counts(text, name, detected=fmt == "auto"))
         return cls.from_text(text, pretokenizer)
 
     # -- facts --------------------------------------------------------------------
@@ -111,29 +114,106 @@ def decode_utf8(data: bytes, name: str = "input") -> str:
         ) from None
 
 
+#: Python's int() refuses longer digit strings (sys.get_int_max_str_digits()).
+MAX_COUNT_DIGITS = 4300
+
+
 def looks_like_counts(text: str) -> bool:
-    """True when every non-empty line is ``word<TAB>count``."""
+    r"""True when the text is *mostly* ``word<TAB>count`` lines, so it is read as counts.
+
+    "Mostly": more than half of the non-empty lines, after an optional header line (see
+    :func:`parse_counts`), are ``word<TAB>count`` with a whole-number count. Such a file
+    is a word-count table with a few bad lines (which :func:`parse_counts` then names),
+    not prose: a text rarely ends most of its lines with a tab and a number.
+
+    >>> looks_like_counts("word\tcount\nlow\t5\nlower\t6\nlowest\tsix\n")
+    True
+    >>> looks_like_counts("Chapter\t1\nIt was a dark night.\n")
+    False
+    """
     lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and all(_count_line(line) is not None for line in lines)
+    if 2 * text.count("\t") <= len(lines) - 1:  # too few tabs: prose, decided at C speed
+        return False
+    if lines and _is_header(lines[0]):
+        lines = lines[1:]
+    bad = 0
+    for line in lines:
+        if _count_problem(line)[1] is not None:
+            bad += 1
+            if 2 * bad >= len(lines):
+                return False
+    return bool(lines)
 
 
-def _count_line(line: str) -> tuple[str, int] | None:
-    word, tab, count = line.rstrip("\r").rpartition("\t")
-    if not tab or not word or not count.strip().isdigit():
-        return None
-    return word, int(count)
+def _split_count(line: str) -> tuple[str, str]:
+    word, _, count = line.rstrip("\r").rpartition("\t")
+    return word, count.strip()
 
 
-def parse_counts(text: str, name: str = "input") -> list[tuple[str, int]]:
-    """Parse ``word<TAB>count`` lines; a bad line raises a ValueError naming it."""
+def _is_header(line: str) -> bool:
+    """A first line such as ``word<TAB>count``: a tab, and no digit in the last column."""
+    word, count = _split_count(line)
+    return "\t" in line and bool(word.strip()) and bool(count) and not any(
+        c.isdigit() for c in count)
+
+
+def _count_problem(line: str) -> tuple[tuple[str, int] | None, str | None]:
+    """``((word, count), None)`` for a good ``word<TAB>count`` line, else ``(None, why)``."""
+    if "\t" not in line:
+        return None, "no tab between the word and its count"
+    word, count = _split_count(line)
+    if not word:
+        return None, "the word before the tab is empty"
+    if not count:
+        return None, "the count after the tab is empty"
+    digits = count[1:] if count[0] in "+-" else count
+    if digits.isascii() and digits.isdigit():
+        if count[0] == "-" and int(digits):
+            return None, f"the count {count} is negative"
+        if len(digits) > MAX_COUNT_DIGITS:
+            return None, (f"the count has {len(digits):,} digits; bpeviz reads counts of "
+                          f"up to {MAX_COUNT_DIGITS:,} digits")
+        if not int(digits):
+            return None, "the count is 0; every word needs a count of at least 1"
+        return (word, int(digits)), None
+    try:
+        float(count)
+    except ValueError:
+        return None, f"the count {count[:20]!r} is not a whole number written in digits 0-9"
+    return None, f"the count {count[:20]} is not a whole number"
+
+
+def parse_counts(text: str, name: str = "input", detected: bool = False
+                 ) -> list[tuple[str, int]]:
+    r"""Parse ``word<TAB>count`` lines; a bad line raises a ValueError naming it.
+
+    The first non-empty line may be a header, such as ``word<TAB>count`` (a line whose
+    last column holds no digit); it is skipped. Empty lines are skipped too. ``detected``:
+    the format was guessed (see :func:`looks_like_counts`), and the error says so.
+
+    >>> parse_counts("word\tcount\nlow\t5\n")
+    [('low', 5)]
+    >>> parse_counts("low\t5\nlower\t-2\n", "counts.tsv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: counts.tsv, line 2: the count -2 is negative ('lower\t-2'); expected ...
+    """
     rows = []
+    header_allowed = True
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        row = _count_line(line)
+        if header_allowed and _is_header(line):
+            header_allowed = False
+            continue
+        header_allowed = False
+        row, problem = _count_problem(line)
         if row is None:
             raise ValueError(
-                f"{name}, line {number}: expected 'word<TAB>count', got {line[:60]!r}"
+                f"{name}, line {number}: {problem} ({line[:60]!r}); expected "
+                "word<TAB>count with a whole-number count of at least 1"
+                + (" (most lines are word<TAB>count, so the file is read as word counts)"
+                   if detected else "")
             )
         rows.append(row)
     return rows

@@ -10,6 +10,14 @@ then every word is cut on its own:
 - **WordPiece**: greedy longest match from the left, ``##`` on every piece after the
   first, as BERT and Hugging Face's ``WordPiece`` model do.
 
+Byte-level BPE reads a word as UTF-8 bytes. A Python string may hold surrogate code
+points (U+D800-U+DFFF, halves of UTF-16 pairs), which UTF-8 cannot encode; bpeviz reads
+them as tiktoken does, in training and in encoding (see
+:func:`bpeviz.symbols.utf8_bytes`): a high surrogate followed by a low one is the
+character they encode (``"\ud83d\ude00"`` is 😀, F0 9F 98 80, and its tokens span both
+code points), and any other, lone, surrogate is U+FFFD, the replacement character (EF BF
+BD), spanning its one code point.
+
 Unknown input is never dropped: a BPE character outside the alphabet becomes one
 ``[UNK]`` token (one per character); a WordPiece word that cannot be matched, or that is
 longer than :data:`MAX_WORDPIECE_CHARS` characters, becomes one ``[UNK]`` spanning the
@@ -55,7 +63,7 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
+from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -117,7 +125,8 @@ def encode_ids(snapshot: Snapshot, text: str) -> list[int]:
 def decode(snapshot: Snapshot, ids: Sequence[int]) -> str:
     """The text a list of token ids stands for.
 
-    - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string.
+    - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string
+      without surrogates (each of which encodes as U+FFFD, see the module docstring).
     - BPE: tokens joined; an end-of-word marker becomes a space when the pre-tokenizer
       drops whitespace (seed 004: ``low</w> low l y</w>`` -> ``"low lowly "``) and
       nothing otherwise. Without a marker, words of a whitespace-split text run together.
@@ -335,23 +344,33 @@ class _Encoder:
                      for i, s, e in zip(ids, starts, ends))
 
     def _bbpe(self, word: str) -> tuple[_Piece, ...]:
-        data = word.encode("utf-8", "surrogatepass")
+        data = utf8_bytes(word)  # surrogates as tiktoken reads them (see the module doc)
         byte_ids = self.byte_ids
         ids = [byte_ids[b] for b in data]
         if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it
             raise ValueError("this byte-level vocabulary lacks some of the 256 bytes")
-        # char_at[b]: the character byte b belongs to; first[c]: char c's first byte
+        # char_at[b]: the character byte b belongs to (a surrogate pair's bytes: its first)
         char_at: list[int] = []
-        for c, ch in enumerate(word):
+        n, c = len(word), 0
+        while c < n:
+            ch = word[c]
+            if "\ud800" <= ch < "\udc00" and c + 1 < n and "\udc00" <= word[c + 1] <= "\udfff":
+                char_at.extend((c, c, c, c))  # one 4-byte character from two code points
+                c += 2
+                continue
             char_at.extend([c] * len(ch.encode("utf-8", "surrogatepass")))
-        char_at.append(len(word))
+            c += 1
+        char_at.append(n)
         starts = list(range(len(data)))
         ends = [b + 1 for b in starts]
         ids, starts, ends = self._merge(ids, starts, ends)
         pieces = []
         for i, bs, be in zip(ids, starts, ends):
-            cs, ce = char_at[bs], char_at[be - 1] + 1
-            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != ce - 1
+            cs, last, k = char_at[bs], char_at[be - 1], be
+            while char_at[k] == last:  # to the start of the next character (char_at[-1] = n)
+                k += 1
+            ce = char_at[k]
+            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != last
             pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
         return tuple(pieces)
 

@@ -31,6 +31,9 @@ class Limits:
     compare: int = 3
     #: characters of text on the Tokenize page
     input_chars: int = 20_000
+    #: initial symbols of the corpus counted with repeats (sum of count x word length):
+    #: the explorer's tables and charts count in floating point, exact up to 2**53
+    weighted_symbols: int = 2**53
 
 
 LIMITS = Limits()
@@ -50,6 +53,7 @@ def check(
     algorithm: str = "bpe",
     pretokenizer: str | None = None,
     limits: Limits = LIMITS,
+    weighted_symbols: int = 0,
 ) -> list[str]:
     """Messages for every limit passed (empty when the corpus fits the live explorer)."""
     cli = cli_command(algorithm, max(merges, 1000), pretokenizer)
@@ -67,4 +71,10 @@ def check(
         problems.append(
             f"Too many merges for the live explorer: {merges:,} asked, the limit is "
             f"{limits.merges:,}. Ask for fewer, or train on the command line: `{cli}`")
+    if weighted_symbols > limits.weighted_symbols:
+        problems.append(
+            f"Counts too large for the live explorer: the corpus holds {weighted_symbols:,} "
+            f"symbols counted with repeats, and the explorer counts exactly up to "
+            f"{limits.weighted_symbols:,} (2^53). The command line counts exactly at any "
+            f"size: `{cli}`")
     return problems

@@ -111,19 +111,44 @@ def training_from_dict(data: Any) -> Training:
 
 
 def write_atomic(path: str | os.PathLike[str], content: str | bytes) -> None:
-    """Write ``content`` to ``path`` so that a failure leaves any old file intact."""
+    """Write ``content`` to ``path`` so that a failure leaves any old file intact.
+
+    The data goes to a hidden temporary file beside ``path``, then replaces it; an
+    OSError names ``path`` (not the temporary file) and says why it cannot be written.
+    """
     target = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    except OSError as err:
+        raise _write_error(err, target) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise _write_error(err, target) from None
         raise
+
+
+def _write_error(err: OSError, target: Path) -> OSError:
+    """``err`` (same class, so callers can still tell them apart) naming ``target``."""
+    parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        why = f"{parent} is a file, not a folder"
+    elif not parent.is_dir():
+        why = f"the folder {parent} does not exist"
+    elif target.is_dir():
+        why = "it is a folder"
+    else:
+        why = (err.strerror or str(err)).rstrip(".")
+        if isinstance(err, PermissionError):
+            why += f" (bpeviz writes a temporary file in {parent}, then renames it)"
+    return type(err)(f"cannot write {target}: {why}")
 
 
 def save_training(training: Training, path: str | os.PathLike[str]) -> None:

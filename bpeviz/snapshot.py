@@ -110,7 +110,8 @@ class Snapshot:
         tables = _tables(training)
         ids, word_of = self._ids
         fast = _compiled()
-        if fast is not None:  # grouped by a hash table, in order of first occurrence
+        if fast is not None and tables.counts.dtype == np.int64:
+            # grouped by a hash table, in order of first occurrence
             keys, counts = fast.pair_counts(ids, word_of, tables.counts)
             unique = np.frombuffer(keys, dtype=np.int64)
             pair_count = np.frombuffer(counts, dtype=np.int64)
@@ -126,9 +127,14 @@ class Snapshot:
         # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
         tie = first if training.options.tie_break == "first" else ranks
         if training.options.algorithm == "wordpiece" and training.options.scoring == "score":
-            units = np.bincount(ids, weights=tables.counts[word_of], minlength=len(training.vocab))
-            score = pair_count / (units[lid] * units[rid])
+            units = np.bincount(ids, weights=tables.counts[word_of].astype(np.float64),
+                                minlength=len(training.vocab))
+            score = pair_count.astype(np.float64) / (units[lid] * units[rid])
             order = np.lexsort((tie, -score))
+        elif pair_count.dtype == object:  # counts past 64 bits: sort Python ints exactly
+            score = pair_count.astype(np.float64)
+            order = np.array(sorted(range(len(pair_count)),
+                                    key=lambda i: (-pair_count[i], tie[i])), dtype=np.int64)
         else:
             score = pair_count.astype(np.float64)
             top = int(pair_count.max()) if len(pair_count) else 0
@@ -208,7 +214,9 @@ class _Tables:
     def __init__(self, training: Training) -> None:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
-        self.counts = np.asarray(training.corpus.counts, dtype=np.int64)
+        from bpeviz.training import count_array
+
+        self.counts = count_array(training.corpus.counts)
         self.words = tuple(training.corpus.words)
         # a vocabulary of strings becomes pandas' string column type, as the DataFrame
         # constructor would infer it; taking rows from it skips that inference each time

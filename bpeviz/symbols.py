@@ -24,6 +24,21 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {
 }
 
 
+def utf8_bytes(text: str) -> bytes:
+    r"""The UTF-8 bytes byte-level BPE starts from, read as tiktoken reads a Python string
+    holding surrogate code points (halves of UTF-16 pairs, which UTF-8 cannot encode): a
+    high surrogate followed by a low one is the character they encode, any other
+    surrogate is U+FFFD, the replacement character.
+
+    >>> utf8_bytes("a\ud800b").hex(" "), utf8_bytes("\ud83d\ude00") == "😀".encode()
+    ('61 ef bf bd 62', True)
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # what tiktoken's Encoding.encode does then
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
+
+
 def check_algorithm(name: str) -> str:
     if name not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
@@ -35,7 +50,7 @@ def initial_symbols(
 ) -> list[Symbol]:
     """The symbols a word starts as, before any merge."""
     if algorithm == "bbpe":
-        return [bytes((b,)) for b in word.encode("utf-8", "surrogatepass")]
+        return [bytes((b,)) for b in utf8_bytes(word)]
     if algorithm == "wordpiece":
         return [word[0]] + [WORDPIECE_PREFIX + ch for ch in word[1:]] if word else []
     symbols: list[Symbol] = list(word)

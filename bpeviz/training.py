@@ -18,7 +18,7 @@ import heapq
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,6 +31,7 @@ from bpeviz.symbols import (
     check_algorithm,
     initial_symbols,
     join,
+    utf8_bytes,
 )
 
 try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
@@ -261,10 +262,11 @@ class _MergeLoop:
 
     def _start(self) -> None:
         flat, lengths = initial_ids(self.corpus, self.options, self.ids)
-        counts = np.asarray(self.corpus.counts, dtype=np.int64)
-        self.initial_tokens = int(lengths @ counts) if len(counts) else 0
+        counts, self.initial_tokens = _weighted_counts(self.corpus.counts, lengths)
         engine: type[_PairState] | Any = _PairState
-        if self.engine == "compiled" and (not len(counts) or counts.min() > 0):
+        fits = counts.dtype == np.int64 and self.options.min_frequency <= INT64_MAX
+        if (self.engine == "compiled" and fits
+                and (not len(counts) or counts.min() > 0)):
             if _compiled is None:
                 raise RuntimeError("the compiled merge loop is not built: run "
                                    "`python setup.py build_ext --inplace`")
@@ -345,6 +347,41 @@ class _MergeLoop:
         )
 
 
+INT64_MAX = 2**63 - 1
+
+
+def count_array(counts: Sequence[int]) -> np.ndarray:
+    """The counts as int64, or as Python ints (an object array) when one passes 64 bits."""
+    try:
+        return np.asarray(counts, dtype=np.int64)
+    except OverflowError:
+        return np.array(list(counts), dtype=object)
+
+
+def _weighted_counts(counts: Sequence[int], lengths: np.ndarray) -> tuple[np.ndarray, int]:
+    """The counts as an array, and the number of initial symbols they weigh (exactly).
+
+    The array is int64 when every count the merge loop can reach fits in 64 bits, else
+    an object array of Python ints, which only the pure-Python loop takes: no pair
+    count, unit count or replaced total can exceed ``sum(count * length)``, so that sum
+    is the test.
+
+    >>> _weighted_counts([2**62, 2**62], np.array([2, 4]))[0].dtype
+    dtype('O')
+    >>> _weighted_counts([2**62 - 1], np.array([2]))
+    (array([4611686018427387903]), 9223372036854775806)
+    """
+    array = count_array(counts)
+    if not len(array):
+        return array, 0
+    if array.dtype == np.int64 and int(array.max()) <= INT64_MAX // max(int(lengths.sum()), 1):
+        return array, int(lengths @ array)  # the sum fits: int64 arithmetic is exact
+    total = sum(c * n for c, n in zip(counts, lengths.tolist()))
+    if total > INT64_MAX and array.dtype == np.int64:
+        array = np.array(list(counts), dtype=object)
+    return array, total
+
+
 def initial_ids(corpus: Corpus, options: TrainOptions,
                 ids: dict[Symbol, int]) -> tuple[np.ndarray, np.ndarray]:
     """Every word's initial symbols as ids: (all ids concatenated as int32, word lengths).
@@ -423,7 +460,7 @@ def _char_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
 
 def _byte_ids(words: Sequence[str], ids: dict[Symbol, int]) -> tuple[np.ndarray | None,
                                                                    np.ndarray]:
-    data = [w.encode("utf-8", "surrogatepass") for w in words]
+    data = [utf8_bytes(w) for w in words]
     lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
     table = np.array([ids.get(bytes((b,)), -1) for b in range(256)], dtype=np.int64)
     flat = table[np.frombuffer(b"".join(data), dtype=np.uint8)]
@@ -830,6 +867,9 @@ class Training:
 
     def token_counts(self) -> np.ndarray:
         """Tokens in the whole corpus after each step, for steps ``0..len(merges)``."""
+        if self.initial_tokens > INT64_MAX:  # counts past 64 bits: Python ints
+            done = [0, *accumulate(m.replaced for m in self.merges)]
+            return np.array([self.initial_tokens - d for d in done], dtype=object)
         replaced = np.fromiter((m.replaced for m in self.merges), np.int64, len(self.merges))
         return self.initial_tokens - np.concatenate([[0], np.cumsum(replaced)])
 

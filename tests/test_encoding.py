@@ -296,7 +296,7 @@ def test_a_very_long_word_encodes_quickly_and_exactly():
 #: control characters and odd whitespace.
 UNICODE = st.lists(
     st.one_of(
-        st.characters(),
+        st.characters(exclude_categories=("Cs",)),  # surrogates: test_defects_engine.py
         st.sampled_from(["👨‍👩‍👧", "👍🏽", "e\u0301", "中文", "\u200d", "\x00", "\x1c", "\r\n",
                          " ", "\u3000", "😀", "ﷺ", "'s", "\U0001F1EB\U0001F1F7", "\u0301"]),
     ),

@@ -425,7 +425,9 @@ def test_byte_level_exports_spell_bytes_like_gpt2():
 
 # -- parity on arbitrary text (Hypothesis) -------------------------------------------------------
 ANY_TEXT = st.lists(
-    st.one_of(st.characters(), st.sampled_from(
+    # no surrogates: HF's encode refuses them (TypeError); test_defects_engine.py checks
+    # them against tiktoken
+    st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from(
         ["the ", " return", "\n    ", "self.", "'s", "😀", "\U0001F468\u200d\U0001F469",
          "e\u0301", "中文", "\t", "  "])),
     max_size=40,

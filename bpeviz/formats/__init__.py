@@ -24,8 +24,10 @@ training   training.json (replayable, all steps)    all
 
 ``bpeviz.json`` records what the plain files cannot (pre-tokenizer, end-of-word marker);
 imports read it when it is there. An export that cannot encode exactly like bpeviz
-raises ValueError instead (a separate ``</w>`` to Hugging Face, say). An imported file
-that bpeviz cannot open, or that is malformed, raises ValueError naming the problem.
+raises ValueError instead (a separate ``</w>`` to Hugging Face, say, or to tiktoken a
+merge list it would apply differently: see :func:`tiktoken_ranks.check_reproducible`).
+An imported file that bpeviz cannot open, or that is malformed, raises ValueError naming
+the problem.
 
 The ``training`` export is the whole training, whatever the step, so it reloads to the
 same explorer state (with :func:`bpeviz.load` or :func:`import_files`).
@@ -33,6 +35,7 @@ same explorer state (with :func:`bpeviz.load` or :func:`import_files`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -41,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from bpeviz.corpus import decode_utf8
 from bpeviz.formats import gpt2, hf, tiktoken_ranks, vocab_txt
-from bpeviz.formats._common import SIDECAR, parse_json
+from bpeviz.formats._common import NOT_JSON, SIDECAR, parse_json, recognise_sidecar
 from bpeviz.serialize import FORMAT as TRAINING_FORMAT
 from bpeviz.serialize import training_from_dict, training_to_dict, write_atomic
 
@@ -91,11 +94,25 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
     The names decide the format (only the last part of a path counts):
     ``*.tiktoken`` (+ ``tiktoken.json``), ``vocab.json`` + ``merges.txt``,
     ``vocab.txt``, or one JSON file: a Hugging Face tokenizer or a bpeviz training
-    (told apart by their content). ``bpeviz.json`` may come with any of them. Given
+    (told apart by their content). ``bpeviz.json`` may come with any of them. A file
+    with another name (``vocab (1).json``, as a browser renames a second download) is
+    recognised by its content (see :data:`RECOGNISERS`) and read under the usual name. Given
     several formats at once (a model folder often holds both ``tokenizer.json`` and
     ``vocab.txt``), the first in that list is opened.
     """
     texts = {PurePath(name).name: _text(content, name) for name, content in files.items()}
+    texts, renamed = _recognise(texts)
+    try:
+        return _import(texts)
+    except ValueError as err:
+        if not renamed:
+            raise
+        read_as = ", ".join(f"{old} as {new}" for old, new in renamed.items())
+        raise ValueError(f"{err} (read {read_as})") from None
+
+
+def _import(texts: dict[str, str]) -> Training:
+    """:func:`import_files` once every file has its format's usual name."""
     if not texts:
         raise ValueError("no files given: give a tokenizer.json, vocab.txt, vocab.json + "
                          "merges.txt, a .tiktoken rank file or a training.json")
@@ -133,6 +150,44 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
         return hf.import_json(text, name)
     raise ValueError(f"{name} is neither a Hugging Face tokenizer.json (no \"model\") nor a "
                      f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
+
+
+def _recognise_training(name: str, text: str, data: object) -> str | None:
+    return (TRAINING_FILE if isinstance(data, dict) and data.get("format") == TRAINING_FORMAT
+            else None)
+
+
+#: ``recognise(name, text, data)`` of each format, in order: the usual file name for a
+#: file's content, or None. ``data`` is the parsed JSON, or ``NOT_JSON``.
+RECOGNISERS = (tiktoken_ranks.recognise, _recognise_training, recognise_sidecar,
+               hf.recognise, gpt2.recognise, vocab_txt.recognise)
+
+
+def _recognise(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    r"""Give each file whose name says nothing its format's usual name, by content.
+
+    Returns the files and ``{given name: usual name}`` for those renamed. A name already
+    taken, or content no format recognises, keeps the given name.
+
+    >>> _recognise({"vocab (1).json": '{"a": 0}', "merges (1).txt": "#version: 0.2\na b"})[1]
+    {'vocab (1).json': 'vocab.json', 'merges (1).txt': 'merges.txt'}
+    """
+    known = set(_KNOWN_NAMES)
+    out: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    for name, text in texts.items():
+        usual = None
+        if name not in known and not name.endswith(".tiktoken"):
+            data = NOT_JSON
+            if text.lstrip()[:1] in ("{", "["):
+                with contextlib.suppress(ValueError, RecursionError):
+                    data = json.loads(text)
+            usual = next((u for r in RECOGNISERS if (u := r(name, text, data))), None)
+        if usual and usual not in texts and usual not in out:
+            renamed[name] = usual
+            name = usual
+        out[name] = text
+    return out, renamed
 
 
 def import_path(path: str | os.PathLike[str]) -> Training:

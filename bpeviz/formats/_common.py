@@ -72,6 +72,26 @@ def read_sidecar(files: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
+#: ``recognise(name, text, data)`` gets this as ``data`` for a file that is not JSON.
+NOT_JSON: Any = object()
+
+
+def first_lines(text: str, n: int = 50) -> list[str]:
+    """Up to ``n`` non-empty lines from the start of ``text`` (for recognising a file)."""
+    out = []
+    for line in text[: 200 * n].splitlines():
+        if line.strip():
+            out.append(line)
+            if len(out) == n:
+                break
+    return out
+
+
+def recognise_sidecar(name: str, text: str, data: Any) -> str | None:
+    """``bpeviz.json`` when ``data`` is one, whatever the file is called."""
+    return SIDECAR if isinstance(data, dict) and data.get("format") == SIDECAR_FORMAT else None
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 

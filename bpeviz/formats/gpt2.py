@@ -12,14 +12,16 @@ Hugging Face loads the pair with ``tokenizers.models.BPE.from_file``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpeviz.formats._common import (
+    NOT_JSON,
     SIDECAR,
     build_training,
     check_id,
     check_size,
     dumps,
+    first_lines,
     parse_json,
     read_sidecar,
     sidecar,
@@ -91,6 +93,22 @@ def import_files(files: Mapping[str, str]) -> Training:
                           marker_style=settings.get("marker_style", "separate"),
                           special_tokens=[t for t in ("[UNK]", "<unk>") if t in vocab],
                           source=f"{VOCAB} + {MERGES}")
+
+
+def recognise(name: str, text: str, data: Any) -> str | None:
+    """``vocab.json`` for a JSON object of token -> id; ``merges.txt`` for a text whose
+    first line is ``#version ...`` (as GPT-2's, Hugging Face's and bpeviz's are)."""
+    if isinstance(data, dict):
+        ids = list(data.values())[:1000]
+        if ids and all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+            return VOCAB
+        return None
+    if data is not NOT_JSON:
+        return None
+    lines = first_lines(text)
+    if lines and lines[0].startswith("#version"):
+        return MERGES
+    return None
 
 
 def parse_merges(text: str) -> list[tuple[str, str]]:

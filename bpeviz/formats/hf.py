@@ -140,6 +140,11 @@ def export(snapshot: Snapshot) -> dict[str, str]:
 
 
 # -- import -------------------------------------------------------------------------------
+def recognise(name: str, text: str, data: Any) -> str | None:
+    """``tokenizer.json`` when ``data`` (the parsed file) is a Hugging Face tokenizer."""
+    return FILENAME if isinstance(data, dict) and isinstance(data.get("model"), dict) else None
+
+
 def import_json(text: str, source: str = FILENAME) -> Training:
     """Open a Hugging Face ``tokenizer.json`` as a training whose steps are its merges."""
     data = parse_json(text, source)

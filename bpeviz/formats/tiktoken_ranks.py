@@ -21,13 +21,15 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpeviz.formats._common import (
+    NOT_JSON,
     build_training,
     check_id,
     check_size,
     dumps,
+    first_lines,
     parse_json,
     pretokenizer_of,
     vocab_items,
@@ -63,6 +65,7 @@ def export(snapshot: Snapshot) -> dict[str, str]:
                          + (" or 'vocab'" if training.algorithm == "wordpiece" else
                             " or 'gpt2'"))
     items = vocab_items(snapshot)
+    check_reproducible(snapshot, dict(items))  # type: ignore[arg-type]
     lines = "".join(f"{base64.b64encode(token).decode('ascii')} {i}\n"  # type: ignore[arg-type]
                     for token, i in items)
     config = {
@@ -72,6 +75,44 @@ def export(snapshot: Snapshot) -> dict[str, str]:
         "explicit_n_vocab": len(items),
     }
     return {RANKS: lines, CONFIG: dumps(config)}
+
+
+def check_reproducible(snapshot: Snapshot, ranks: Mapping[bytes, int]) -> None:
+    """Refuse a rank table that tiktoken would encode with differently than bpeviz does.
+
+    tiktoken keeps no merge list: it merges any adjacent pair whose concatenation is in
+    the table, lowest rank first, whereas bpeviz (and Hugging Face) apply only the listed
+    merges. The two agree when tiktoken, merging each token's bytes that way (with the
+    tokens ranked below it), ends with exactly the token's own merge (see
+    :func:`tiktoken_parts`). Trained merge lists pass; a replayed or imported list such as
+    (b, c), (a, b), (ab, c) does not: tiktoken makes ``abc`` as a + bc.
+
+    Raises ValueError naming the first merge tiktoken would make differently.
+    """
+    merges = snapshot.training.merges[: snapshot.step]
+    made: dict[bytes, tuple[bytes, bytes]] = {}
+    for merge in merges:  # the merge that makes each token (a repeated pair does nothing)
+        pair = (merge.left, merge.right)
+        first = made.setdefault(merge.token, pair)  # type: ignore[arg-type]
+        if first != pair:
+            raise ValueError(_not_reproducible(merge.step, pair, merge.token,
+                                               f"merge {first[0]!r} + {first[1]!r} already "
+                                               "made it, and a rank table keeps one way"))
+    for merge in merges:
+        pair = [merge.left, merge.right]
+        parts = tiktoken_parts(merge.token, ranks, ranks[merge.token])  # type: ignore[arg-type]
+        if parts != pair:
+            how = " + ".join(map(repr, parts)) if len(parts) == 2 else (
+                f"{len(parts)} pieces ({' + '.join(map(repr, parts))})")
+            raise ValueError(_not_reproducible(merge.step, pair, merge.token,
+                                               f"tiktoken would make it from {how}"))
+
+
+def _not_reproducible(step: int, pair: tuple, token: bytes, why: str) -> str:
+    return (f"this step cannot be exported to tiktoken: merge {step} makes {token!r} as "
+            f"{pair[0]!r} + {pair[1]!r}, but {why}. tiktoken merges any two adjacent "
+            "tokens whose concatenation it knows, so it would encode differently; "
+            "export as 'hf' or 'gpt2', which keep the merge list")
 
 
 def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
@@ -100,6 +141,25 @@ def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
     merges = recover_merges(ranks, ranks_name)
     return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
                           source=ranks_name)
+
+
+def recognise(name: str, text: str, data: Any) -> str | None:
+    """The rank file for ``<base64 token> <rank>`` lines; ``tiktoken.json`` for a JSON
+    object with a ``"pat_str"``."""
+    if isinstance(data, dict):
+        return CONFIG if isinstance(data.get("pat_str"), str) else None
+    if data is not NOT_JSON or name.endswith(".tiktoken"):
+        return None
+    lines = first_lines(text)
+    for line in lines:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            return None
+        try:
+            base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            return None
+    return RANKS if lines else None
 
 
 def parse_ranks(text: str, source: str = RANKS) -> dict[bytes, int]:
@@ -150,18 +210,30 @@ def recover_merges(ranks: Mapping[bytes, int], source: str = RANKS) -> list[tupl
     for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
         if len(token) < 2:
             continue
-        parts = [token[i : i + 1] for i in range(len(token))]
-        while len(parts) > 2:
-            best, at = None, -1
-            for i in range(len(parts) - 1):
-                r = ranks.get(parts[i] + parts[i + 1])
-                if r is not None and r < rank and (best is None or r < best):
-                    best, at = r, i
-            if best is None:
-                break
-            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        parts = tiktoken_parts(token, ranks, rank)
         if len(parts) != 2 or any(ranks.get(p, rank) >= rank for p in parts):
             raise ValueError(f"{source}: the token {token!r} (rank {rank}) cannot be made by "
                              "merging two tokens of lower rank")
         merges.append((parts[0], parts[1]))
     return merges
+
+
+def tiktoken_parts(token: bytes, ranks: Mapping[bytes, int], rank: int) -> list[bytes]:
+    """Merge ``token``'s bytes as tiktoken does, with the tokens ranked below ``rank``:
+    the adjacent pair whose concatenation has the lowest rank first (the leftmost of
+    equals), until two parts are left or nothing merges.
+
+    >>> tiktoken_parts(b"abc", {b"bc": 256, b"ab": 257, b"abc": 258}, 258)
+    [b'a', b'bc']
+    """
+    parts = [token[i : i + 1] for i in range(len(token))]
+    while len(parts) > 2:
+        best, at = None, -1
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < rank and (best is None or r < best):
+                best, at = r, i
+        if best is None:
+            break
+        parts[at : at + 2] = [parts[at] + parts[at + 1]]
+    return parts

@@ -9,13 +9,15 @@ how the text was pre-tokenized (whitespace when it is absent).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpeviz.encoding import UNK_TOKENS
 from bpeviz.formats._common import (
+    NOT_JSON,
     SIDECAR,
     build_training,
     check_size,
+    first_lines,
     read_sidecar,
     sidecar,
     vocab_items,
@@ -44,6 +46,14 @@ def export(snapshot: Snapshot) -> dict[str, str]:
             raise ValueError(f"the token {token!r} cannot be a line of vocab.txt (it is empty, "
                              "holds a line break or ends with whitespace); export as 'hf'")
     return {FILENAME: "".join(f"{token}\n" for token, _ in items), SIDECAR: sidecar(snapshot)}
+
+
+def recognise(name: str, text: str, data: Any) -> str | None:
+    """``vocab.txt`` for a text of one token per line (two lines at least, no spaces)."""
+    if data is not NOT_JSON:
+        return None
+    lines = first_lines(text, 200)
+    return FILENAME if len(lines) > 1 and all(len(line.split()) == 1 for line in lines) else None
 
 
 def import_files(files: Mapping[str, str]) -> Training:

@@ -235,6 +235,7 @@ def page(title: str) -> Context:
             st.page_link(path, label=name, icon=icon)
         st.subheader("Corpus")
         data, name, sample = _corpus_source()
+        corpus_note = st.empty()  # a file that cannot be read says why here too
         st.subheader("Training")
         options = _training_settings()
         st.subheader("Display")
@@ -256,13 +257,23 @@ def page(title: str) -> Context:
         chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
         problems = limits.check(chars, 0, 0, options["algorithm"], pretokenizer)
         if not problems:
-            corpus = get_corpus(data, pretokenizer, name)
+            try:
+                corpus = get_corpus(data, pretokenizer, name)
+            except ValueError as err:
+                with corpus_note:
+                    error(err)
+                raise
             problems = check_limits(corpus, options, pretokenizer)
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
             st.stop()
         training = get_training(corpus, options)
+        too_big = limits.check(weighted_symbols=training.initial_tokens)
+        if too_big:  # counts past 2**53: the pages' tables would round them
+            for problem in too_big:
+                st.error(problem, icon="🛑")
+            st.stop()
     except ValueError as err:
         error(err)
         st.stop()
