@@ -93,7 +93,22 @@ def _pick_pair() -> None:
         data = point.get("customdata")
         if data and len(data) >= 2:
             state.put("pair", (int(data[0]), int(data[1])))
+            _pair_chosen()
             return
+
+
+def _pair_chosen() -> None:
+    """A pair picked by the user belongs to the step it was picked at."""
+    state.put("pair_step", int(state.get("step")))
+
+
+def chosen_pair(snap, pairs) -> tuple[int, int]:
+    """The pair the user picked at this step, else the pair merged next (the best pair)."""
+    pair = state.get("pair")
+    if state.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
+        state.put("pair_step", None)  # picked at another step: not this step's choice
+        pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
+    return pair
 
 
 def heatmap(snap) -> None:
@@ -114,9 +129,7 @@ def pair_chart(snap, pairs, value):
     top_n = ui.bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                      max_value=LIMITS.heatmap_symbols)
     grid = views.pair_grid(snap, top_n)
-    pair = state.get("pair")
-    if views.pair_rank(pairs, pair) is None:
-        pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
+    pair = chosen_pair(snap, pairs)
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
     st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
@@ -134,7 +147,7 @@ def pair_details(snap, pairs, pair) -> None:
     options = ids if pair in ids else [pair, *ids]
     state.put("pair", pair)
     vocab = training.vocab
-    ui.bound(st.selectbox, "Pair details", "pair", options,
+    ui.bound(st.selectbox, "Pair details", "pair", options, then=_pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
                                    f"{views.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)
