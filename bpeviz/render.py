@@ -302,6 +302,30 @@ _VIRIDIS = [[i / 9, colour] for i, colour in enumerate(
      "#b5de2b", "#fde725"])]
 
 
+#: pixels per heatmap cell: at most (few symbols), at least (many symbols; a label fits)
+CELL_MAX, CELL_MIN = 24, 14
+CELL_MAX_PRESENTATION, CELL_MIN_PRESENTATION = 34, 20
+#: the widest plot area the heatmap aims for (fits the page's width on a 1400 px screen)
+HEATMAP_AREA = 840
+
+
+def heatmap_cell(n: int, presentation: bool = False) -> int:
+    """Pixels per cell for ``n`` symbols per axis: fill about 840 px, within the bounds.
+
+    >>> heatmap_cell(10), heatmap_cell(60), heatmap_cell(60, presentation=True)
+    (24, 14, 20)
+    """
+    lo, hi = ((CELL_MIN_PRESENTATION, CELL_MAX_PRESENTATION) if presentation
+              else (CELL_MIN, CELL_MAX))
+    return max(lo, min(hi, HEATMAP_AREA // max(n, 1)))
+
+
+def _cell_text(value: float, kind: str) -> str:
+    if value != value:  # NaN: no such pair
+        return ""
+    return f"{int(value)}" if kind == "count" else f"{value:.2g}"
+
+
 def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                    selected: tuple[int, int] | None = None, presentation: bool = False,
                    value: str | None = None) -> go.Figure:
@@ -310,29 +334,42 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     Cells hold the pair count (BPE, BBPE) or score (WordPiece). A transparent square
     scatter over the cells carries ``customdata = [left_id, right_id, left, right, count,
     score]`` so a click selects a pair; the next pair is ringed in red, the selected in blue.
+
+    The figure is sized to its symbols (square cells of :func:`heatmap_cell` pixels, every
+    label shown, margins grown to fit them); a cell shows its value only where the
+    value fits; whole counts get whole ticks on the colour bar.
     """
     value = value or ("score" if algorithm == "wordpiece" else "count")
     z = grid.score if value == "score" else grid.count
     ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
     xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
-    cell = 34 if presentation else 24
-    font = 17 if presentation else 12
     n_rows, n_cols = len(ylab), len(xlab)
+    cell = heatmap_cell(max(n_rows, n_cols), presentation)
+    font = min(17 if presentation else 12, cell - 3)
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
                float(grid.score[r, c])] for r, c in zip(cells_r.tolist(), cells_c.tolist())]
     hover = ("<b>%{customdata[2]}</b> + <b>%{customdata[3]}</b><br>count %{customdata[4]:,}"
-             "<br>score %{customdata[5]:.4g}<extra></extra>")
+             + ("<br>score %{customdata[5]:.4g}" if value == "score" else "")
+             + "<extra></extra>")
     zt = np.where(np.isnan(z), None, z).tolist()
-    show_text = n_rows <= 30 and n_cols <= 30
+    text = [[_cell_text(v, value) for v in row] for row in z.tolist()]
+    text_size = font - 2
+    widest = max((len(t) for row in text for t in row), default=0)
     heat: dict[str, Any] = {
         "type": "heatmap", "z": zt, "x": xlab, "y": ylab, "colorscale": _VIRIDIS,
-        "hoverinfo": "skip", "xgap": 1, "ygap": 1, "textfont": {"size": font - 2},
+        "hoverinfo": "skip", "xgap": 1, "ygap": 1, "textfont": {"size": text_size},
         "colorbar": {"title": {"text": value}}, "name": "pairs",
         "meta": {"rows": list(grid.rows), "cols": list(grid.cols), "value": value},
     }
-    if show_text:
-        heat["texttemplate"] = "%{z:.3g}" if value == "score" else "%{z}"
+    if value == "count" and len(cells_r):
+        spread = float(np.nanmax(z) - np.nanmin(z))
+        # whole counts, whole ticks: no 1.5 or 2.5 on the colour bar
+        heat["colorbar"].update({"tickformat": ",d"} if spread > 10
+                                else {"tickformat": ",d", "tick0": 0, "dtick": 1})
+    if widest and widest * 0.62 * text_size <= cell - 3:  # only values that fit a cell
+        heat["text"] = text
+        heat["texttemplate"] = "%{text}"
     data: list[dict[str, Any]] = [heat, {
         "type": "scatter", "x": [xlab[c] for c in cells_c.tolist()],
         "y": [ylab[r] for r in cells_r.tolist()], "mode": "markers", "customdata": custom,
@@ -354,14 +391,22 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                        "line": {"width": 3, "color": colour}},
             "showlegend": True,
         })
-    longest = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
+    upright = longest_x <= 3 or n_cols <= 8
+    # room for the labels (automargin grows the margins to fit them, inside this size)
+    top = 40 + font * (1.5 if upright else 0.65 * min(longest_x, 24))
+    left = 40 + font * 0.65 * min(longest_y, 24)
+    ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
     layout = {
-        "xaxis": {"type": "category", "side": "top",
-                  "tickangle": 0 if longest <= 3 or n_cols <= 8 else -50,
-                  "tickfont": {"size": font}, "title": {"text": "right symbol"}},
-        "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": font},
-                  "title": {"text": "left symbol"}},
-        "height": max(320, cell * n_rows + 190), "margin": {"l": 10, "r": 10, "t": 110, "b": 10},
+        "xaxis": {"type": "category", "side": "top", "tickangle": 0 if upright else -90,
+                  "tickvals": xlab, "ticktext": xlab, **ticks,
+                  "title": {"text": "right symbol"}},
+        "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
+                  "ticktext": ylab, **ticks, "title": {"text": "left symbol"}},
+        "width": int(cell * n_cols + left + 110),
+        "height": int(max(320, cell * n_rows + top + 60)),
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
         "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
         "clickmode": "event+select", "dragmode": False, "hovermode": "closest",
         "font": {"size": font},
@@ -370,6 +415,25 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     # cost most of the chart's time (tests compare the spec with snapshot.pairs)
     fig = go.Figure({"data": data, "layout": layout}, _validate=False)
     return fig
+
+
+def heatmap_caption(grid: PairGrid, value: str, last_step: bool) -> str:
+    """What the heatmap shows, in words, from what it does show (plain text).
+
+    >>> heatmap_caption(PairGrid([1], [2], np.ones((1, 1)), np.ones((1, 1)), None, 1), "count",
+    ...                 True)[:60]
+    'Count of each pair (1 pairs in all). This is the last step: '
+    """
+    out = f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). "
+    if grid.next_pair is not None:
+        out += "The red square is the pair merged next. "
+    elif last_step:
+        out += "This is the last step: no pair is merged next, so no square is red. "
+    else:
+        out += "The pair merged next is not among these symbols. "
+    out += "The blue square is the pair shown in Pair details; click a cell to see which " \
+           "words hold it."
+    return out
 
 
 def _position(grid: PairGrid, pair: tuple[int, int] | None) -> tuple[int, int] | None:

@@ -118,7 +118,10 @@ def heatmap(snap) -> None:
         st.info("No pair of symbols is left: every word is a single token.")
         return
     value = "score" if ctx.algorithm == "wordpiece" else "count"
-    chart_col, detail_col = st.columns([2, 1], gap="large")
+    if int(state.get("top_n")) > 20:  # a big grid takes the page's width; details below
+        chart_col, detail_col = st.container(), st.container()
+    else:
+        chart_col, detail_col = st.columns([2, 1], gap="large")
     with chart_col:
         pair = pair_chart(snap, pairs, value)
     with detail_col:
@@ -133,11 +136,10 @@ def pair_chart(snap, pairs, value):
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
     st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
+                    width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
-    st.caption(ui.md_escape(
-        f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). The red "
-        "square is the pair merged next; click a cell to see which words hold it."))
+    st.caption(ui.md_escape(render.heatmap_caption(grid, value, snap.next_merge is None)))
     return pair
 
 
