@@ -87,9 +87,15 @@ CSS = """
 .bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
 .bv-words tr.bv-changed td:first-child{border-left:4px solid #e0a000}
 .bv-card{border:2px solid rgba(128,128,128,.45);border-radius:.6em;padding:.6em .9em;
-  margin-bottom:.4em}
+  margin-bottom:.4em;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
+.bv-merge{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.15em .3em;min-width:0;
+  max-width:100%;vertical-align:middle}
+.bv-merge>*{min-width:0;max-width:100%}
+.bv-card .bv-chip{overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;
+  max-width:100%}
+.bv-card .bv-nums{font-size:max(1rem,.6em);white-space:normal}
 .bv-card .bv-big{font-size:1.6em}
-.bv-card .bv-arrow{margin:0 .4em;opacity:.7}
+.bv-card .bv-arrow{margin:0 .2em;opacity:.7}
 .bv-muted{opacity:.7}
 .bv-tree ul{list-style:none;margin:0;padding-left:1.4em;border-left:2px solid rgba(128,128,128,.4)}
 .bv-tree li{margin:.25em 0}
@@ -187,11 +193,14 @@ def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: st
     def one(m: Merge) -> str:
         value = (f"score {m.score:.4g} · count {m.count:,}" if algorithm == "wordpiece"
                  else f"count {m.count:,}")
-        return (f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)} + '
+        # a wrapping row: a token too long for the card is cut with an ellipsis (its
+        # title holds it whole) and the numbers go to the next line, never under a chip
+        return (f'<span class="bv-merge">'
+                f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)}<span>+</span>'
                 f'{symbol_chip(m.right, m.right_id, byte_style, strong=strong)}'
                 f'<span class="bv-arrow">→</span>'
                 f'{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)}'
-                f' <span class="bv-muted">{esc(value)} · id {m.token_id}</span>')
+                f'<span class="bv-muted bv-nums">{esc(value)} · id {m.token_id}</span></span>')
 
     if merge is None:
         now = ('<div><b>Step 0</b>: no merge yet; every word is split into its initial '

@@ -185,3 +185,20 @@ def test_the_heatmap_caption_speaks_of_a_red_square_only_when_there_is_one():
     assert any(t.get("name") == "next merge" for t in spec["data"])
     assert "The red square is the pair merged next" in " ".join(plain(c.value)
                                                                  for c in at.caption)
+
+
+# -- 12. the paste box has a Train button and the limit's counter ---------------------
+
+
+def test_the_paste_box_has_a_train_button_and_counts_to_the_limit():
+    from bpeviz.limits import LIMITS
+
+    at = open_page("pages/1_Explore.py", source="paste")
+    box = at.sidebar.text_area(key="w_paste")
+    assert box.proto.max_chars == LIMITS.text_chars
+    train_button = at.sidebar.button(key="paste_train")
+    assert train_button.label == "Train"
+    box.input("low lower lowest newer wider " * 20)
+    train_button.click().run()
+    ok(at)
+    assert any("bv-card" in el.proto.body for el in at.get("html"))

@@ -143,10 +143,13 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
         text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     max_chars=2 * LIMITS.text_chars,
+                     max_chars=LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
                      help="Lines of word<TAB>count are read as a frequency table. "
-                          "Press Ctrl+Enter (or click outside) to train.")
+                          "Press Train (or Ctrl+Enter) to train.")
+        # the click takes the box's text with it (the box sends its text when it loses focus)
+        st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
+                  help="Train on the text in the box")
         if not text or not text.strip():
             return None, "pasted text", None
         return text.encode("utf-8", "surrogatepass"), "pasted text", None
