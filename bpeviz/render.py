@@ -85,6 +85,11 @@ CSS = """
   text-align:left;vertical-align:top}
 .bv-words td.bv-num,.bv-words th.bv-num{text-align:right;font-variant-numeric:tabular-nums}
 .bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
+.bv-merges td,.bv-merges th{padding:.15em .3em}
+.bv-merges td.bv-num{white-space:nowrap}
+.bv-merges td.bv-tok{white-space:pre-wrap;overflow-wrap:anywhere;min-width:2.5em;
+  font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.bv-merges tr.bv-now td{background:rgba(255,200,0,.45);font-weight:700}
 .bv-words tr.bv-changed td:first-child{border-left:4px solid #e0a000}
 .bv-card{border:2px solid rgba(128,128,128,.45);border-radius:.6em;padding:.6em .9em;
   margin-bottom:.4em;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
@@ -107,7 +112,7 @@ CSS = """
 PRESENTATION_CSS = """
 html{font-size:21px}
 .bv-chip{font-size:1.15em;border-width:2px;font-weight:600;color:#000}
-.bv-words tr.bv-changed td{background:#ffd84d;color:#000}
+.bv-words tr.bv-changed td,.bv-merges tr.bv-now td{background:#ffd84d;color:#000}
 .bv-card{border-width:3px}
 .bv-card .bv-big{font-size:2.1em}
 .bv-tokens{line-height:2.4}
@@ -212,6 +217,30 @@ def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: st
              if next_merge is not None else
              '<div class="bv-muted" style="margin-top:.4em">This is the last merge.</div>')
     return f'<div class="bv-card">{now}{after}</div>'
+
+
+def merges_window_html(frame: pd.DataFrame, step: int) -> str:
+    """Rows of :func:`bpeviz.views.merges_frame` as a table; the row of ``step`` marked ▶.
+
+    Tokens wrap inside their cells (a long token is never cut); ``score`` shows when the
+    frame has it.
+    """
+    score = "score" in frame
+    head = ["step", "left", "right", "token", "count", *(["score"] if score else []), "id"]
+    num = {"step", "count", "score", "id"}
+    out = ['<table class="bv-words bv-merges"><thead><tr>'
+           + "".join(f'<th class="{"bv-num" if h in num else ""}">{h}</th>' for h in head)
+           + "</tr></thead><tbody>"]
+    for row in frame.itertuples(index=False):
+        now = int(row.step) == step
+        cells = [f'<td class="bv-num">{"▶ " if now else ""}{int(row.step)}</td>',
+                 *(f'<td class="bv-tok">{esc(t)}</td>' for t in (row.left, row.right, row.token)),
+                 f'<td class="bv-num">{int(row.count):,}</td>',
+                 *([f'<td class="bv-num">{float(row.score):.4g}</td>'] if score else []),
+                 f'<td class="bv-num">{int(row.id)}</td>']
+        out.append(f'<tr class="{"bv-now" if now else ""}">{"".join(cells)}</tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
 def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "gpt2",

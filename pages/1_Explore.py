@@ -1,7 +1,6 @@
 """Explore: the merges one step at a time: the merge, the words, the pair heatmap."""
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
@@ -53,13 +52,18 @@ def explore() -> None:
     heatmap(snap)
 
 
+#: sort orders as the (narrow) Sort box shows them
+SORT_LABELS = {"changed first, then corpus order": "changed first"}
+
+
 def word_splits(snap) -> None:
     st.subheader("Word splits")
     frame = views.words_frame(snap)
     c1, c2, c3 = st.columns([4, 4, 3], vertical_alignment="bottom")
     search = c1.text_input("Search words", key="word_search", placeholder="substring",
                            max_chars=200)
-    sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort")
+    sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort",
+                        format_func=lambda k: SORT_LABELS.get(k, k))
     only = c3.checkbox("Changed only", key="word_changed",
                        help="Only the words this merge changed")
     rows = views.select_words(frame, search, sort, only)
@@ -162,8 +166,19 @@ def pair_details(snap, pairs, pair) -> None:
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong)} "
         f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,}"
         f"{score} · in {len(holders):,} word(s)</span>")
+    # short headers, explained on hover, and a word column of a set width: the four
+    # columns fit a third of the page even for long words (each is whole in Word splits)
     st.dataframe(holders.sort_values("weighted", ascending=False), hide_index=True,
-                 width="stretch", height=min(38 + 35 * len(holders), 300))
+                 width="stretch", height=min(38 + 35 * len(holders), 300),
+                 column_order=["word", "weighted", "count", "occurrences"], column_config={
+                     "word": st.column_config.TextColumn("word", width=110),
+                     "count": st.column_config.NumberColumn(
+                         "count", help="How often the word occurs in the corpus"),
+                     "occurrences": st.column_config.NumberColumn(
+                         "×", help="How often the pair occurs in one copy of the word"),
+                     "weighted": st.column_config.NumberColumn(
+                         "total", help="count × occurrences: what the word adds to the "
+                                       "pair's count")})
 
 
 def merges_table(step: int) -> None:
@@ -174,16 +189,9 @@ def merges_table(step: int) -> None:
         st.info("No merges yet.")
         return
     lo = max(0, step - 6)
-    window = frame.iloc[lo: lo + 12].copy()
-    hit = window["step"].to_numpy() == step
-    window["now"] = np.where(hit, "▶", "")
-    marked = pd.DataFrame(np.broadcast_to(np.where(
-        hit[:, None], "background-color: rgba(255,200,0,.45); font-weight: 700", ""),
-        window.shape), index=window.index, columns=window.columns)
-    formats = {"score": "{:.4g}"} if "score" in frame else {}
+    # an HTML table: long tokens wrap inside their cells instead of being cut
+    st.html(render.merges_window_html(frame.iloc[lo: lo + 12], step))
     config = {"now": st.column_config.TextColumn("", width=30)}
-    st.dataframe(window.style.apply(lambda _: marked, axis=None).format(formats),
-                 hide_index=True, width="stretch", column_config=config)
     with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
         # no Styler here: styling thousands of rows costs most of a rerun; the table is
         # converted to Arrow once per training, and only its "now" column changes

@@ -68,3 +68,99 @@ def test_long_tokens_stay_inside_the_merge_card(page, server, present):  # noqa:
     # the whole-word token is too long for the card: cut with an ellipsis, whole on hover
     assert found["cut"], "expected a long token to be cut"
     assert any(LONG_WORDS[0] in title for title in found["cut"]), found["cut"]
+
+
+# -- 13. nothing is cut off at 1400 px --------------------------------------------------
+
+
+@pytest.fixture
+def narrow(browser):  # noqa: F811
+    """A 1400 x 900 window, as in the audit."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+FITS = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.clientWidth > 0)
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.getAttribute('aria-label') || e.className.slice(0, 30)}: `
+            + `${e.scrollWidth} > ${e.clientWidth} ${(e.value || e.innerText || '')}`)"""
+
+
+def widget(tab, label: str, scope: str = "body"):
+    return tab.locator(scope).locator(
+        '[data-testid="stSelectbox"], [data-testid="stRadio"]').filter(
+        has=tab.locator('[data-testid="stWidgetLabel"]', has_text=label)).first
+
+
+def cut_inside(tab, locator) -> list[str]:
+    """Elements inside ``locator`` whose text is wider than their box."""
+    return locator.evaluate("""(root) => [root, ...root.querySelectorAll('*')]
+      .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+                   && (e.value || e.innerText || '').trim())
+      .map(e => `${e.scrollWidth} > ${e.clientWidth}: ${(e.value || e.innerText).slice(0, 50)}`)""")
+
+
+def test_settings_and_sort_are_not_cut_off_at_1400_px(narrow, server):
+    go(narrow, server, "Explore?step=24")
+    sidebar = '[data-testid="stSidebar"]'
+    for label in ("Pre-tokenizer", "Tie rule", "WordPiece scoring"):
+        box = widget(narrow, label, sidebar)
+        box.scroll_into_view_if_needed()
+        assert not cut_inside(narrow, box), (label, cut_inside(narrow, box))
+    tie = widget(narrow, "Tie rule", sidebar).inner_text()
+    assert "first seen in the corpus" in tie and "smallest ids" in tie
+    assert "seeds" not in tie
+    sort = widget(narrow, "Sort", '[data-testid="stMain"]')
+    assert not cut_inside(narrow, sort), cut_inside(narrow, sort)
+    no_error(narrow)
+
+
+def test_merges_table_and_pair_details_are_not_cut_off_at_1400_px(narrow, server):
+    go(narrow, server, "Explore?source=paste&algo=wordpiece&merges=400&step=60")
+    paste_and_train(narrow, LONG_TEXT)
+    no_error(narrow)
+    # the merges around this step: long tokens wrap inside the table, inside its column
+    table = narrow.locator(".bv-merges")
+    assert narrow.evaluate(FITS, ".bv-merges") == []
+    inside = table.evaluate("""t => { const c = t.closest('[data-testid="stColumn"]')
+      .getBoundingClientRect(); const r = t.getBoundingClientRect();
+      return [r.left, r.right, c.left, c.right]; }""")
+    assert inside[1] <= inside[3] + 1 and inside[0] >= inside[2] - 1, inside
+    tokens = table.locator("td.bv-tok").all_inner_texts()
+    assert any(len(t.replace("\n", "")) >= 10 for t in tokens), tokens
+    # Pair details: its table fits its column (no column pushed out of view)
+    assert narrow.evaluate(FITS, '[data-testid="stMain"] .dvn-scroller') == []
+
+
+def test_compare_metrics_and_settings_are_not_cut_off_at_1400_px(narrow, server):
+    go(narrow, server, "Compare?cmp_n=3")
+    main = '[data-testid="stMain"]'
+    narrow.locator(f"{main} .dvn-scroller").first.wait_for()
+    assert narrow.evaluate(FITS, f"{main} .dvn-scroller") == []
+    for label in ("Pre-tokenizer", "Tie rule"):
+        for k in range(3):
+            box = narrow.locator(main).locator(
+                '[data-testid="stSelectbox"], [data-testid="stRadio"]').filter(
+                has=narrow.locator('[data-testid="stWidgetLabel"]', has_text=label)).nth(k)
+            assert not cut_inside(narrow, box), (label, k, cut_inside(narrow, box))
+    no_error(narrow)
+
+
+# -- 14. console errors on a page opened by its address -------------------------------
+
+
+def test_a_page_opened_directly_logs_only_streamlits_base_path_probe(narrow, server):
+    """Streamlit tries the page name as a base URL path first (see bpeviz/ui/__init__.py):
+    two 404s, then the root answers. Any other console error fails this test."""
+    errors: list[str] = []
+    missing: list[str] = []
+    narrow.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    narrow.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    for path in ("Explore?step=3", "Vocabulary", ""):
+        go(narrow, server, path)
+        no_error(narrow)
+    probe = {f"{server}/{name}/_stcore/{end}" for name in ("Explore", "Vocabulary")
+             for end in ("health", "host-config")}
+    assert set(missing) <= probe, missing
+    assert all("404" in e for e in errors) and len(errors) == len(missing), errors

@@ -35,13 +35,37 @@ PRETOKENIZER_LABELS = {
     "gpt2": "GPT-2 regex",
     "none": "none (one word per line)",
 }
+#: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
+PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
+                      "none": "one word per line"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}
-TIE_LABELS = {"first": "first seen (seeds, minbpe, tiktoken)",
-              "ids": "smallest ids (HF tokenizers)"}
+TIE_LABELS = {"first": "first seen in the corpus (minbpe, tiktoken)",
+              "ids": "smallest ids (Hugging Face)"}
+TIE_HELP = ("Which pair wins when several have the best count or score: the pair seen first "
+            "in the corpus, or the pair of the smallest token ids.")
 
 
+def pretokenizer_label(algorithm: str):
+    """A format function for a pre-tokenizer box: ``auto`` names what it picks.
+
+    >>> pretokenizer_label("bbpe")("auto"), pretokenizer_label("bpe")("none")
+    ('auto: GPT-2 regex', 'one word per line')
+    """
+    def label(choice: str) -> str:
+        if choice == "auto":
+            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
+        return PRETOKENIZER_SHORT[choice]
+    return label
+
+
+# A page's own address (/Explore) opened directly logs two 404s in the browser console,
+# /Explore/_stcore/health and /Explore/_stcore/host-config: Streamlit's front end cannot
+# tell a page name from a base URL path, so it tries "Explore" as the base path first,
+# then the root (streamlit/streamlit pull 4574; still so in 1.67). Streamlit's behaviour,
+# not our configuration (no baseUrlPath is set); the page loads normally, and
+# tests/test_browser_defects.py checks that these are the only console errors.
 PAGES = [
     ("app.py", "Home", ":material/home:"),
     ("pages/1_Explore.py", "Explore", ":material/timeline:"),
@@ -179,9 +203,10 @@ def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, An
               max_value=state.MAX_TYPED, step=10,
               help="Special tokens + initial symbols + merged tokens.")
     bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
-          format_func=PRETOKENIZER_LABELS.get,
+          format_func=pretokenizer_label(algorithm),
           help="How text is cut into words before training: "
-               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items()))
+               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items())
+               + "; auto: GPT-2 for byte-level BPE, whitespace otherwise.")
     is_bpe = algorithm == "bpe"
     cols = st.columns(2)
     with cols[0]:
@@ -191,10 +216,11 @@ def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, An
         bound(st.selectbox, "Marker", "marker_style", ["separate", "glued"],
               disabled=not is_bpe or marker == "none",
               help="separate: 'low' → l o w </w>; glued: l o w</w>")
-    bound(st.selectbox, "WordPiece scoring", "scoring", list(SCORING_LABELS),
+    # radios: their labels wrap, where a select box would cut them at the sidebar's edge
+    bound(st.radio, "WordPiece scoring", "scoring", list(SCORING_LABELS),
           format_func=SCORING_LABELS.get, disabled=algorithm != "wordpiece")
-    bound(st.selectbox, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
-          help="Which pair wins when several have the best count or score.")
+    bound(st.radio, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
+          help=TIE_HELP)
     bound(st.number_input, "Minimum pair frequency", "min_freq", min_value=0,
           max_value=state.MAX_TYPED, help="Stop when no pair occurs this often.")
     return train_options(
