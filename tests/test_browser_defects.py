@@ -7,6 +7,8 @@ helpers of test_browser.py.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from test_browser import browser, go, no_error, page, rerun_done  # noqa: F401 (fixtures)
 
@@ -164,3 +166,39 @@ def test_a_page_opened_directly_logs_only_streamlits_base_path_probe(narrow, ser
              for end in ("health", "host-config")}
     assert set(missing) <= probe, missing
     assert all("404" in e for e in errors) and len(errors) == len(missing), errors
+
+
+# -- 9. a 60-symbol heatmap in the browser -----------------------------------------------
+
+TICKS = """(plot) => {
+  const boxes = sel => [...plot.querySelectorAll(sel)].map(e => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x + r.width / 2, y: r.y + r.height / 2,
+            font: parseFloat(getComputedStyle(e).fontSize)}; });
+  const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+  return {x: boxes('.xtick text'), y: boxes('.ytick text'),
+          area: [area.width, area.height]};
+}"""
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
+def test_a_60_symbol_heatmap_shows_every_label_on_square_cells(narrow, server, algorithm):
+    go(narrow, server, f"Explore?step=0&top_n=60&algo={algorithm}")
+    plot = narrow.locator(".js-plotly-plot").first
+    plot.scroll_into_view_if_needed()
+    narrow.wait_for_timeout(500)
+    found = plot.evaluate(TICKS)
+    heat = plot.evaluate("p => p.data[0]")
+    n_rows, n_cols = len(heat["y"]), len(heat["x"])
+    assert n_rows == n_cols == 60
+    assert len(found["x"]) == n_cols and len(found["y"]) == n_rows  # no label dropped
+    # one label per cell, each at least a font size from the next (one line of text)
+    for axis in ("x", "y"):
+        centres = sorted(r[axis] for r in found[axis])
+        font = max(r["font"] for r in found[axis])
+        gaps = [b - a for a, b in itertools.pairwise(centres)]
+        assert min(gaps) >= font - 0.5, (axis, font, min(gaps))
+    width, height = found["area"]
+    assert 0.8 <= (width / n_cols) / (height / n_rows) <= 1.25, found["area"]
+    assert width / n_cols >= 12
+    no_error(narrow)
