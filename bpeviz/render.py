@@ -85,6 +85,7 @@ CSS = """
   text-align:left;vertical-align:top}
 .bv-words td.bv-num,.bv-words th.bv-num{text-align:right;font-variant-numeric:tabular-nums}
 .bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
+.bv-scroll{max-width:100%;overflow-x:auto}
 .bv-merges td,.bv-merges th{padding:.15em .3em}
 .bv-merges td.bv-num{white-space:nowrap}
 .bv-merges td.bv-tok{white-space:pre-wrap;overflow-wrap:anywhere;min-width:2.5em;
@@ -116,6 +117,7 @@ html{font-size:21px}
 .bv-card{border-width:3px}
 .bv-card .bv-big{font-size:2.1em}
 .bv-tokens{line-height:2.4}
+.bv-merges{font-size:.8em}
 """
 
 
@@ -228,7 +230,7 @@ def merges_window_html(frame: pd.DataFrame, step: int) -> str:
     score = "score" in frame
     head = ["step", "left", "right", "token", "count", *(["score"] if score else []), "id"]
     num = {"step", "count", "score", "id"}
-    out = ['<table class="bv-words bv-merges"><thead><tr>'
+    out = ['<div class="bv-scroll"><table class="bv-words bv-merges"><thead><tr>'
            + "".join(f'<th class="{"bv-num" if h in num else ""}">{h}</th>' for h in head)
            + "</tr></thead><tbody>"]
     for row in frame.itertuples(index=False):
@@ -239,7 +241,7 @@ def merges_window_html(frame: pd.DataFrame, step: int) -> str:
                  *([f'<td class="bv-num">{float(row.score):.4g}</td>'] if score else []),
                  f'<td class="bv-num">{int(row.id)}</td>']
         out.append(f'<tr class="{"bv-now" if now else ""}">{"".join(cells)}</tr>')
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 

@@ -122,7 +122,7 @@ def heatmap(snap) -> None:
         st.info("No pair of symbols is left: every word is a single token.")
         return
     value = "score" if ctx.algorithm == "wordpiece" else "count"
-    if int(state.get("top_n")) > 20:  # a big grid takes the page's width; details below
+    if int(state.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
         chart_col, detail_col = st.container(), st.container()
     else:
         chart_col, detail_col = st.columns([2, 1], gap="large")
