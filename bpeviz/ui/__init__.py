@@ -167,10 +167,11 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
         text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     max_chars=LIMITS.text_chars,
+                     max_chars=2 * LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
-                     help="Lines of word<TAB>count are read as a frequency table. "
-                          "Press Train (or Ctrl+Enter) to train.")
+                     help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
+                          "are read as a frequency table. Press Train (or Ctrl+Enter) to "
+                          "train.")
         # the click takes the box's text with it (the box sends its text when it loses focus)
         st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
                   help="Train on the text in the box")
