@@ -85,11 +85,23 @@ CSS = """
   text-align:left;vertical-align:top}
 .bv-words td.bv-num,.bv-words th.bv-num{text-align:right;font-variant-numeric:tabular-nums}
 .bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
+.bv-scroll{max-width:100%;overflow-x:auto}
+.bv-merges td,.bv-merges th{padding:.15em .3em}
+.bv-merges td.bv-num{white-space:nowrap}
+.bv-merges td.bv-tok{white-space:pre-wrap;overflow-wrap:anywhere;min-width:2.5em;
+  font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.bv-merges tr.bv-now td{background:rgba(255,200,0,.45);font-weight:700}
 .bv-words tr.bv-changed td:first-child{border-left:4px solid #e0a000}
 .bv-card{border:2px solid rgba(128,128,128,.45);border-radius:.6em;padding:.6em .9em;
-  margin-bottom:.4em}
+  margin-bottom:.4em;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
+.bv-merge{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.15em .3em;min-width:0;
+  max-width:100%;vertical-align:middle}
+.bv-merge>*{min-width:0;max-width:100%}
+.bv-card .bv-chip{overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;
+  max-width:100%}
+.bv-card .bv-nums{font-size:max(1rem,.6em);white-space:normal}
 .bv-card .bv-big{font-size:1.6em}
-.bv-card .bv-arrow{margin:0 .4em;opacity:.7}
+.bv-card .bv-arrow{margin:0 .2em;opacity:.7}
 .bv-muted{opacity:.7}
 .bv-tree ul{list-style:none;margin:0;padding-left:1.4em;border-left:2px solid rgba(128,128,128,.4)}
 .bv-tree li{margin:.25em 0}
@@ -101,10 +113,11 @@ CSS = """
 PRESENTATION_CSS = """
 html{font-size:21px}
 .bv-chip{font-size:1.15em;border-width:2px;font-weight:600;color:#000}
-.bv-words tr.bv-changed td{background:#ffd84d;color:#000}
+.bv-words tr.bv-changed td,.bv-merges tr.bv-now td{background:#ffd84d;color:#000}
 .bv-card{border-width:3px}
 .bv-card .bv-big{font-size:2.1em}
 .bv-tokens{line-height:2.4}
+.bv-merges{font-size:.8em}
 """
 
 
@@ -187,11 +200,14 @@ def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: st
     def one(m: Merge) -> str:
         value = (f"score {m.score:.4g} · count {m.count:,}" if algorithm == "wordpiece"
                  else f"count {m.count:,}")
-        return (f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)} + '
+        # a wrapping row: a token too long for the card is cut with an ellipsis (its
+        # title holds it whole) and the numbers go to the next line, never under a chip
+        return (f'<span class="bv-merge">'
+                f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)}<span>+</span>'
                 f'{symbol_chip(m.right, m.right_id, byte_style, strong=strong)}'
                 f'<span class="bv-arrow">→</span>'
                 f'{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)}'
-                f' <span class="bv-muted">{esc(value)} · id {m.token_id}</span>')
+                f'<span class="bv-muted bv-nums">{esc(value)} · id {m.token_id}</span></span>')
 
     if merge is None:
         now = ('<div><b>Step 0</b>: no merge yet; every word is split into its initial '
@@ -203,6 +219,30 @@ def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: st
              if next_merge is not None else
              '<div class="bv-muted" style="margin-top:.4em">This is the last merge.</div>')
     return f'<div class="bv-card">{now}{after}</div>'
+
+
+def merges_window_html(frame: pd.DataFrame, step: int) -> str:
+    """Rows of :func:`bpeviz.views.merges_frame` as a table; the row of ``step`` marked ▶.
+
+    Tokens wrap inside their cells (a long token is never cut); ``score`` shows when the
+    frame has it.
+    """
+    score = "score" in frame
+    head = ["step", "left", "right", "token", "count", *(["score"] if score else []), "id"]
+    num = {"step", "count", "score", "id"}
+    out = ['<div class="bv-scroll"><table class="bv-words bv-merges"><thead><tr>'
+           + "".join(f'<th class="{"bv-num" if h in num else ""}">{h}</th>' for h in head)
+           + "</tr></thead><tbody>"]
+    for row in frame.itertuples(index=False):
+        now = int(row.step) == step
+        cells = [f'<td class="bv-num">{"▶ " if now else ""}{int(row.step)}</td>',
+                 *(f'<td class="bv-tok">{esc(t)}</td>' for t in (row.left, row.right, row.token)),
+                 f'<td class="bv-num">{int(row.count):,}</td>',
+                 *([f'<td class="bv-num">{float(row.score):.4g}</td>'] if score else []),
+                 f'<td class="bv-num">{int(row.id)}</td>']
+        out.append(f'<tr class="{"bv-now" if now else ""}">{"".join(cells)}</tr>')
+    out.append("</tbody></table></div>")
+    return "".join(out)
 
 
 def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "gpt2",
@@ -308,6 +348,30 @@ _VIRIDIS = [[i / 9, colour] for i, colour in enumerate(
      "#b5de2b", "#fde725"])]
 
 
+#: pixels per heatmap cell: at most (few symbols), at least (many symbols; a label fits)
+CELL_MAX, CELL_MIN = 24, 14
+CELL_MAX_PRESENTATION, CELL_MIN_PRESENTATION = 34, 20
+#: the widest plot area the heatmap aims for (fits the page's width on a 1400 px screen)
+HEATMAP_AREA = 840
+
+
+def heatmap_cell(n: int, presentation: bool = False) -> int:
+    """Pixels per cell for ``n`` symbols per axis: fill about 840 px, within the bounds.
+
+    >>> heatmap_cell(10), heatmap_cell(60), heatmap_cell(60, presentation=True)
+    (24, 14, 20)
+    """
+    lo, hi = ((CELL_MIN_PRESENTATION, CELL_MAX_PRESENTATION) if presentation
+              else (CELL_MIN, CELL_MAX))
+    return max(lo, min(hi, HEATMAP_AREA // max(n, 1)))
+
+
+def _cell_text(value: float, kind: str) -> str:
+    if value != value:  # NaN: no such pair
+        return ""
+    return f"{int(value)}" if kind == "count" else f"{value:.2g}"
+
+
 def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                    selected: tuple[int, int] | None = None, presentation: bool = False,
                    value: str | None = None) -> go.Figure:
@@ -316,29 +380,42 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     Cells hold the pair count (BPE, BBPE) or score (WordPiece). A transparent square
     scatter over the cells carries ``customdata = [left_id, right_id, left, right, count,
     score]`` so a click selects a pair; the next pair is ringed in red, the selected in blue.
+
+    The figure is sized to its symbols (square cells of :func:`heatmap_cell` pixels, every
+    label shown, margins grown to fit them); a cell shows its value only where the
+    value fits; whole counts get whole ticks on the colour bar.
     """
     value = value or ("score" if algorithm == "wordpiece" else "count")
     z = grid.score if value == "score" else grid.count
     ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
     xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
-    cell = 34 if presentation else 24
-    font = 17 if presentation else 12
     n_rows, n_cols = len(ylab), len(xlab)
+    cell = heatmap_cell(max(n_rows, n_cols), presentation)
+    font = min(17 if presentation else 12, cell - 3)
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
                float(grid.score[r, c])] for r, c in zip(cells_r.tolist(), cells_c.tolist())]
     hover = ("<b>%{customdata[2]}</b> + <b>%{customdata[3]}</b><br>count %{customdata[4]:,}"
-             "<br>score %{customdata[5]:.4g}<extra></extra>")
+             + ("<br>score %{customdata[5]:.4g}" if value == "score" else "")
+             + "<extra></extra>")
     zt = np.where(np.isnan(z), None, z).tolist()
-    show_text = n_rows <= 30 and n_cols <= 30
+    text = [[_cell_text(v, value) for v in row] for row in z.tolist()]
+    text_size = font - 2
+    widest = max((len(t) for row in text for t in row), default=0)
     heat: dict[str, Any] = {
         "type": "heatmap", "z": zt, "x": xlab, "y": ylab, "colorscale": _VIRIDIS,
-        "hoverinfo": "skip", "xgap": 1, "ygap": 1, "textfont": {"size": font - 2},
+        "hoverinfo": "skip", "xgap": 1, "ygap": 1, "textfont": {"size": text_size},
         "colorbar": {"title": {"text": value}}, "name": "pairs",
         "meta": {"rows": list(grid.rows), "cols": list(grid.cols), "value": value},
     }
-    if show_text:
-        heat["texttemplate"] = "%{z:.3g}" if value == "score" else "%{z}"
+    if value == "count" and len(cells_r):
+        spread = float(np.nanmax(z) - np.nanmin(z))
+        # whole counts, whole ticks: no 1.5 or 2.5 on the colour bar
+        heat["colorbar"].update({"tickformat": ",d"} if spread > 10
+                                else {"tickformat": ",d", "tick0": 0, "dtick": 1})
+    if widest and widest * 0.62 * text_size <= cell - 3:  # only values that fit a cell
+        heat["text"] = text
+        heat["texttemplate"] = "%{text}"
     data: list[dict[str, Any]] = [heat, {
         "type": "scatter", "x": [xlab[c] for c in cells_c.tolist()],
         "y": [ylab[r] for r in cells_r.tolist()], "mode": "markers", "customdata": custom,
@@ -360,14 +437,22 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                        "line": {"width": 3, "color": colour}},
             "showlegend": True,
         })
-    longest = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
+    upright = longest_x <= 3 or n_cols <= 8
+    # room for the labels (automargin grows the margins to fit them, inside this size)
+    top = 40 + font * (1.5 if upright else 0.65 * min(longest_x, 24))
+    left = 40 + font * 0.65 * min(longest_y, 24)
+    ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
     layout = {
-        "xaxis": {"type": "category", "side": "top",
-                  "tickangle": 0 if longest <= 3 or n_cols <= 8 else -50,
-                  "tickfont": {"size": font}, "title": {"text": "right symbol"}},
-        "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": font},
-                  "title": {"text": "left symbol"}},
-        "height": max(320, cell * n_rows + 190), "margin": {"l": 10, "r": 10, "t": 110, "b": 10},
+        "xaxis": {"type": "category", "side": "top", "tickangle": 0 if upright else -90,
+                  "tickvals": xlab, "ticktext": xlab, **ticks,
+                  "title": {"text": "right symbol"}},
+        "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
+                  "ticktext": ylab, **ticks, "title": {"text": "left symbol"}},
+        "width": int(cell * n_cols + left + 110),
+        "height": int(max(320, cell * n_rows + top + 60)),
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
         "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
         "clickmode": "event+select", "dragmode": False, "hovermode": "closest",
         "font": {"size": font},
@@ -376,6 +461,25 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     # cost most of the chart's time (tests compare the spec with snapshot.pairs)
     fig = go.Figure({"data": data, "layout": layout}, _validate=False)
     return fig
+
+
+def heatmap_caption(grid: PairGrid, value: str, last_step: bool) -> str:
+    """What the heatmap shows, in words, from what it does show (plain text).
+
+    >>> heatmap_caption(PairGrid([1], [2], np.ones((1, 1)), np.ones((1, 1)), None, 1), "count",
+    ...                 True)[:60]
+    'Count of each pair (1 pairs in all). This is the last step: '
+    """
+    out = f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). "
+    if grid.next_pair is not None:
+        out += "The red square is the pair merged next. "
+    elif last_step:
+        out += "This is the last step: no pair is merged next, so no square is red. "
+    else:
+        out += "The pair merged next is not among these symbols. "
+    out += "The blue square is the pair shown in Pair details; click a cell to see which " \
+           "words hold it."
+    return out
 
 
 def _position(grid: PairGrid, pair: tuple[int, int] | None) -> tuple[int, int] | None:

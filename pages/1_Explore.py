@@ -1,7 +1,6 @@
 """Explore: the merges one step at a time: the merge, the words, the pair heatmap."""
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
@@ -69,13 +68,18 @@ def why_this_merge(step: int) -> None:
         st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
 
 
+#: sort orders as the (narrow) Sort box shows them
+SORT_LABELS = {"changed first, then corpus order": "changed first"}
+
+
 def word_splits(snap) -> None:
     st.subheader("Word splits")
     frame = views.words_frame(snap)
     c1, c2, c3 = st.columns([4, 4, 3], vertical_alignment="bottom")
     search = c1.text_input("Search words", key="word_search", placeholder="substring",
                            max_chars=200)
-    sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort")
+    sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort",
+                        format_func=lambda k: SORT_LABELS.get(k, k))
     only = c3.checkbox("Changed only", key="word_changed",
                        help="Only the words this merge changed")
     rows = views.select_words(frame, search, sort, only)
@@ -113,7 +117,22 @@ def _pick_pair() -> None:
         data = point.get("customdata")
         if data and len(data) >= 2:
             state.put("pair", (int(data[0]), int(data[1])))
+            _pair_chosen()
             return
+
+
+def _pair_chosen() -> None:
+    """A pair picked by the user belongs to the step it was picked at."""
+    state.put("pair_step", int(state.get("step")))
+
+
+def chosen_pair(snap, pairs) -> tuple[int, int]:
+    """The pair the user picked at this step, else the pair merged next (the best pair)."""
+    pair = state.get("pair")
+    if state.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
+        state.put("pair_step", None)  # picked at another step: not this step's choice
+        pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
+    return pair
 
 
 def heatmap(snap) -> None:
@@ -123,7 +142,10 @@ def heatmap(snap) -> None:
         st.info("No pair of symbols is left: every word is a single token.")
         return
     value = "score" if ctx.algorithm == "wordpiece" else "count"
-    chart_col, detail_col = st.columns([2, 1], gap="large")
+    if int(state.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
+        chart_col, detail_col = st.container(), st.container()
+    else:
+        chart_col, detail_col = st.columns([2, 1], gap="large")
     with chart_col:
         pair = pair_chart(snap, pairs, value)
     with detail_col:
@@ -134,17 +156,14 @@ def pair_chart(snap, pairs, value):
     top_n = ui.bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                      max_value=LIMITS.heatmap_symbols)
     grid = views.pair_grid(snap, top_n)
-    pair = state.get("pair")
-    if views.pair_rank(pairs, pair) is None:
-        pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
+    pair = chosen_pair(snap, pairs)
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
     st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
+                    width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
-    st.caption(ui.md_escape(
-        f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). The red "
-        "square is the pair merged next; click a cell to see which words hold it."))
+    st.caption(ui.md_escape(render.heatmap_caption(grid, value, snap.next_merge is None)))
     return pair
 
 
@@ -154,7 +173,7 @@ def pair_details(snap, pairs, pair) -> None:
     options = ids if pair in ids else [pair, *ids]
     state.put("pair", pair)
     vocab = training.vocab
-    ui.bound(st.selectbox, "Pair details", "pair", options,
+    ui.bound(st.selectbox, "Pair details", "pair", options, then=_pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
                                    f"{views.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)
@@ -167,8 +186,19 @@ def pair_details(snap, pairs, pair) -> None:
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong)} "
         f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,}"
         f"{score} · in {len(holders):,} word(s)</span>")
+    # short headers, explained on hover, and a word column of a set width: the four
+    # columns fit a third of the page even for long words (each is whole in Word splits)
     st.dataframe(holders.sort_values("weighted", ascending=False), hide_index=True,
-                 width="stretch", height=min(38 + 35 * len(holders), 300))
+                 width="stretch", height=min(38 + 35 * len(holders), 300),
+                 column_order=["word", "weighted", "count", "occurrences"], column_config={
+                     "word": st.column_config.TextColumn("word", width=110),
+                     "count": st.column_config.NumberColumn(
+                         "count", help="How often the word occurs in the corpus"),
+                     "occurrences": st.column_config.NumberColumn(
+                         "×", help="How often the pair occurs in one copy of the word"),
+                     "weighted": st.column_config.NumberColumn(
+                         "total", help="count × occurrences: what the word adds to the "
+                                       "pair's count")})
 
 
 def merges_table(step: int) -> None:
@@ -179,16 +209,9 @@ def merges_table(step: int) -> None:
         st.info("No merges yet.")
         return
     lo = max(0, step - 6)
-    window = frame.iloc[lo: lo + 12].copy()
-    hit = window["step"].to_numpy() == step
-    window["now"] = np.where(hit, "▶", "")
-    marked = pd.DataFrame(np.broadcast_to(np.where(
-        hit[:, None], "background-color: rgba(255,200,0,.45); font-weight: 700", ""),
-        window.shape), index=window.index, columns=window.columns)
-    formats = {"score": "{:.4g}"} if "score" in frame else {}
+    # an HTML table: long tokens wrap inside their cells instead of being cut
+    st.html(render.merges_window_html(frame.iloc[lo: lo + 12], step))
     config = {"now": st.column_config.TextColumn("", width=30)}
-    st.dataframe(window.style.apply(lambda _: marked, axis=None).format(formats),
-                 hide_index=True, width="stretch", column_config=config)
     with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
         # no Styler here: styling thousands of rows costs most of a rerun; the table is
         # converted to Arrow once per training, and only its "now" column changes

@@ -29,7 +29,7 @@ def config_widgets(i: int) -> tuple[str, dict, str]:
     merges = ui.bound(st.number_input, "Merges", f"c{i}_merges", min_value=0,
                       max_value=1_000_000, step=10)
     pretok = ui.bound(st.selectbox, "Pre-tokenizer", f"c{i}_pretok",
-                      list(ui.PRETOKENIZER_LABELS), format_func=ui.PRETOKENIZER_LABELS.get)
+                      list(ui.PRETOKENIZER_LABELS), format_func=ui.pretokenizer_label(algo))
     a, b = st.columns(2)
     with a:
         marker = ui.bound(st.selectbox, "Marker (BPE)", f"c{i}_marker", list(ui.MARKER_LABELS),
@@ -38,7 +38,8 @@ def config_widgets(i: int) -> tuple[str, dict, str]:
         scoring = ui.bound(st.selectbox, "Scoring (WordPiece)", f"c{i}_scoring",
                            list(ui.SCORING_LABELS), disabled=algo != "wordpiece",
                            format_func=lambda s: s)
-    tie = ui.bound(st.selectbox, "Tie rule", f"c{i}_tie", list(ui.TIE_LABELS))
+    tie = ui.bound(st.radio, "Tie rule", f"c{i}_tie", list(ui.TIE_LABELS),
+                   format_func=ui.TIE_LABELS.get, help=ui.TIE_HELP)
     options = ui.train_options(algo, merges=merges, marker=marker, scoring=scoring, tie=tie)
     details = [f"{merges} merges", ui.pretokenizer_for(pretok, algo)]
     if algo == "bpe" and marker != "none":
@@ -81,7 +82,7 @@ if results:
         stats = views.summary(training)
         unk = sum(t.unk for t in tokens)
         rows.append({
-            "configuration": name,
+            "configuration": f"{name[0]}: {ui.ALGORITHM_LABELS[training.algorithm]}",
             "vocabulary": stats["vocabulary"],
             "merges": stats["merges"],
             "tokens (text)": len(tokens),

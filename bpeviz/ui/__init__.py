@@ -35,13 +35,37 @@ PRETOKENIZER_LABELS = {
     "gpt2": "GPT-2 regex",
     "none": "none (one word per line)",
 }
+#: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
+PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
+                      "none": "one word per line"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}
-TIE_LABELS = {"first": "first seen (seeds, minbpe, tiktoken)",
-              "ids": "smallest ids (HF tokenizers)"}
+TIE_LABELS = {"first": "first seen in the corpus (minbpe, tiktoken)",
+              "ids": "smallest ids (Hugging Face)"}
+TIE_HELP = ("Which pair wins when several have the best count or score: the pair seen first "
+            "in the corpus, or the pair of the smallest token ids.")
 
 
+def pretokenizer_label(algorithm: str):
+    """A format function for a pre-tokenizer box: ``auto`` names what it picks.
+
+    >>> pretokenizer_label("bbpe")("auto"), pretokenizer_label("bpe")("none")
+    ('auto: GPT-2 regex', 'one word per line')
+    """
+    def label(choice: str) -> str:
+        if choice == "auto":
+            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
+        return PRETOKENIZER_SHORT[choice]
+    return label
+
+
+# A page's own address (/Explore) opened directly logs two 404s in the browser console,
+# /Explore/_stcore/health and /Explore/_stcore/host-config: Streamlit's front end cannot
+# tell a page name from a base URL path, so it tries "Explore" as the base path first,
+# then the root (streamlit/streamlit pull 4574; still so in 1.67). Streamlit's behaviour,
+# not our configuration (no baseUrlPath is set); the page loads normally, and
+# tests/test_browser_defects.py checks that these are the only console errors.
 PAGES = [
     ("app.py", "Home", ":material/home:"),
     ("pages/1_Explore.py", "Explore", ":material/timeline:"),
@@ -145,8 +169,12 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         text = bound(st.text_area, "Text to train on", "paste", height=160,
                      max_chars=2 * LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
-                     help="Lines of word<TAB>count are read as a frequency table. "
-                          "Press Ctrl+Enter (or click outside) to train.")
+                     help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
+                          "are read as a frequency table. Press Train (or Ctrl+Enter) to "
+                          "train.")
+        # the click takes the box's text with it (the box sends its text when it loses focus)
+        st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
+                  help="Train on the text in the box")
         if not text or not text.strip():
             return None, "pasted text", None
         return text.encode("utf-8", "surrogatepass"), "pasted text", None
@@ -176,9 +204,10 @@ def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, An
               max_value=state.MAX_TYPED, step=10,
               help="Special tokens + initial symbols + merged tokens.")
     bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
-          format_func=PRETOKENIZER_LABELS.get,
+          format_func=pretokenizer_label(algorithm),
           help="How text is cut into words before training: "
-               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items()))
+               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items())
+               + "; auto: GPT-2 for byte-level BPE, whitespace otherwise.")
     is_bpe = algorithm == "bpe"
     cols = st.columns(2)
     with cols[0]:
@@ -188,10 +217,11 @@ def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, An
         bound(st.selectbox, "Marker", "marker_style", ["separate", "glued"],
               disabled=not is_bpe or marker == "none",
               help="separate: 'low' → l o w </w>; glued: l o w</w>")
-    bound(st.selectbox, "WordPiece scoring", "scoring", list(SCORING_LABELS),
+    # radios: their labels wrap, where a select box would cut them at the sidebar's edge
+    bound(st.radio, "WordPiece scoring", "scoring", list(SCORING_LABELS),
           format_func=SCORING_LABELS.get, disabled=algorithm != "wordpiece")
-    bound(st.selectbox, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
-          help="Which pair wins when several have the best count or score.")
+    bound(st.radio, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
+          help=TIE_HELP)
     bound(st.number_input, "Minimum pair frequency", "min_freq", min_value=0,
           max_value=state.MAX_TYPED, help="Stop when no pair occurs this often.")
     return train_options(
@@ -426,26 +456,45 @@ def train_variant(ctx: Context, options: dict[str, Any], pretokenizer_choice: st
     return get_training(corpus, options, label)
 
 
-def _store_import() -> None:
-    files = st.session_state.get("w_import") or []
+def _import_key() -> str:
+    """The tokenizer uploader's key: a new one after each opened tokenizer empties the box."""
+    return f"w_import_{st.session_state.get('import_box', 0)}"
+
+
+def _store_import(key: str) -> None:
+    """Open the files in the box as one tokenizer; it replaces the one open before.
+
+    On success the box is emptied (one tokenizer at a time: files added later are a new
+    tokenizer, never mixed with the old one); on failure the files stay in the box and
+    the message names them.
+    """
+    files = st.session_state.get(key) or []
     st.session_state.pop("import_error", None)
     if not files:
         return
+    names = ", ".join(dict.fromkeys(f.name for f in files))  # a file given twice: the last
     try:
         from bpeviz.formats import import_files
 
         training = import_files({f.name: f.getvalue() for f in files})
     except ValueError as err:
-        st.session_state["import_error"] = str(err)
-        return
+        problem = str(err)
     except Exception as err:  # a malformed file must never take the page down
         log.exception("tokenizer import failed")
-        st.session_state["import_error"] = f"could not open this file ({type(err).__name__})"
+        problem = f"could not open this file ({type(err).__name__})"
+    else:
+        st.session_state["imported"] = (names, training)
+        st.session_state["import_box"] = st.session_state.get("import_box", 0) + 1
+        st.session_state["import_toast"] = (
+            f"Opened {names}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
+            f"({training.algorithm}).")
+        put("imp_step", len(training.merges))
+        put("tok_source", "imported")
         return
-    names = ", ".join(dict.fromkeys(f.name for f in files))  # a file given twice: the last
-    st.session_state["imported"] = (names, training)
-    put("imp_step", len(training.merges))
-    put("tok_source", "imported")
+    if len(files) > 1:
+        problem += (" Open one tokenizer at a time: a tokenizer.json, a training.json, a "
+                    "*.tiktoken or vocab.txt, or a vocab.json with its merges.txt.")
+    st.session_state["import_error"] = (names, problem)
 
 
 def forget_import() -> None:
@@ -459,15 +508,27 @@ def imported() -> tuple[str, Training] | None:
 
 
 def import_widget() -> None:
-    """An uploader for tokenizer files; what it opens is explored on the Tokenize page."""
+    """An uploader for tokenizer files; what it opens is explored on the Tokenize page.
+
+    One tokenizer is open at a time; the messages say which files they are about, and a
+    toast announces an opened tokenizer where the user is looking (the uploader may sit
+    at the bottom of a long page).
+    """
+    key = _import_key()
     st.file_uploader(
         "Open a tokenizer file (tokenizer.json, vocab.json + merges.txt, "
-        "*.tiktoken, vocab.txt, training.json)", key="w_import", accept_multiple_files=True,
-        on_change=_store_import, max_upload_size=LIMITS.upload_bytes // 1_000_000)
-    problem = st.session_state.get("import_error")
-    if problem:
-        error(f"This tokenizer file cannot be opened: {problem}")
+        "*.tiktoken, vocab.txt, training.json)", key=key, accept_multiple_files=True,
+        on_change=_store_import, args=(key,), max_upload_size=LIMITS.upload_bytes // 1_000_000,
+        help="Opening a tokenizer replaces the one open before.")
+    announced = st.session_state.pop("import_toast", None)
+    if announced:
+        st.toast(md_escape(announced), icon="✅")
     current = imported()
+    problem = st.session_state.get("import_error")
+    if problem and st.session_state.get(key):
+        names, message = problem
+        still = f" {current[0]} is still open." if current is not None else ""
+        error(f"{names} cannot be opened as a tokenizer file: {message}{still}")
     if current is not None:
         names, training = current
         st.success(md_escape(f"Opened {names}: {len(training.vocab):,} tokens, "

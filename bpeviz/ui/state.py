@@ -78,6 +78,7 @@ SETTINGS: dict[str, Setting] = {
     "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
     "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
     "pair": Setting(None, url=False),
+    "pair_step": Setting(None, url=False),  # the step "pair" was picked at
     "text": Setting("", url=False),
     "paste": Setting("", url=False),
     "imp_step": Setting(0, url=False),
