@@ -29,6 +29,9 @@ from bpeviz.symbols import surface
 from bpeviz.training import make_options
 from tests.reference import random_ranks
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 SEED_004_TEXT = "low low low lowly lower newer newer\nhappy dog happy cat"
 SEED_003_SENTENCES = [
     "我", "喜欢", "吃", "苹果", "他", "不", "喜欢", "吃", "苹果派",

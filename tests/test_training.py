@@ -17,6 +17,9 @@ from bpeviz.pretokenize import GPT2_PATTERN
 from bpeviz.symbols import surface
 from tests.reference import apply_merge, best_pair, naive_train, pair_table, priorities
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 
