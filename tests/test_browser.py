@@ -8,7 +8,6 @@ Screenshots of each page go to docs/screenshots/ (the README shows them). The
 
 from __future__ import annotations
 
-import html
 import os
 import re
 from pathlib import Path
@@ -467,10 +466,3 @@ def test_presentation_mode_in_the_dark_theme(browser, server):
         shot(tab, "presentation-dark-tokenize")
     finally:
         context.close()
-
-
-def test_hostile_text_in_escape_helpers_matches_what_the_browser_shows():
-    """The escaping the browser test relies on, checked without a browser."""
-    from bpeviz.render import esc
-
-    assert html.unescape(esc(HOSTILE)) == HOSTILE
