@@ -231,7 +231,7 @@ def figure_strings(fig) -> list[str]:
             for item in value:
                 walk(item)
 
-    walk(fig.to_plotly_json() if hasattr(fig, "to_plotly_json") else fig)
+    walk(json.loads(fig.to_json()) if hasattr(fig, "to_json") else fig)  # numpy as lists
     return out
 
 
