@@ -1,4 +1,11 @@
-"""Shared fixtures: one real ``streamlit run app.py`` server for the browser tests.
+"""Shared fixtures: the merge engine a test runs on, and one real ``streamlit run app.py``
+server for the browser tests.
+
+``engine`` runs a test twice, once on the compiled merge loop and encoder (``bpeviz._merge``)
+and once on the pure-Python ones; a module opts in with
+``pytestmark = pytest.mark.usefixtures("engine")``. Where the C extension is not built the
+compiled run is skipped, except under CI (``CI`` set), where that is a failure; the
+``compiled`` fixture does the same for tests of the extension alone (test_engines.py).
 
 The server starts on first use (only tests that ask for ``server`` pay for it) and is
 shared by every browser test module of the session; its log goes to a temporary folder.
@@ -6,6 +13,7 @@ shared by every browser test module of the session; its log goes to a temporary 
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -16,6 +24,49 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def in_ci() -> bool:
+    """True under CI (GitHub Actions and most others set ``CI=true``)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require_compiled() -> None:
+    """Skip when ``bpeviz._merge`` is not built; under CI fail instead (CI builds it)."""
+    from bpeviz import training
+
+    if training._compiled is None:
+        message = ("the compiled merge loop bpeviz._merge is not built "
+                   "(python setup.py build_ext --inplace)")
+        if in_ci():
+            pytest.fail(f"{message}; CI must build it", pytrace=False)
+        pytest.skip(message)
+
+
+@pytest.fixture
+def compiled() -> None:
+    """For tests of the C extension itself: skipped where it is not built, failed under CI."""
+    require_compiled()
+
+
+@pytest.fixture(params=["compiled", "python"])
+def engine(request, monkeypatch) -> str:
+    """Run the test on one engine: "compiled" (bpeviz._merge) or "python".
+
+    The choice is ``BPEVIZ_ENGINE`` (read by training, snapshots and encoders at each
+    call); for "python" the compiled module is also hidden, so no C code can run.
+    Cached encoders are dropped before and after, as they were made on the other engine.
+    """
+    from bpeviz import encoding, training
+
+    if request.param == "compiled":
+        require_compiled()
+    else:
+        monkeypatch.setattr(training, "_compiled", None)
+    monkeypatch.setenv("BPEVIZ_ENGINE", request.param)
+    encoding._ENCODERS.clear()
+    yield request.param
+    encoding._ENCODERS.clear()
 
 
 def free_port() -> int:

@@ -449,12 +449,17 @@ def test_the_training_and_corpus_caches_are_bounded():
 
 
 def test_a_word_count_paste_is_read_as_counts():
-    at = open_page("pages/1_Explore.py", source="paste",
-                   paste=sample_bytes("hug").decode(), merges=3, step=1)
+    """"cd" (10 times) is merged before "ab" (once); read as 1 each, the tie would go to
+    the first pair, "ab"."""
+    at = open_page("pages/1_Explore.py", source="paste", paste="ab\t1\ncd\t10\n",
+                   merges=3, step=1)
     ok(at)
-    expected = train(Corpus.from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}),
-                     "bpe", merges=3)
+    expected = train(Corpus.from_counts({"ab": 1, "cd": 10}), "bpe", merges=3)
+    assert [(m.token, m.count) for m in expected.merges] == [("cd", 10), ("ab", 1)]
+    card = html.unescape(re.sub(r"<[^>]+>", " ", body_with(at, "bv-card")))
+    assert "Merge 1 c + d → cd count 10" in " ".join(card.split())
     assert f'data-id="{expected.merges[0].token_id}"' in body_with(at, "bv-card")
+    assert "Next: a + b → ab count 1" in " ".join(card.split())
 
 
 # -- vocabulary, downloads, imports -----------------------------------------------------

@@ -38,6 +38,24 @@ def test_train_on_a_counts_file_with_vocab_size(tmp_path):
     assert result.returncode == 0, result.stderr
     training = load(out)
     assert len(training.vocab) == 15 and training.merges[0].token == "##gs"
+    assert training.corpus.counts == (10, 5, 12, 4, 5)
+    assert training.merges[0].count == 5  # "##g ##s" occurs in "hugs" only, 5 times
+
+
+def test_the_counts_of_a_counts_file_decide_the_first_merge(tmp_path):
+    """Read as 1 each, every table below would tie and merge its first pair, "ab".
+    BPE takes the most frequent pair: "cd" (10). WordPiece divides by the parts' counts,
+    so there the rare pair wins: "cd" (1) beats "ab" (10, score 10 / (10 * 10))."""
+    for algorithm, table, count in (("bpe", "ab\t1\ncd\t10\n", 10),
+                                    ("wordpiece", "ab\t10\ncd\t1\n", 1)):
+        counts = tmp_path / f"{algorithm}.tsv"
+        counts.write_text(table)
+        out = tmp_path / f"{algorithm}.json"
+        result = run_cli("train", str(counts), "--algorithm", algorithm, "--merges", "1",
+                         "--out", str(out), "--quiet")
+        assert result.returncode == 0, result.stderr
+        merge = load(out).merges[0]
+        assert (merge.token, merge.count) == ("cd", count), algorithm
 
 
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path):

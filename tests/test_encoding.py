@@ -27,7 +27,10 @@ from bpeviz.encoding import (
 from bpeviz.pretokenize import spans
 from bpeviz.symbols import surface
 from bpeviz.training import make_options
-from tests.reference import random_ranks
+from tests.reference import apply_merge, random_ranks
+
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
 
 SEED_004_TEXT = "low low low lowly lower newer newer\nhappy dog happy cat"
 SEED_003_SENTENCES = [
@@ -148,11 +151,9 @@ def test_bpe_offsets_point_into_the_input():
     training = train(Corpus.from_text(REAL_TEXT), "bpe", merges=200)
     text = "  The  wrapper\tbreaks long\nlines.  "
     tokens = training.at().encode(text)
-    by_word = {}
     for t in tokens:
         assert text[t.start:t.end] == t.text
         assert t.bytes == t.text.encode()
-        by_word.setdefault(t.start, t)
     assert "".join(t.text for t in tokens) == "".join(text.split())
 
 
@@ -285,10 +286,19 @@ def test_heap_and_scan_merge_loops_agree():
 
 
 def test_a_very_long_word_encodes_quickly_and_exactly():
-    training = train(Corpus.from_text("ab " * 50 + "abab " * 10, "none"), "bpe", merges=5)
-    word = "ab" * 5000
+    """A word of 10,000 characters (merged with a heap past _HEAP_FROM symbols) is cut as
+    the merges applied one after the other, in order, cut it (tests.reference)."""
+    rng = random.Random(11)
+    lines = ["".join(rng.choice("aab c") for _ in range(60)) for _ in range(30)]
+    training = train(Corpus.from_text("\n".join(lines), "none"), "bpe", merges=60)
+    assert len(training.merges) == 60
+    word = "".join(rng.choice("aab c") for _ in range(10_000))
+    expected = list(word)
+    for m in training.merges:
+        expected = apply_merge(expected, m.left, m.right, m.token)
     tokens = training.at().encode(word)
-    assert "".join(texts(tokens)) == word
+    assert [training.vocab[t.id] for t in tokens] == texts(tokens) == expected
+    assert len(expected) < len(word) / 2  # the merges did cut it
 
 
 # -- properties (Hypothesis) ---------------------------------------------------------------

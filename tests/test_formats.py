@@ -22,6 +22,9 @@ from bpeviz.formats import FORMATS, import_files, import_path, write_files
 from bpeviz.formats.tiktoken_ranks import recover_merges
 from bpeviz.symbols import bytes_to_gpt2, display
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 #: Training text and a different text to encode: two standard-library modules.
 TRAIN_TEXT = inspect.getsource(argparse)
 UNSEEN = (inspect.getsource(textwrap)

@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from bpeviz import Corpus, train
 from bpeviz.symbols import surface
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 unicode_text = st.text(
     st.one_of(
         st.characters(exclude_categories=("Cs",)),

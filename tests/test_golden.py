@@ -4,6 +4,9 @@ import pytest
 
 from bpeviz import Corpus, train
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 SEED_003_SENTENCES = [
     "我", "喜欢", "吃", "苹果", "他", "不", "喜欢", "吃", "苹果派",
     "I like to eat apples", "She has a cute cat", "you are very cute", "give you a hug",

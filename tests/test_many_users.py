@@ -55,6 +55,7 @@ class User:
     paste: str | None = None  # pasted in the sidebar
     own_word: str | None = None
     loads: list[float] = field(default_factory=list)
+    first_load: tuple[float, float] = (0.0, 0.0)  # when its first page load began and ended
 
     @property
     def path(self) -> str:
@@ -165,6 +166,7 @@ async def drive(browser, server: str, user: User, start: asyncio.Event) -> None:
             await ready(page)
         await wait_card(page, f"Merge {user.step}\n")
         user.loads.append(time.monotonic() - began)
+        user.first_load = (began, time.monotonic())
         await check_own_view(page, user, training, user.step)
 
         # everybody moves on one merge at the same time
@@ -219,8 +221,6 @@ async def many_users(server: str) -> list[float]:
 
 
 def test_ten_sessions_at_once_each_see_their_own_training(server):
-    assert len(USERS) >= 10
-    assert len({u.own_word for u in USERS if u.own_word}) == len(OWN_WORDS)
     began = time.monotonic()
     # a thread of its own: an asyncio loop never meets the sync Playwright of other tests
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -235,6 +235,11 @@ def test_ten_sessions_at_once_each_see_their_own_training(server):
     for t, name, kind in loads:
         print(f"  {t:6.1f} s  {name} ({kind})")
     assert len(loads) == 2 * len(USERS)
+    # observed: when the last user started loading, how many were loading at once
+    last_start = max(u.first_load[0] for u in USERS)
+    at_once = sum(start <= last_start < end for start, end in (u.first_load for u in USERS))
+    print(f"  {at_once} sessions were loading at the same moment")
+    assert at_once >= 10, f"only {at_once} sessions were loading at once"
     assert slowest < HANG, "a page load hung"
     assert pings and max(pings) < 10, "the server stopped answering while busy"
     assert health(server) < 5, "the server answers after the crowd has gone"

@@ -17,6 +17,9 @@ from bpeviz.pretokenize import GPT2_PATTERN
 from bpeviz.symbols import surface
 from tests.reference import apply_merge, best_pair, naive_train, pair_table, priorities
 
+# every test runs on both engines: the compiled one and the pure-Python one (conftest)
+pytestmark = pytest.mark.usefixtures("engine")
+
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 
@@ -285,8 +288,11 @@ def test_importing_bpeviz_does_not_import_streamlit():
     assert out.stdout.strip() == "False"
 
 
-def test_reference_merge_helper():
-    assert apply_merge(list("aaa"), "a", "a", "aa") == ["aa", "a"]
+def test_an_overlapping_pair_is_encoded_leftmost_first():
+    """"aaaaa" with the one merge a + a: aa aa a, as the merge applied left to right."""
+    training = train(Corpus.from_counts({"aaa": 1}), "bpe", merges=1)
+    tokens = [t.text for t in training.at().encode("aaaaa")]
+    assert tokens == apply_merge(list("aaaaa"), "a", "a", "aa") == ["aa", "aa", "a"]
 
 
 def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
