@@ -25,10 +25,49 @@ from typing import Any
 import numpy as np
 
 from bpeviz.explain import Explanation, Trace, explain, text_words
+from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol
 from bpeviz.training import STOP_REASONS, Training
 from bpeviz.views import created_at, label, token_frequencies, visible
+
+#: the sample each algorithm's lesson starts on
+LESSON_SAMPLES = {"bpe": "low", "wordpiece": "hug", "bbpe": "seed003"}
+#: samples small enough for a lesson (every word fits on one screen)
+SMALL_SAMPLES = ("low", "fast", "lowly", "hug", "seed003")
+
+
+def lesson_pretokenizer(algorithm: str) -> str:
+    """The pre-tokenizer of a lesson (the app's "auto"): GPT-2's for byte-level BPE."""
+    return "gpt2" if algorithm == "bbpe" else "whitespace"
+
+
+def lesson_options(algorithm: str, sample_id: str) -> dict[str, Any]:
+    """The keyword arguments of ``bpeviz.train`` for a lesson on a sample: the sample's
+    merges and marker (BPE), tie rule "first", WordPiece's score. The same dict as the
+    app's sidebar makes for these settings, so Explore reuses the cached training.
+
+    >>> lesson_options("bpe", "low")["marker"]
+    '</w>'
+    """
+    settings = SAMPLES[sample_id].settings
+    options: dict[str, Any] = {"algorithm": algorithm, "tie_break": "first",
+                               "min_frequency": 0, "merges": int(settings.get("merges", 10))}
+    marker = settings.get("marker", "none")
+    if algorithm == "bpe" and marker != "none":
+        options.update(marker=marker, marker_style="separate")
+    if algorithm == "wordpiece":
+        options["scoring"] = "score"
+    return options
+
+
+def lesson_training(algorithm: str, sample_id: str) -> Training:
+    """The training a lesson explains (uncached; the app caches its own)."""
+    from bpeviz.training import train
+
+    corpus = load_sample(sample_id, lesson_pretokenizer(algorithm))
+    return train(corpus, **lesson_options(algorithm, sample_id))
+
 
 #: the tie rules, named for a newcomer (as the "Why this merge?" panel names them)
 RULE_NAMES = {"first": "first seen in the corpus", "ids": "smallest ids"}

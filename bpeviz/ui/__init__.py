@@ -44,6 +44,7 @@ TIE_LABELS = {"first": "first seen (seeds, minbpe, tiktoken)",
 
 PAGES = [
     ("app.py", "Home", ":material/home:"),
+    ("pages/0_Learn.py", "Learn", ":material/school:"),
     ("pages/1_Explore.py", "Explore", ":material/timeline:"),
     ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
     ("pages/3_Compare.py", "Compare", ":material/compare:"),
