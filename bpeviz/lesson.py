@@ -14,7 +14,7 @@ plain sentences. No streamlit here (the page is ``pages/0_Learn.py``).
 >>> [s.key for s in lesson.steps]
 ['corpus', 'split', 'first-merge', 'next-merge', 'repeat', 'encode']
 >>> lesson.steps[2].text()[1]
-'e + s occurs 9 times in the corpus: “newest” ×6, “widest” ×3 (6 + 3 = 9).'
+'e + s occurs 9 times in the corpus: “newest” ×6 and “widest” ×3 (6 + 3 = 9).'
 """
 
 from __future__ import annotations
@@ -601,7 +601,7 @@ def _pick_example(training: Training, example_text: str) -> str | None:
         candidates = []
     if not candidates:
         candidates = [w for w in training.corpus.words if w.strip()][:20]
-    best, best_size = None, -1
+    best, best_size = None, -2
     for w in candidates:
         try:
             tr = snap.trace(w)
