@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,7 +39,7 @@ def recount(training, k: int) -> Counter:
     counts: Counter = Counter()
     for word, count in zip(training.corpus.words, training.corpus.counts):
         split = snap.splits[word]
-        for a, b in zip(split, split[1:]):
+        for a, b in pairwise(split):
             counts[(a, b)] += count
     return counts
 
@@ -249,3 +250,15 @@ def test_the_html_carries_the_numbers(algorithm):
     assert int(data["lesson-step"]) == n and data["key"] == "first-merge"
     assert int(data["count"]) == why.merge.count and float(data["score"]) == why.score
     assert int(data["tie"]) == len(why.tie)
+
+
+def test_the_lesson_modules_do_not_import_streamlit():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, bpeviz.lesson, bpeviz.render_lesson; "
+            "print('streamlit' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "False"
