@@ -479,7 +479,8 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
     removed = before.token_count - after.token_count
     sentences.append((
         "So ", left, " + ", right, " becomes the new token ", token,
-        f" (id {m.token_id:,}), written wherever the pair stands: the corpus shrinks from "
+        f" (id {m.token_id:,}: its number in the vocabulary), written wherever the pair "
+        "stands: the corpus shrinks from "
         f"{before.token_count:,} to {after.token_count:,} "
         f"{'symbols' if k == 1 else 'tokens'} ({removed:,} fewer), and the vocabulary grows "
         f"from {training.vocab_size_at(k - 1):,} to {training.vocab_size_at(k):,} tokens.",))
@@ -519,17 +520,23 @@ def _byte_notes(training: Training, before: Snapshot, why: Explanation,
         vocab = training.vocab
         start = sum(len(vocab[i]) for i in ids[: why.first_position or 0])
         data = word.encode("utf-8")
-        chars = []  # (char, its bytes, byte offset)
+        chars = []  # (char, its bytes, the token's bytes inside it)
         offset = 0
         for ch in word:
             b = ch.encode("utf-8")
-            if offset + len(b) > start and offset < start + len(raw):
-                chars.append((ch, b))
+            lo, hi = max(offset, start), min(offset + len(b), start + len(raw))
+            if lo < hi:
+                chars.append((ch, b, data[lo:hi]))
             offset += len(b)
+
+        def syms(chunk: bytes) -> list[Part]:
+            return _spaced([Sym(bytes((x,)), x) for x in chunk])
+
         parts: list[Part] = ["The bytes of ", token, " do not make whole characters: in ",
                              _quote(word), " they are "]
-        described = [[f"part of {_quote(ch)} (", *_spaced([Sym(bytes((x,)), x) for x in b]),
-                      ")"] for ch, b in chars]
+        described = [[*syms(inside), f", all of {_quote(ch)}"] if inside == b else
+                     [*syms(inside), f", part of {_quote(ch)} (", *syms(b), ")"]
+                     for ch, b, inside in chars]
         parts.extend(_listed(described))
         parts.append(". Byte-level BPE ignores where characters begin and end; the token "
                      "is drawn as bytes, never as a broken character.")
@@ -665,6 +672,12 @@ def _encode_step(training: Training, word: str, example_text: str) -> LessonStep
              *(_listed(applied, len(uses) - 8, "merge") if tr.steps else []),
              f"; it ends as {_plural(len(final), 'token')}: ", *_spaced(final), "."),
         ]
+        if training.algorithm == "bbpe" and tr.steps:
+            read = [[f"part of {_quote(word[t.start:t.end])}"] if t.partial
+                    else [_quote(t.text)] for t in snap.encode(word)]
+            sentences.append(("Read as text, the tokens are ", *_listed(read),
+                              ": a token may hold part of a character, and decoding "
+                              "joins the bytes back.",))
         numbers = {"word": word, "merges": [s.step for s in tr.steps],
                    "tokens": list(tr.ids)}
     return LessonStep("encode", "Tokenize a new word", tuple(sentences), (), numbers,

@@ -120,3 +120,7 @@ def test_home_links_to_the_lesson_and_presentation_mode_runs():
                    learn_step=4)
     assert lesson_head(ok(at))["key"] == "next-merge"
     assert not at.error
+    at = open_page(LEARN, bytes="hex", learn_algo="bbpe", learn_sample="seed003",
+                   learn_step=2)
+    body = body_with(ok(at), "bv-lesson")
+    assert "&lt;0x20&gt;" in body and "Ġ" not in text_of(body)

@@ -84,7 +84,7 @@ def test_merge_steps_show_the_numbers_of_explain(algorithm):
         assert pair in text and f"{_times(m.count)} in the corpus" in text
         for word in why.words["word"].iloc[:8]:
             assert f"“{label(word)}” ×" in text
-        assert f"new token {label(m.token)} (id {m.token_id})" in text
+        assert f"new token {label(m.token)} (id {m.token_id}: its number in the vocabulary)" in text
         if algorithm == "wordpiece":
             u = units(training, k)
             assert (n["count_left"], n["count_right"]) == (u[m.left], u[m.right])
@@ -176,6 +176,11 @@ def test_the_last_step_tokenizes_a_new_word_as_encode_does(algorithm):
         assert f"ends as {len(ids)} token" in text
         for k in dict.fromkeys(s.numbers["merges"]):
             assert f"merge {k} (" in text or "more merge" in text
+    if algorithm == "bbpe":
+        tokens = training.at(len(training.merges)).encode(word)
+        assert any(t.partial for t in tokens)
+        for t in tokens:
+            assert (f"part of “{word[t.start:t.end]}”" if t.partial else f"“{t.text}”") in text
 
 
 @pytest.mark.parametrize("sample", SMALL_SAMPLES)
