@@ -69,6 +69,9 @@ def lesson_training(algorithm: str, sample_id: str) -> Training:
     return train(corpus, **lesson_options(algorithm, sample_id))
 
 
+#: pre-tokenizers, named in a sentence
+PRETOKENIZER_NAMES = {"gpt2": "GPT-2", "whitespace": "whitespace", "none": "one-word-per-line"}
+
 #: the tie rules, named for a newcomer (as the "Why this merge?" panel names them)
 RULE_NAMES = {"first": "first seen in the corpus", "ids": "smallest ids"}
 #: how each rule decides, in a few words
@@ -277,25 +280,39 @@ def _whole(symbol: Symbol) -> bool:
     return True
 
 
+def _blank_names(text: str) -> list[str]:
+    """Whitespace characters named: ["a line break", "a space"]."""
+    names = {" ": "a space", "\n": "a line break", "\t": "a tab", "\r": "a carriage return"}
+    return list(dict.fromkeys(names.get(ch, f"U+{ord(ch):04X}") for ch in text))
+
+
 def _corpus_step(training: Training, words: _Words, max_words: int) -> LessonStep:
     corpus = training.corpus
     n, total = len(corpus.words), corpus.total
     shown = [[_quote(w), f" ×{c:,}"] for w, c in zip(corpus.words[:8], corpus.counts[:8])]
-    first_count = int(corpus.counts[0])
+    example = next((i for i, (w, c) in enumerate(zip(corpus.words, corpus.counts))
+                    if c > 1 and w.strip()), 0)
+    first_count = int(corpus.counts[example])
     sentences: list[Sentence] = [
         (f"The corpus holds {_plural(total, 'word')}, {n:,} of them different: ",
          *_listed(shown, n - 8, "word"), "."),
-        (f"×{first_count:,} means how often a word appears: {_quote(corpus.words[0])} "
+        (f"×{first_count:,} means how often a word appears: {_quote(corpus.words[example])} "
          f"appears {_times(first_count)}. Training only needs each different word and its "
          "count, never the order of the words.",),
     ]
     spaced = next((w for w in corpus.words if len(w) > 1 and w[0] == " "), None)
     if spaced is not None:
         sentences.append((
-            f"The pre-tokenizer ({corpus.pretokenizer}) cut the text into words and kept "
+            f"The {PRETOKENIZER_NAMES.get(corpus.pretokenizer, corpus.pretokenizer)} "
+            "pre-tokenizer cut the text into words and kept "
             f"the space in front of a word as part of it: {_quote(spaced)} starts with a "
             "space, so a word at the start of a line and the same word after a space are "
             "different words.",))
+    blank = next((w for w in corpus.words if w and not w.strip()), None)
+    if blank is not None:
+        sentences.append((
+            f"{_quote(blank)} is whitespace ({', '.join(_blank_names(blank))}): this "
+            "pre-tokenizer keeps it as a word of its own, so it is counted too.",))
     return LessonStep("corpus", "Start from a corpus", tuple(sentences),
                       words.rows(None, None, max_words),
                       {"distinct_words": n, "words": total,
