@@ -124,3 +124,18 @@ def test_home_links_to_the_lesson_and_presentation_mode_runs():
                    learn_step=2)
     body = body_with(ok(at), "bv-lesson")
     assert "&lt;0x20&gt;" in body and "Ġ" not in text_of(body)
+
+
+def test_a_visit_to_learn_keeps_the_sidebar_settings_and_the_pasted_text():
+    corpus = "<b>low</b> lower lowest " * 3
+    at = open_page("pages/1_Explore.py", source="paste", paste=corpus, algo="wordpiece",
+                   step=3)
+    at.switch_page(LEARN).run()
+    ok(at)
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert params["algo"] == "wordpiece" and "paste" not in params
+    at.button(key="learn_next_top").click().run()
+    at.switch_page("pages/1_Explore.py").run()
+    ok(at)
+    assert at.text_area(key="w_paste").value == corpus
+    assert at.selectbox(key="w_algo").value == "wordpiece" and at.session_state["step"] == 3
