@@ -214,7 +214,9 @@ class _Words:
         """Up to ``limit`` words: the changed ones first, then corpus order."""
         corpus = self.training.corpus
         first = [i for i in changed if i < len(corpus.words)]
-        order = first + [i for i in range(len(corpus.words)) if i not in set(first)]
+        taken = set(first)
+        order = first + [i for i in range(min(len(corpus.words), limit + len(first)))
+                         if i not in taken]
         new_id = after.merge.token_id if after is not None and after.merge else None
         out = []
         for i in order[:limit]:

@@ -267,3 +267,25 @@ def test_the_lesson_modules_do_not_import_streamlit():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).parent.parent)
     assert out.stdout.strip() == "False"
+
+
+def test_a_tie_under_the_ids_rule_names_the_ids():
+    training = train(Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3}),
+                     merges=3, marker="</w>", tie_break="ids")
+    lesson = build_lesson(training)
+    s = step(lesson, "first-merge")
+    why = training.explain(1)
+    assert len(why.tie) and s.numbers["tie_rule"] == "ids"
+    text = " ".join(s.text())
+    assert "“smallest ids” decides" in text
+    assert f"has the smallest ids ({why.merge.left_id}, {why.merge.right_id})" in text
+
+
+def test_the_words_table_puts_the_changed_words_first():
+    counts = {chr(0x4E00 + i): 1 for i in range(30)} | {"ab": 9, "cab": 2}  # no other pair
+    training = train(Corpus.from_counts(counts), merges=1)
+    s = step(build_lesson(training, max_words=5), "first-merge")
+    changed = set(training.at(1).changed_words)
+    assert [w.index for w in s.words if w.changed] == sorted(changed) == [30, 31]
+    assert [w.changed for w in s.words] == sorted((w.changed for w in s.words), reverse=True)
+    assert len(s.words) == 5
