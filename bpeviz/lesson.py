@@ -359,8 +359,8 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
                 *_spaced([Sym(bytes((b,)), b) for b in raw]),
                 ": every byte shows as one stand-in character, as GPT-2 writes them."))
         if any(w[:1] == " " for w in corpus.words):
-            sentences.append(("The space in front of a word is the byte ", Sym(b" ", 32),
-                              " (0x20)."))
+            sentences.append(("The space in front of a word is byte 32 (0x20 in "
+                              "hexadecimal), drawn ", Sym(b" ", 32), "."))
         sentences.append((
             f"The starting vocabulary is all 256 possible bytes, so any text can be written, "
             f"even one never seen; this corpus uses {_plural(len(used), 'of them', 'of them')}"

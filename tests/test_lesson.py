@@ -136,7 +136,7 @@ def test_bpe_counts_the_corpus_and_its_symbols():
 def test_byte_level_explains_bytes_spaces_and_partial_characters():
     training, lesson = lesson_for("bbpe")
     split = " ".join(step(lesson, "split").text())
-    assert "256 possible bytes" in split and "Ġ (0x20)" in split
+    assert "256 possible bytes" in split and "byte 32 (0x20 in hexadecimal), drawn Ġ" in split
     s = step(lesson, "next-merge")
     m = training.merges[s.merge_step - 1]
     with pytest.raises(UnicodeDecodeError):
