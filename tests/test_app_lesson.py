@@ -139,3 +139,9 @@ def test_a_visit_to_learn_keeps_the_sidebar_settings_and_the_pasted_text():
     ok(at)
     assert at.text_area(key="w_paste").value == corpus
     assert at.selectbox(key="w_algo").value == "wordpiece" and at.session_state["step"] == 3
+
+
+def test_a_sample_the_lesson_does_not_offer_falls_back_to_the_algorithms_own():
+    at = open_page(LEARN, learn_algo="wordpiece", learn_sample="tour", learn_step=99)
+    assert at.session_state["learn_sample"] == "hug"
+    assert lesson_head(ok(at))["lesson-step"] == "6", "a step past the end shows the last"

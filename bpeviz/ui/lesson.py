@@ -9,6 +9,7 @@ import streamlit as st
 from bpeviz import ui
 from bpeviz.lesson import (
     LESSON_SAMPLES,
+    SMALL_SAMPLES,
     Lesson,
     build_lesson,
     lesson_options,
@@ -37,7 +38,7 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
         st.session_state.setdefault(name, value)
     if st.session_state["learn_algo"] not in LESSON_SAMPLES:
         st.session_state["learn_algo"] = DEFAULTS["learn_algo"]
-    if st.session_state["learn_sample"] not in SAMPLES:
+    if st.session_state["learn_sample"] not in SMALL_SAMPLES:
         st.session_state["learn_sample"] = LESSON_SAMPLES[st.session_state["learn_algo"]]
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
