@@ -85,9 +85,10 @@ with st.container():
     if st.button("🔍 Explore this on your own corpus", key="learn_explore"):
         learn.open_in_explore(algorithm, sample_id, step.merge_step)
     st.caption(ui.md_escape(
-        f"Opens Explore with this sample and {ALGORITHMS[algorithm]} at merge "
-        f"{step.merge_step} of {len(training.merges)}; then paste or upload your own text "
-        "in its sidebar."))
+        f"Opens Explore with this sample and {ALGORITHMS[algorithm]} "
+        + (f"at merge {step.merge_step} of {len(training.merges)}" if step.merge_step
+           else f"before the first of its {len(training.merges)} merges")
+        + "; then paste or upload your own text in its sidebar."))
 
 if number == last:
     others = [a for a in ALGORITHMS if a != algorithm]
