@@ -664,9 +664,10 @@ def _encode_step(training: Training, word: str, example_text: str) -> LessonStep
             sentences.append((f"At character {tr.pieces[-1].start + 1} no piece matches, so "
                               "the whole word becomes ", Sym("[UNK]", -1), "."))
         else:
+            tried = sentence_text(tuple(_listed([[x] for x in misses[:6]], len(misses) - 6)))
             sentences.append(("It takes ", *_listed(steps), f": {_plural(len(steps), 'token')}"
-                              + (f"; it tried {', '.join(misses[:6])} first, which are not in "
-                                 "the vocabulary." if misses else "."),))
+                              + (f"; it first tried {tried}, which are not in the "
+                                 "vocabulary." if misses else "."),))
         unknown = _unknown_word(training, snap, example_text, word)
         if unknown is not None:
             sentences.append((f"{_quote(unknown[0])} becomes ", Sym("[UNK]", -1),
