@@ -68,6 +68,7 @@ def pretokenizer_label(algorithm: str):
 # tests/test_browser_defects.py checks that these are the only console errors.
 PAGES = [
     ("app.py", "Home", ":material/home:"),
+    ("pages/0_Learn.py", "Learn", ":material/school:"),
     ("pages/1_Explore.py", "Explore", ":material/timeline:"),
     ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
     ("pages/3_Compare.py", "Compare", ":material/compare:"),
