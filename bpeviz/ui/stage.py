@@ -57,6 +57,9 @@ def _from_browser(last: int) -> None:
     except (TypeError, ValueError):
         return
     put("step", min(max(step, 0), last))
+    seq = sent.get("seq")
+    if isinstance(seq, int):
+        st.session_state["stage_seq"] = max(seq, st.session_state.get("stage_seq", 0))
     if sent.get("speed") in SPEEDS:
         put("speed", sent["speed"])
 
@@ -74,7 +77,7 @@ def controls(training: Training, *, number_box: bool = True) -> int:
     if get("speed") not in SPEEDS:
         put("speed", "1")
     data = {"role": "controls", "step": step, "n": last, "speed": get("speed"),
-            "hist": _history_id(training)}
+            "seq": st.session_state.get("stage_seq", 0), "hist": _history_id(training)}
     if number_box:
         bar, box = st.columns([6, 1], vertical_alignment="center")
     else:

@@ -11,6 +11,7 @@
 
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 const SPEEDS = ["1", "2", "4", "10"];
+const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 
 function store() {
   if (!window.__bpevizStage) {
@@ -174,16 +175,25 @@ function move(s, k) {
   scheduleSync(s, SYNC_DELAY_MS);
 }
 
+// Every report carries a sequence number; Python sends back the last one it applied
+// (data.seq). Until Python has caught up with the last report, a rerun's step is old
+// news and the browser keeps its own; once it has, a different step means Python moved
+// it (the number box, a link) and the browser follows.
 function scheduleSync(s, delay) {
   clearTimeout(s.syncTimer);
+  s.pending = true;
   s.syncTimer = setTimeout(() => sync(s), delay);
 }
 
 function sync(s) {
+  s.pending = false;
   if (s.playing || s.dragging || !s.root.isConnected) return;
-  if (s.step === s.pyStep && s.speed === s.pySpeed) return;
-  s.lastSent = s.step;
-  s.setTriggerValue("step", { step: s.step, speed: s.speed });
+  if (s.step === s.pyStep && s.speed === s.pySpeed && s.pySeq >= s.seq) return;
+  s.seq += 1;
+  s.setTriggerValue("step", { step: s.step, speed: s.speed, seq: s.seq });
+  // a report lost to an interrupted rerun is sent again
+  clearTimeout(s.resendTimer);
+  s.resendTimer = setTimeout(() => { if (s.pySeq < s.seq && !s.pending) sync(s); }, RESEND_MS);
 }
 
 function stopPlay(s) {
@@ -257,7 +267,8 @@ function controls(component, data) {
   const fresh = !s || !s.root.isConnected;
   if (fresh) {
     s = { root: el("div", "bv-stage"), step: 0, n: 0, speed: "1", playing: false,
-          dragging: false, lastSent: null, pyStep: null, pySpeed: null, hist: null };
+          dragging: false, pending: false, seq: data.seq || 0, pyStep: null, pySeq: 0,
+          pySpeed: null, hist: null };
     root.append(s.root);
     root.__bvStage = s;
     buildControls(s.root, s);
@@ -267,20 +278,21 @@ function controls(component, data) {
   s.setTriggerValue = component.setTriggerValue;
   const py = data.step;
   const newHistory = s.hist !== data.hist;
-  const pythonMoved = py !== s.pyStep && py !== s.lastSent;
   s.n = data.n;
   s.hist = data.hist;
   s.pyStep = py;
+  s.pySeq = data.seq || 0;
   s.pySpeed = data.speed;
   if (fresh) s.speed = SPEEDS.includes(data.speed) ? data.speed : "1";
   drawSpeed(s);
-  if (fresh || newHistory || (pythonMoved && !s.playing && !s.dragging)) {
+  const caughtUp = s.pySeq >= s.seq && !s.pending && !s.playing && !s.dragging;
+  if (fresh || newHistory || caughtUp) {
     clearTimeout(s.syncTimer);
+    s.pending = false;
+    s.seq = Math.max(s.seq, s.pySeq);
     setStep(s, py);
   } else {
-    if (s.lastSent === py) s.lastSent = null;
     setStep(s, s.step);
-    if (s.step !== py) scheduleSync(s, SYNC_DELAY_MS);
   }
 }
 
