@@ -206,3 +206,25 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server
         for c in contexts:
             c.close()
     assert not errors, errors
+
+
+def test_play_keeps_the_focus_and_enter_or_space_on_it_toggles_once(page, server):
+    """Issue 10: Enter on Play moved the focus to "Skip to main content", so a second
+    Enter did not pause. A presenter's clicker sends Page Down / Page Up."""
+    open_explore(page, server, "step=10")
+    play = page.locator(".bv-stage-play")
+    play.focus()
+    for key in ("Enter", "Space"):
+        page.keyboard.press(key)
+        assert play.inner_text() == "⏸ Pause", key
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => document.activeElement.classList.contains('bv-stage-play')")
+        page.keyboard.press(key)
+        assert play.inner_text() == "▶ Play", key
+    blur(page)
+    before = hook(page)
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageUp")
+    assert hook(page) == before + 1
+    no_error(page)

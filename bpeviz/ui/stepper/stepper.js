@@ -116,7 +116,8 @@ function buildControls(root, s) {
   s.keys = el("div", "bv-stage-keys");
   s.keys.hidden = true;
   const rows = [["← / →", "one merge back / on"], ["Shift + ← / →", "ten merges back / on"],
-    ["Home / End", "the first / the last merge"], ["Space", "play / pause"],
+    ["Home / End", "the first / the last merge"],
+    ["Page Down / Page Up", "one merge on / back (a presenter's clicker)"], ["Space", "play / pause"],
     ["?", "show / hide these keys"]];
   const table = el("table");
   for (const [k, what] of rows) {
@@ -243,6 +244,8 @@ function onKey(s, e) {
   switch (e.key) {
     case "ArrowRight": k = s.step + (e.shiftKey ? 10 : 1); break;
     case "ArrowLeft": k = s.step - (e.shiftKey ? 10 : 1); break;
+    case "PageDown": k = s.step + 1; break; // a presenter's clicker
+    case "PageUp": k = s.step - 1; break;
     case "Home": k = 0; break;
     case "End": k = s.n; break;
     case " ": case "Spacebar": {
