@@ -76,10 +76,13 @@ def ready(page, stage: bool = True) -> None:
 
 
 def measure(page, presses: int) -> dict[str, list[float]]:
+    # (while a rerun replaces the page, the old elements linger for a moment)
+    page.wait_for_function("() => document.querySelectorAll('.bv-stage').length === 1",
+                           timeout=120_000)
     page.evaluate(PROBE)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("Home")
-    page.wait_for_timeout(300)
+    ready(page)  # the rerun that follows Home is over: measure the browser alone
     page.evaluate("() => { window.__lat = []; }")
     for i in range(presses):
         page.keyboard.press("ArrowRight" if i % 20 < 15 else "ArrowLeft")
@@ -101,25 +104,27 @@ def measure(page, presses: int) -> dict[str, list[float]]:
     return {"key": keys, "drag": drag}
 
 
-def report(name: str, results: dict[str, list[float]]) -> None:
+def report(name: str, results: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    out = {}
     for kind, values in results.items():
         if not values:
-            print(f"{name:<42} {kind:<5} no samples")
+            print(f"  {name:<42} {kind:<5} no samples")
             continue
-        print(f"{name:<42} {kind:<5} n={len(values):<4} median {statistics.median(values):6.1f} ms"
-              f"   p95 {percentile(values, 95):6.1f} ms   max {max(values):6.1f} ms", flush=True)
+        med, p95 = statistics.median(values), percentile(values, 95)
+        out[kind] = {"median": med, "p95": p95, "max": max(values), "n": len(values)}
+        print(f"  {name:<42} {kind:<5} n={len(values):<4} median {med:6.1f} ms"
+              f"   p95 {p95:6.1f} ms   max {max(values):6.1f} ms", flush=True)
+    return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--presses", type=int, default=100)
-    parser.add_argument("--port", type=int, default=8799)
-    parser.add_argument("--skip-large", action="store_true")
-    args = parser.parse_args()
+def run(presses: int = 100, port: int = 8799, large: bool = True) -> dict[str, dict]:
+    """Measure on the default sample (and a 300 KB upload with 2,000 merges); print and
+    return ``{scenario: {"key"|"drag": {"median", "p95", "max", "n"}}}``."""
     from playwright.sync_api import sync_playwright
 
-    proc = start_server(args.port)
-    url = f"http://127.0.0.1:{args.port}"
+    proc = start_server(port)
+    url = f"http://127.0.0.1:{port}"
+    results = {}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM,
@@ -127,8 +132,9 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
             page.goto(f"{url}/Explore?step=0")
             ready(page)
-            report("Explore, default sample (200 merges)", measure(page, args.presses))
-            if not args.skip_large:
+            results["default sample"] = report("Explore, default sample (200 merges)",
+                                               measure(page, presses))
+            if large:
                 from bench.data import corpus_path
 
                 path = corpus_path(0.3)
@@ -138,12 +144,23 @@ def main() -> None:
                     str(path))
                 ready(page)
                 n = page.locator("[data-bpeviz-step]").first.inner_text()
-                report(f"Explore, {path.stat().st_size // 1000} KB upload, {n.split()[-1]} merges",
-                       measure(page, args.presses))
+                results["300 KB, 2,000 merges"] = report(
+                    f"Explore, {path.stat().st_size // 1000} KB upload, {n.split()[-1]} merges",
+                    measure(page, presses))
             browser.close()
     finally:
         proc.terminate()
         proc.wait(10)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--presses", type=int, default=100)
+    parser.add_argument("--port", type=int, default=8799)
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args()
+    run(args.presses, args.port, not args.skip_large)
 
 
 if __name__ == "__main__":
