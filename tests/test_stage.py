@@ -69,3 +69,16 @@ def test_the_words_data_carries_the_words_as_text_and_only_their_labels():
     assert set(map(int, data["labels"])) == used
     assert data["labels"][str(next(iter(used)))] == list(
         token_labels(training, [next(iter(used))])[next(iter(used))])
+
+
+def test_the_script_draws_text_only_as_text_and_loads_nothing():
+    """User text reaches the page only through ``data``; the script must never parse it
+    as HTML, and nothing may come from the network (the app works offline)."""
+    from bpeviz.ui.stage import CSS, JS
+
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                 "new Function"):
+        assert sink not in JS, sink
+    for source in ("http://", "https://", "//cdn", "import(", "fetch(", "@import"):
+        assert source not in JS and source not in CSS, source
+    assert "textContent" in JS

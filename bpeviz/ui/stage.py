@@ -11,9 +11,11 @@ The JavaScript and CSS are files next to this module (``stepper/``), read at imp
 nothing comes from a CDN. User text (words, tokens) travels only in ``data`` and the
 script draws it with ``textContent``.
 
->>> from bpeviz.ui import stage   # doctest: +SKIP
->>> step = stage.controls(training)    # the bar: ◀ slider ▶, step, Play, speed, keys
->>> stage.card(training, "gpt2")       # the merge card of the browser's step
+In a page (not a doctest: it needs a running script)::
+
+    step = stage.controls(training)          # the bar: ◀ slider ▶, step, Play, speed, keys
+    stage.card(training, "gpt2")             # the merge card of the browser's step
+    stage.words(training, rows, "gpt2")      # the splits of a page of words
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
 // others redraw when it changes. Python hears of the step on release / pause (debounced
 // trigger "step"); the rest of the page follows after its rerun.
 // Text that came from users (words, tokens) arrives only in `data` and is drawn with
-// textContent, never innerHTML.
+// textContent, never parsed as HTML.
 
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 const SPEEDS = ["1", "2", "4", "10"];
