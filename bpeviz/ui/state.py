@@ -76,7 +76,7 @@ SETTINGS: dict[str, Setting] = {
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED),
     "top_n": Setting(20, lo=2, hi=LIMITS.heatmap_symbols),
     "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
-    "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
+    "speed": Setting("1", ("1", "2", "4", "10"), url=False),  # steps/s of Play
     "pair": Setting(None, url=False),
     "pair_step": Setting(None, url=False),  # the step "pair" was picked at
     "text": Setting("", url=False),
