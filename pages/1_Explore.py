@@ -86,16 +86,6 @@ def word_splits(snap) -> None:
         st.info("No word matches.")
 
 
-def _pick_pair() -> None:
-    event = st.session_state.get("heatmap")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    for point in points:
-        data = point.get("customdata")
-        if data and len(data) >= 2:
-            state.put("pair", (int(data[0]), int(data[1])))
-            return
-
-
 def heatmap(snap) -> None:
     st.subheader("Pairs at this step")
     pairs = snap.pairs
@@ -119,7 +109,8 @@ def pair_chart(snap, pairs, value):
         pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
-    st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
+    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    st.plotly_chart(fig, key="heatmap", on_select=ui.pick_heatmap_pair, selection_mode="points",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
     st.caption(ui.md_escape(

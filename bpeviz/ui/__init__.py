@@ -277,6 +277,21 @@ def page(title: str) -> Context:
                    byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
 
 
+def pick_heatmap_pair() -> None:
+    """The Explore heatmap's ``on_select``: the clicked cell's pair becomes ``pair``.
+
+    Defined here, not in the page: a callback defined in a page holds that page run's
+    globals, its training among them, for as long as Streamlit keeps the callback.
+    """
+    event = st.session_state.get("heatmap")
+    points = (event or {}).get("selection", {}).get("points", []) if event else []
+    for point in points:
+        data = point.get("customdata")
+        if data and len(data) >= 2:
+            put("pair", (int(data[0]), int(data[1])))
+            return
+
+
 # -- the step ---------------------------------------------------------------------------
 
 

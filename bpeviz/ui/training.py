@@ -8,16 +8,16 @@ the options; the corpus itself is passed unhashed (``_corpus``).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import threading
 import time
-import weakref
-from collections import OrderedDict
 from typing import Any
 
 import streamlit as st
 
 from bpeviz.corpus import Corpus
+from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
 from bpeviz.training import Training, train
 
@@ -51,6 +51,9 @@ class TrainingJob:
         finally:
             self.seconds = time.monotonic() - self.started
             self._finished.set()
+            # Trainings the cache dropped sit in reference cycles (their snapshots and
+            # encoders refer back to them): free them now, not at some later collection.
+            gc.collect()
 
     def wait(self, timeout: float) -> bool:
         return self._finished.wait(timeout)
@@ -88,20 +91,13 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
     return job.result
 
 
-_digests: weakref.WeakKeyDictionary[Corpus, str] = weakref.WeakKeyDictionary()
-_digests_lock = threading.Lock()
+_DIGESTS: OwnedCache[str] = OwnedCache("digest")
 
 
 def _digest(corpus: Corpus) -> str:
     """``corpus.digest``, hashed once per corpus (the cached corpus comes back on every
     run, and hashing all its words took a tenth of a rerun)."""
-    with _digests_lock:
-        found = _digests.get(corpus)
-    if found is None:
-        found = corpus.digest
-        with _digests_lock:
-            _digests[corpus] = found
-    return found
+    return _DIGESTS.get(corpus, None, lambda: corpus.digest)
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
@@ -115,21 +111,10 @@ def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
     return _corpus(digest, pretokenizer, name, data)
 
 
-_snapshots: weakref.WeakKeyDictionary[Training, OrderedDict[int, Snapshot]] = (
-    weakref.WeakKeyDictionary())
-_snapshots_lock = threading.Lock()
+_SNAPSHOTS: OwnedCache[Snapshot] = OwnedCache("snapshots", keep=6)
 
 
 def snapshot(training: Training, step: int) -> Snapshot:
-    """``training.at(step)``, with the last few snapshots of each training kept."""
-    with _snapshots_lock:
-        recent = _snapshots.setdefault(training, OrderedDict())
-        snap = recent.get(step)
-        if snap is None:
-            snap = training.at(step)
-            recent[step] = snap
-            while len(recent) > 6:
-                recent.popitem(last=False)
-        else:
-            recent.move_to_end(step)
-    return snap
+    """``training.at(step)``, with the last few snapshots of each training kept (on the
+    training itself: they go when it goes)."""
+    return _SNAPSHOTS.get(training, step, lambda: training.at(step))

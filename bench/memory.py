@@ -1,0 +1,115 @@
+"""Memory of the app over many distinct corpora: does the resident size level off?
+
+    python -m bench.memory                 # 50 distinct pasted corpora, one session
+    python -m bench.memory --corpora 10    # fewer
+    python -m bench app_memory             # the same, as a part of ``python -m bench``
+
+One Streamlit session (``AppTest``, in this process, with the app's real caches) pastes
+a new corpus (about 0.4 MB of stdlib text, a different slice each time), alternating BPE
+and byte-level BPE with 2,000 merges, and opens Explore, Tokenize and Vocabulary on it,
+as a user would. After each corpus the benchmark prints the process's resident memory
+(RSS) and how many trainings are still alive. The app keeps at most
+``bpeviz.ui.training.CACHE_ENTRIES`` trainings; once that many corpora went through,
+the RSS line must level off (a growing line is a leak). Not a unit test: it prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.data import corpus_text
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (from /proc/self/statm)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE_SIZE / 1e6
+
+
+def live_trainings() -> int:
+    from bpeviz.training import Training
+
+    return sum(1 for o in gc.get_objects() if isinstance(o, Training))
+
+
+def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
+        quiet: bool = False) -> dict[str, Any]:
+    """Paste ``corpora`` distinct corpora into one session; RSS after each (MB)."""
+    os.chdir(ROOT)
+    import logging
+
+    from streamlit.testing.v1 import AppTest
+
+    from bpeviz.ui.training import CACHE_ENTRIES
+
+    texts = [corpus_text(size, offset=0.6 * i) for i in range(corpora)]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["source"] = "paste"
+    at.session_state["merges"] = merges
+    at.session_state["step"] = merges // 2
+    at.run()
+    # (setting session state between runs warns "missing ScriptRunContext" each time)
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    base = rss_mb()
+    if not quiet:
+        print(f"  {corpora} distinct corpora of {size:g} MB (stdlib text slices), {merges:,} "
+              f"merges, BPE and byte-level BPE alternately, one session; Explore, Tokenize "
+              f"and Vocabulary drawn for each. Cache bound: {CACHE_ENTRIES} trainings.")
+        print(f"  RSS before the first corpus: {base:.0f} MB")
+        print(f"  {'corpus':>6} {'algo':>5} {'seconds':>8} {'RSS MB':>8} {'alive':>6}")
+    rows = []
+    for i, text in enumerate(texts):
+        started = time.perf_counter()
+        at.session_state["paste"] = text
+        at.session_state["algo"] = "bpe" if i % 2 == 0 else "bbpe"
+        for page in ("pages/1_Explore.py", "pages/2_Tokenize.py", "pages/4_Vocabulary.py"):
+            at.switch_page(page).run()
+            if at.exception or at.error:
+                raise SystemExit(f"corpus {i + 1}, {page}: "
+                                 f"{[e.value for e in (*at.exception, *at.error)]}")
+        seconds = time.perf_counter() - started
+        alive = live_trainings()
+        rss = rss_mb()
+        rows.append({"corpus": i + 1, "rss": rss, "alive": alive, "seconds": seconds})
+        if not quiet:
+            print(f"  {i + 1:>6} {at.session_state['algo']:>5} {seconds:>8.1f} {rss:>8.0f} "
+                  f"{alive:>6}", flush=True)
+    gc.collect()
+    after_gc = rss_mb()
+    settled = [r["rss"] for r in rows[CACHE_ENTRIES:]] or [rows[-1]["rss"]]
+    result = {"base": base, "rows": rows, "after_gc": after_gc, "cache": CACHE_ENTRIES,
+              "max_alive": max(r["alive"] for r in rows),
+              "growth_after_cache_full": settled[-1] - settled[0],
+              "peak": max(r["rss"] for r in rows)}
+    if not quiet:
+        print(f"  after gc.collect(): {after_gc:.0f} MB; most trainings alive at once: "
+              f"{result['max_alive']} (bound {CACHE_ENTRIES} cached + the one shown)")
+        if len(rows) > CACHE_ENTRIES:
+            print(f"  RSS growth from corpus {CACHE_ENTRIES + 1} to {len(rows)}: "
+                  f"{result['growth_after_cache_full']:+.0f} MB "
+                  f"(peak {result['peak']:.0f} MB, {result['peak'] - base:.0f} MB over base)")
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.memory",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--corpora", type=int, default=50)
+    parser.add_argument("--size", type=float, default=0.4, help="MB per corpus")
+    parser.add_argument("--merges", type=int, default=2000)
+    args = parser.parse_args(argv)
+    run(args.corpora, args.size, args.merges)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
