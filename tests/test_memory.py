@@ -21,8 +21,8 @@ from bpeviz import encoding, views
 from bpeviz.corpus import Corpus
 from bpeviz.owned import OwnedCache
 from bpeviz.training import Training
-from bpeviz.ui import training as cache
 from bpeviz.ui import train_options
+from bpeviz.ui import training as cache
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 

@@ -142,8 +142,10 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         st.caption(md_escape(sample.about))
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
+        # No max_chars: the browser drops a paste longer than max_chars without a word
+        # (issue 17.2). Every size comes through, and page() answers one over the limit
+        # with "Corpus too large" and the command line route, keeping the text in the box.
         text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     max_chars=2 * LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
                      help="Lines of word<TAB>count are read as a frequency table. "
                           "Press Ctrl+Enter (or click outside) to train.")
