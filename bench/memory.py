@@ -20,6 +20,7 @@ import gc
 import os
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,12 @@ def live_trainings() -> int:
 
 
 def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
-        quiet: bool = False) -> dict[str, Any]:
-    """Paste ``corpora`` distinct corpora into one session; RSS after each (MB)."""
+        quiet: bool = False, trace: bool = False) -> dict[str, Any]:
+    """Paste ``corpora`` distinct corpora into one session; RSS after each (MB).
+
+    ``trace``: also follow Python's own allocations (tracemalloc; slower), to tell
+    memory Python still uses from memory the C allocator keeps after it was freed.
+    """
     os.chdir(ROOT)
     import logging
 
@@ -52,6 +57,8 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
     from bpeviz.ui.training import CACHE_ENTRIES
 
     texts = [corpus_text(size, offset=0.6 * i) for i in range(corpora)]
+    if trace:
+        tracemalloc.start()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.session_state["source"] = "paste"
     at.session_state["merges"] = merges
@@ -66,7 +73,8 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
               f"merges, BPE and byte-level BPE alternately, one session; Explore, Tokenize "
               f"and Vocabulary drawn for each. Cache bound: {CACHE_ENTRIES} trainings.")
         print(f"  RSS before the first corpus: {base:.0f} MB")
-        print(f"  {'corpus':>6} {'algo':>5} {'seconds':>8} {'RSS MB':>8} {'alive':>6}")
+        print(f"  {'corpus':>6} {'algo':>5} {'seconds':>8} {'RSS MB':>8} {'alive':>6}"
+              + (f" {'traced MB':>10}" if trace else ""))
     rows = []
     for i, text in enumerate(texts):
         started = time.perf_counter()
@@ -80,10 +88,12 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
         seconds = time.perf_counter() - started
         alive = live_trainings()
         rss = rss_mb()
-        rows.append({"corpus": i + 1, "rss": rss, "alive": alive, "seconds": seconds})
+        traced = tracemalloc.get_traced_memory()[0] / 1e6 if trace else None
+        rows.append({"corpus": i + 1, "rss": rss, "alive": alive, "seconds": seconds,
+                     "traced": traced})
         if not quiet:
             print(f"  {i + 1:>6} {at.session_state['algo']:>5} {seconds:>8.1f} {rss:>8.0f} "
-                  f"{alive:>6}", flush=True)
+                  f"{alive:>6}" + (f" {traced:>10.0f}" if trace else ""), flush=True)
     gc.collect()
     after_gc = rss_mb()
     settled = [r["rss"] for r in rows[CACHE_ENTRIES:]] or [rows[-1]["rss"]]
@@ -107,8 +117,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--corpora", type=int, default=50)
     parser.add_argument("--size", type=float, default=0.4, help="MB per corpus")
     parser.add_argument("--merges", type=int, default=2000)
+    parser.add_argument("--trace", action="store_true",
+                        help="also print Python's traced allocations (tracemalloc, slower)")
     args = parser.parse_args(argv)
-    run(args.corpora, args.size, args.merges)
+    run(args.corpora, args.size, args.merges, trace=args.trace)
 
 
 if __name__ == "__main__":
