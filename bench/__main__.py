@@ -450,6 +450,20 @@ def bench_scaling(args: argparse.Namespace, results: dict[str, Any]) -> None:
                     "report", "-"))
 
 
+def bench_app_memory(args: argparse.Namespace, results: dict[str, Any]) -> None:
+    heading("7. Memory of the app over many distinct corpora (bench.memory)")
+    corpora = 30 if args.quick else 50
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "memory.json"
+        subprocess.run([sys.executable, "-m", "bench.memory", "--corpora", str(corpora),
+                        "--json", str(out)], cwd=ROOT, check=True)
+        found = json.loads(out.read_text(encoding="utf-8"))
+    results["app_memory"] = found
+    growth = found["growth_after_cache_full"]
+    SUMMARY.append((f"7. app RSS over {corpora} corpora", f"{found['peak']:.0f} MB peak",
+                    f"level after {found['cache']}", f"{growth:+.0f} MB after"))
+
+
 BENCHMARKS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "training": bench_training,
     "merges": bench_merges,
@@ -457,6 +471,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "scrubbing": bench_scrubbing,
     "memory": bench_memory,
     "scaling": bench_scaling,
+    "app_memory": bench_app_memory,
 }
 
 

