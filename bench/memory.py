@@ -3,6 +3,7 @@
     python -m bench.memory                 # 50 distinct pasted corpora, one session
     python -m bench.memory --corpora 10    # fewer
     python -m bench app_memory             # the same, as a part of ``python -m bench``
+    python -m bench.memory --server        # a real ``streamlit run`` server and Chromium
 
 One Streamlit session (``AppTest``, in this process, with the app's real caches) pastes
 a new corpus (about 0.4 MB of stdlib text: one of 10 slices in turn, made distinct by a
@@ -116,6 +117,73 @@ def run(corpora: int = 50, size: float = 0.4, merges: int = 2000,
     return result
 
 
+def run_server(corpora: int = 50, size: float = 0.4, merges: int = 2000) -> list[float]:
+    """The same in a real ``streamlit run app.py`` server, driven by one Chromium session
+    (Playwright, /usr/bin/chromium) pasting into the sidebar box on Explore (BPE only);
+    prints the server process's RSS after each corpus. Returns those RSS values (MB)."""
+    import socket
+    import subprocess
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    slices = [corpus_text(size, offset=0.6 * i) for i in range(min(corpora, 10))]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+
+    def server_rss() -> float:
+        with open(f"/proc/{server.pid}/status") as f:
+            return next(int(line.split()[1]) / 1000 for line in f if line.startswith("VmRSS"))
+
+    def idle(page: Any) -> None:
+        for _ in range(2):
+            page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                                   timeout=120_000)
+            page.wait_for_timeout(300)
+
+    rows = []
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                time.sleep(0.3)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{url}/Explore?source=paste&merges={merges}&step={merges // 2}")
+            idle(page)
+            print(f"  server RSS before the first corpus: {server_rss():.0f} MB")
+            print(f"  {'corpus':>6} {'RSS MB':>8}")
+            for i in range(corpora):
+                text = f"corpus{i} of the memory benchmark\n" + slices[i % len(slices)]
+                area = page.locator('[data-testid="stSidebar"] textarea')
+                area.evaluate("""(el, text) => {
+                    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')
+                        .set.call(el, text);
+                    el.dispatchEvent(new Event('input', {bubbles: true}));
+                }""", text)
+                area.press("Control+Enter")
+                idle(page)
+                page.wait_for_selector(".bv-card", timeout=120_000)
+                rows.append(server_rss())
+                print(f"  {i + 1:>6} {rows[-1]:>8.0f}", flush=True)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.memory",
                                      description=__doc__.split("\n")[0])
@@ -125,7 +193,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trace", action="store_true",
                         help="also print Python's traced allocations (tracemalloc, slower)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--server", action="store_true",
+                        help="measure a real 'streamlit run' server driven by Chromium instead")
     args = parser.parse_args(argv)
+    if args.server:
+        run_server(args.corpora, args.size, args.merges)
+        return
     result = run(args.corpora, args.size, args.merges, trace=args.trace)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
