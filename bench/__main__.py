@@ -470,6 +470,20 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
                             f"<= {target} ms", verdict(p95 <= target)))
 
 
+def bench_app_memory(args: argparse.Namespace, results: dict[str, Any]) -> None:
+    heading("8. Memory of the app over many distinct corpora (bench.memory)")
+    corpora = 30 if args.quick else 50
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "memory.json"
+        subprocess.run([sys.executable, "-m", "bench.memory", "--corpora", str(corpora),
+                        "--json", str(out)], cwd=ROOT, check=True)
+        found = json.loads(out.read_text(encoding="utf-8"))
+    results["app_memory"] = found
+    growth = found["growth_after_cache_full"]
+    SUMMARY.append((f"8. app RSS over {corpora} corpora", f"{found['peak']:.0f} MB peak",
+                    f"level after {found['cache']}", f"{growth:+.0f} MB after"))
+
+
 BENCHMARKS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "training": bench_training,
     "merges": bench_merges,
@@ -478,6 +492,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "memory": bench_memory,
     "scaling": bench_scaling,
     "stage": bench_stage,
+    "app_memory": bench_app_memory,
 }
 
 

@@ -49,9 +49,6 @@ from __future__ import annotations
 import codecs
 import heapq
 import operator
-import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -63,6 +60,7 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
+from bpeviz.owned import OwnedCache
 from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
 
 if TYPE_CHECKING:
@@ -172,31 +170,17 @@ codecs.register_error("bpeviz-hex", _hex_errors)
 
 
 # -- the encoder of one (training, step) ---------------------------------------------------
-_ENCODERS: weakref.WeakKeyDictionary[Training, OrderedDict[int, _Encoder]] = (
-    weakref.WeakKeyDictionary()
-)
-_LOCK = threading.Lock()
+_ENCODERS: OwnedCache[_Encoder] = OwnedCache("encoders", keep=_STEPS_PER_TRAINING)
 
 
 def encoder(training: Training, step: int) -> _Encoder:
     """The (cached) encoder of ``training`` at ``step``.
 
-    Encoders live in a weak dictionary keyed by the training object itself, a few
-    steps per training, so a cached word is never served to another step or training.
+    Encoders are kept on the training object itself (see :mod:`bpeviz.owned`), a few
+    steps per training, so a cached word is never served to another step or training,
+    and they go when the training goes.
     """
-    with _LOCK:
-        steps = _ENCODERS.setdefault(training, OrderedDict())
-        found = steps.get(step)
-        if found is not None:
-            steps.move_to_end(step)
-            return found
-    made = _Encoder(training, step)
-    with _LOCK:
-        steps = _ENCODERS.setdefault(training, OrderedDict())
-        steps[step] = made
-        while len(steps) > _STEPS_PER_TRAINING:
-            steps.popitem(last=False)
-    return made
+    return _ENCODERS.get(training, step, lambda: _Encoder(training, step))
 
 
 # A piece of an encoded word: id, start and end (characters, relative to the word) and

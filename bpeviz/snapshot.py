@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 import gc
-import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -230,18 +229,11 @@ class _Tables:
         return self.vocab_objects[ids]
 
 
-_TABLES: weakref.WeakKeyDictionary[Training, _Tables] = weakref.WeakKeyDictionary()
-_TABLES_LOCK = threading.Lock()
+_TABLES: OwnedCache[_Tables] = OwnedCache("snapshot tables")
 
 
 def _tables(training: Training) -> _Tables:
-    with _TABLES_LOCK:
-        found = _TABLES.get(training)
-    if found is None:
-        found = _Tables(training)
-        with _TABLES_LOCK:
-            found = _TABLES.setdefault(training, found)
-    return found
+    return _TABLES.get(training, None, lambda: _Tables(training))
 
 
 @contextmanager

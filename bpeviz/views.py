@@ -15,15 +15,14 @@ hug = h + ug
 
 from __future__ import annotations
 
-import threading
 import unicodedata
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol, display
 from bpeviz.training import Training
@@ -125,20 +124,17 @@ def merges_table(training: Training, byte_style: str = "gpt2",
     return found
 
 
-_PER_TRAINING: weakref.WeakKeyDictionary[Training, dict[Any, Any]] = weakref.WeakKeyDictionary()
-_PER_TRAINING_LOCK = threading.Lock()
+_PER_TRAINING: OwnedCache[Any] = OwnedCache("views")
 
 
 def _cached(training: Training, key: Any) -> Any:
     """What :func:`_cache` kept for this training under ``key``, or None."""
-    with _PER_TRAINING_LOCK:
-        return _PER_TRAINING.get(training, {}).get(key)
+    return _PER_TRAINING.peek(training, key)
 
 
 def _cache(training: Training, key: Any, value: Any) -> Any:
     """Keep ``value`` as long as the training lives (a training never changes)."""
-    with _PER_TRAINING_LOCK:
-        return _PER_TRAINING.setdefault(training, {}).setdefault(key, value)
+    return _PER_TRAINING.get(training, key, lambda: value)
 
 
 def created_at(training: Training) -> np.ndarray:

@@ -108,22 +108,6 @@ def word_splits(snap) -> None:
         st.info("No word matches.")
 
 
-def _pick_pair() -> None:
-    event = st.session_state.get("heatmap")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    for point in points:
-        data = point.get("customdata")
-        if data and len(data) >= 2:
-            state.put("pair", (int(data[0]), int(data[1])))
-            _pair_chosen()
-            return
-
-
-def _pair_chosen() -> None:
-    """A pair picked by the user belongs to the step it was picked at."""
-    state.put("pair_step", int(state.get("step")))
-
-
 def chosen_pair(snap, pairs) -> tuple[int, int]:
     """The pair the user picked at this step, else the pair merged next (the best pair)."""
     pair = state.get("pair")
@@ -157,7 +141,8 @@ def pair_chart(snap, pairs, value):
     pair = chosen_pair(snap, pairs)
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
-    st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
+    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    st.plotly_chart(fig, key="heatmap", on_select=ui.pick_heatmap_pair, selection_mode="points",
                     width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
@@ -171,7 +156,7 @@ def pair_details(snap, pairs, pair) -> None:
     options = ids if pair in ids else [pair, *ids]
     state.put("pair", pair)
     vocab = training.vocab
-    ui.bound(st.selectbox, "Pair details", "pair", options, then=_pair_chosen,
+    ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
                                    f"{views.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)

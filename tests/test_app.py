@@ -461,7 +461,7 @@ def test_the_training_and_corpus_caches_are_bounded():
     big = cache.get_training(corpus, train_options("bpe", merges=20))
     for step in range(21):
         cache.snapshot(big, step)
-    assert len(cache._snapshots[big]) <= 6, "a few snapshots per training, not every step"
+    assert len(cache._SNAPSHOTS.keys(big)) <= 6, "a few snapshots per training, not every step"
     cache._training_job.clear()
     cache._corpus.clear()
 

@@ -167,8 +167,10 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         st.caption(md_escape(sample.about))
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
+        # No max_chars: the browser drops a paste longer than max_chars without a word
+        # (issue 17.2). Every size comes through, and page() answers one over the limit
+        # with "Corpus too large" and the command line route, keeping the text in the box.
         text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     max_chars=2 * LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
                      help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
                           "are read as a frequency table. Press Train (or Ctrl+Enter) to "
@@ -317,6 +319,28 @@ def page(title: str) -> Context:
         st.sidebar.caption(md_escape(training.stop_message))
     return Context(corpus=corpus, corpus_name=name, data=data, training=training, options=options,
                    byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
+
+
+def pick_heatmap_pair() -> None:
+    """The Explore heatmap's ``on_select``: the clicked cell's pair becomes ``pair``.
+
+    Defined here, not in the page: a callback defined in a page holds that page run's
+    globals, its training among them, for as long as Streamlit keeps the callback.
+    """
+    event = st.session_state.get("heatmap")
+    points = (event or {}).get("selection", {}).get("points", []) if event else []
+    for point in points:
+        data = point.get("customdata")
+        if data and len(data) >= 2:
+            put("pair", (int(data[0]), int(data[1])))
+            pair_chosen()
+            return
+
+
+def pair_chosen() -> None:
+    """A pair picked by the user (heatmap or Pair details) belongs to the step it was
+    picked at; at any other step Explore shows the pair merged next."""
+    put("pair_step", int(get("step")))
 
 
 # -- the step ---------------------------------------------------------------------------
