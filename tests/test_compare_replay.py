@@ -113,7 +113,7 @@ def assert_replay_matches_reference(training, corpus):
     return replayed
 
 
-letters = st.sampled_from("aabbcdé 苹x")
+letters = st.sampled_from("aabbcdé苹x")
 texts = st.lists(st.text(letters, min_size=1, max_size=8), min_size=1, max_size=12).map(" ".join)
 
 
