@@ -221,10 +221,12 @@ def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> 
                         pretokenizer)
 
 
-def page(title: str) -> Context:
+def page(title: str, *, uses_training: bool = True) -> Context:
     """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
 
     Stops the page with a clear message when the corpus or the settings are not usable.
+    A page with its own training settings (Compare: ``uses_training=False``) shows the
+    sidebar's Training section folded away, marked as not used there.
     """
     st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
                        initial_sidebar_state="expanded")
@@ -236,8 +238,14 @@ def page(title: str) -> Context:
         st.subheader("Corpus")
         data, name, sample = _corpus_source()
         corpus_note = st.empty()  # a file that cannot be read says why here too
-        st.subheader("Training")
-        options = _training_settings()
+        if uses_training:
+            st.subheader("Training")
+            options = _training_settings()
+        else:
+            with st.expander("Training: not used on this page", expanded=False):
+                st.caption(f"{title} has its own settings for each configuration; these "
+                           "apply on the other pages.")
+                options = _training_settings()
         st.subheader("Display")
         _display_settings()
     state.write_url()
