@@ -72,8 +72,8 @@ st.dataframe(render_compare.colour_rows(table, labels), hide_index=True, width="
 st.caption("Words are the text's whitespace-separated words. A token counts for every word "
            "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
            "(empty for an opened file).")
-scripts = render_compare.script_table(
-    [(c.label, cmp.metrics_by_script(text, c.tokens)) for c in result.cuts])
+by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
+scripts = render_compare.script_table(list(zip(labels, by_script)))
 if len(scripts):
     st.markdown("**By script** (the script most of a word's letters are in)")
     st.dataframe(render_compare.colour_rows(scripts, labels), hide_index=True,
@@ -88,8 +88,7 @@ with cols[0]:
 with cols[1]:
     x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
                  format_func={"step": "merge step", "vocab_size": "vocabulary size"}.get)
-present = list(dict.fromkeys(s for c in result.cuts
-                             for s in cmp.metrics_by_script(text, c.tokens)))
+present = list(dict.fromkeys(s for found in by_script for s in found))
 with cols[2]:
     if ui.get("cmp_script") not in ["all", *present]:
         ui.put("cmp_script", "all")
