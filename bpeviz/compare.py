@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -354,10 +354,10 @@ def word_spans(text: str) -> list[tuple[int, int]]:
     return list(_index(text).words)
 
 
-def _word_ranges(text: str, tokens: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
-    """For each token, the first and last word its span overlaps (``last < first``: none)."""
-    ix = _index(text)
-    lo, hi = _span_arrays(text, tokens)
+def _word_ranges(ix: _TextIndex, lo: np.ndarray,
+                 hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each token span ``lo:hi`` (bytes), the first and last word it overlaps
+    (``last < first``: none)."""
     first = np.searchsorted(ix.word_hi, lo, side="right")  # the first word ending after lo
     last = np.searchsorted(ix.word_lo, hi, side="left") - 1  # the last word starting before hi
     none = lo >= hi
@@ -376,13 +376,18 @@ def _per_word(first: np.ndarray, last: np.ndarray, n_words: int) -> np.ndarray:
 
 def metrics(text: str, tokens: Sequence[Any]) -> Metrics:
     """The metrics of one configuration's ``tokens`` of ``text`` (see the module doc)."""
-    ix = _index(text)
-    first, last = _word_ranges(text, tokens)
+    lo, hi = _span_arrays(text, tokens)
+    return _metrics(_index(text), text, lo, hi, _columns(tokens)[3])
+
+
+def _metrics(ix: _TextIndex, text: str, lo: np.ndarray, hi: np.ndarray,
+             unk: np.ndarray) -> Metrics:
+    first, last = _word_ranges(ix, lo, hi)
     per_word = _per_word(first, last, len(ix.words))
     return Metrics(
-        tokens=len(tokens), characters=len(text), bytes=int(ix.at[-1]), words=len(ix.words),
+        tokens=len(lo), characters=len(text), bytes=int(ix.at[-1]), words=len(ix.words),
         word_tokens=int(per_word.sum()), split_words=int((per_word > 1).sum()),
-        unk=int(_columns(tokens)[3].sum()))
+        unk=int(unk.sum()))
 
 
 def metrics_by_script(text: str, tokens: Sequence[Any]) -> dict[str, Metrics]:
@@ -391,10 +396,14 @@ def metrics_by_script(text: str, tokens: Sequence[Any]) -> dict[str, Metrics]:
     ``tokens`` counts the tokens overlapping the script's words (once each), ``unk`` the
     unknown ones among them, ``characters`` and ``bytes`` the words' own.
     """
-    ix = _index(text)
-    first, last = _word_ranges(text, tokens)
+    lo, hi = _span_arrays(text, tokens)
+    return _metrics_by_script(_index(text), lo, hi, _columns(tokens)[3])
+
+
+def _metrics_by_script(ix: _TextIndex, lo: np.ndarray, hi: np.ndarray,
+                       unk: np.ndarray) -> dict[str, Metrics]:
+    first, last = _word_ranges(ix, lo, hi)
     per_word = _per_word(first, last, len(ix.words))
-    unk = _columns(tokens)[3]
     scripts = np.array(ix.scripts, dtype=object)
     lengths = np.array([b - a for a, b in ix.words], dtype=np.int64)
     sizes = ix.word_hi - ix.word_lo
@@ -473,21 +482,84 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     """Metrics of ``text`` at each step (default: :func:`sample_steps`), one row per step
     (and per script when ``by_script``), with ``step`` and ``vocab_size``.
 
-    Encoding at a step reuses nothing from the step before, so the steps are sampled;
-    each step's encoder is made here and not kept (the explorer's encoder cache stays).
+    Byte-level BPE is not re-encoded per step: the training's merges are replayed once on
+    the text's words (:mod:`bpeviz.replay`, whose splits are exactly how encoding cuts
+    each word) and every step's tokens are read from that replay. Other algorithms are
+    encoded at each sampled step, with an encoder made here and not kept (the explorer's
+    encoder cache stays as it is).
     """
     if steps is None:
         steps = sample_steps(len(training.merges))
+    ix = _index(text)
+    spans = _replayed_spans(training, text, steps)
     rows: list[dict[str, Any]] = []
     for step in steps:
-        tokens = _fresh_encoder(training, step).encode(text)
+        if spans is not None:
+            lo, hi = spans(step)
+            unk = np.zeros(len(lo), dtype=bool)
+        else:
+            tokens = _fresh_encoder(training, step).encode(text)
+            lo, hi = _span_arrays(text, tokens)
+            unk = _columns(tokens)[3]
         base = {"step": step, "vocab_size": vocabulary_size(training, step)}
         if by_script:
-            for script, m in metrics_by_script(text, tokens).items():
+            for script, m in _metrics_by_script(ix, lo, hi, unk).items():
                 rows.append({**base, "script": script, **m.row()})
         else:
-            rows.append({**base, **metrics(text, tokens).row()})
+            rows.append({**base, **_metrics(ix, text, lo, hi, unk).row()})
     return rows
+
+
+def _replayed_spans(training: Training, text: str,
+                    steps: Sequence[int]) -> Callable[[int], tuple[np.ndarray, np.ndarray]] | None:
+    """For byte-level BPE: a function from a step to every token's span (bytes, whitespace
+    at the ends left out), read from one replay of the merges on the text's words; None
+    where that does not apply (other algorithms, a text with surrogates or non-ASCII
+    whitespace, which the byte arithmetic below does not model)."""
+    from bpeviz.corpus import Corpus
+    from bpeviz.encoding import split_words
+    from bpeviz.replay import pretokenizer_of, replay_on
+
+    if training.algorithm != "bbpe" or len(steps) < 2 or not text:
+        return None
+    if regex.search(r"\p{Cs}", text) or any(ch.isspace() and ord(ch) > 127 for ch in text):
+        return None
+    words, offsets = split_words(text, pretokenizer_of(training))
+    if not words:
+        return None
+    index: dict[str, int] = {}
+    occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
+    counts = np.bincount(occurrences, minlength=len(index))
+    corpus = Corpus(tuple(index), tuple(counts.tolist()), training.corpus.pretokenizer)
+    replayed = replay_on(training, corpus)
+    sizes = np.fromiter(map(len, replayed.vocab), dtype=np.int64, count=len(replayed.vocab))
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
+    n = len(data)
+    positions = np.arange(n + 1, dtype=np.int64)
+    next_solid = np.minimum.accumulate(np.where(np.append(~space, True), positions, n)[::-1])[::-1]
+    solid_end = np.maximum.accumulate(np.where(np.concatenate([[True], ~space]), positions, 0))
+    starts = _index(text).at[np.asarray(offsets, dtype=np.int64)]
+
+    def spans(step: int) -> tuple[np.ndarray, np.ndarray]:
+        ids, word_of = replayed.at(step)._ids  # every distinct word's tokens, in order
+        lengths = sizes[ids]
+        per_word = np.bincount(word_of, minlength=len(index))
+        first = np.concatenate([[0], np.cumsum(per_word)])
+        ends = np.cumsum(lengths)
+        inside = ends - lengths - np.concatenate([[0], ends])[first[:-1]][word_of]
+        # every occurrence of a word, its tokens in order
+        taken = per_word[occurrences]
+        owner = np.repeat(np.arange(len(occurrences)), taken)
+        k = np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+        token = first[occurrences][owner] + k
+        lo = starts[owner] + inside[token]
+        hi = lo + lengths[token]
+        lo_trim = np.minimum(next_solid[lo], hi)
+        hi_trim = np.maximum(solid_end[hi], lo_trim)
+        return lo_trim, hi_trim
+
+    return spans
 
 
 def _fresh_encoder(training: Training, step: int) -> Any:

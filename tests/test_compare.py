@@ -39,6 +39,7 @@ CONFIGS = {
     "bpe-lines": ("bpe", "none", {}),
     "bbpe": ("bbpe", "gpt2", {}),
     "bbpe-whitespace": ("bbpe", "whitespace", {}),
+    "bbpe-lines": ("bbpe", "none", {}),
     "wordpiece": ("wordpiece", "whitespace", {}),
 }
 _TRAININGS: dict[str, object] = {}
@@ -347,3 +348,25 @@ def test_metric_curves_equal_the_metrics_at_each_step(name):
     expected = metrics_by_script(text, training.at(100).encode(text))
     assert {r["script"]: r["tokens"] for r in by_script} == \
         {s: m.tokens for s, m in expected.items()}
+
+
+@SETTINGS
+@given(text=texts, name=st.sampled_from(["bbpe", "bbpe-whitespace", "bbpe-lines"]),
+       steps=st.lists(STEPS, min_size=2, max_size=4, unique=True).map(sorted))
+def test_byte_level_curves_read_from_one_replay_equal_encoding_at_each_step(text, name,
+                                                                            steps):
+    from bpeviz.compare import _replayed_spans
+
+    training = trained(name)
+    if text.strip():
+        assert _replayed_spans(training, text, steps) is not None  # the replay path is taken
+    rows = metric_curve(training, text, steps)
+    scripts = metric_curve(training, text, steps, by_script=True)
+    for row in rows:
+        tokens = training.at(row["step"]).encode(text)
+        assert {k: v for k, v in row.items() if k not in ("step", "vocab_size")} == \
+            metrics(text, tokens).row()
+        expected = metrics_by_script(text, tokens)
+        assert {r["script"]: (r["tokens"], r["fertility"], r["split_share"])
+                for r in scripts if r["step"] == row["step"]} == \
+            {s: (m.tokens, m.fertility, m.split_share) for s, m in expected.items()}
