@@ -482,11 +482,11 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     """Metrics of ``text`` at each step (default: :func:`sample_steps`), one row per step
     (and per script when ``by_script``), with ``step`` and ``vocab_size``.
 
-    Byte-level BPE is not re-encoded per step: the training's merges are replayed once on
-    the text's words (:mod:`bpeviz.replay`, whose splits are exactly how encoding cuts
-    each word) and every step's tokens are read from that replay. Other algorithms are
-    encoded at each sampled step, with an encoder made here and not kept (the explorer's
-    encoder cache stays as it is).
+    Byte-level and character BPE are not re-encoded per step: the training's merges are
+    replayed once on the text's words (:mod:`bpeviz.replay`, whose splits are exactly how
+    encoding cuts each word) and every step's tokens are read from that replay. WordPiece
+    (and the texts :func:`_replayed_spans` names) is encoded at each sampled step, with
+    an encoder made here and not kept (the explorer's encoder cache stays as it is).
     """
     if steps is None:
         steps = sample_steps(len(training.merges))
@@ -495,8 +495,7 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     rows: list[dict[str, Any]] = []
     for step in steps:
         if spans is not None:
-            lo, hi = spans(step)
-            unk = np.zeros(len(lo), dtype=bool)
+            lo, hi, unk = spans(step)
         else:
             tokens = _fresh_encoder(training, step).encode(text)
             lo, hi = _span_arrays(text, tokens)
@@ -511,18 +510,26 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
 
 
 def _replayed_spans(training: Training, text: str,
-                    steps: Sequence[int]) -> Callable[[int], tuple[np.ndarray, np.ndarray]] | None:
-    """For byte-level BPE: a function from a step to every token's span (bytes, whitespace
-    at the ends left out), read from one replay of the merges on the text's words; None
-    where that does not apply (other algorithms, a text with surrogates or non-ASCII
-    whitespace, which the byte arithmetic below does not model)."""
+                    steps: Sequence[int]) -> Callable[[int], tuple[np.ndarray, ...]] | None:
+    """For byte-level and character BPE: a function from a step to every token's span
+    (bytes, whitespace at the ends left out) and unknown flag, read from one replay of the
+    merges on the text's words. None where that does not apply: WordPiece (which encodes
+    by longest match, not by merges), a vocabulary that cannot stand for every character
+    (no unknown token), and texts whose characters the arithmetic below does not model
+    (surrogates and non-ASCII whitespace for byte-level BPE; the end-of-word marker or the
+    unknown token's text written in the text itself for BPE)."""
     from bpeviz.corpus import Corpus
-    from bpeviz.encoding import split_words
+    from bpeviz.encoding import split_words, unk_token
     from bpeviz.replay import pretokenizer_of, replay_on
 
-    if training.algorithm != "bbpe" or len(steps) < 2 or not text:
+    algorithm, marker = training.algorithm, training.options.marker
+    unk = unk_token(training)
+    if algorithm == "wordpiece" or len(steps) < 2 or not text:
         return None
-    if regex.search(r"\p{Cs}", text) or any(ch.isspace() and ord(ch) > 127 for ch in text):
+    if algorithm == "bbpe" and (regex.search(r"\p{Cs}", text)
+                                or any(ch.isspace() and ord(ch) > 127 for ch in text)):
+        return None
+    if algorithm == "bpe" and ((marker and marker in text) or (unk and unk in text)):
         return None
     words, offsets = split_words(text, pretokenizer_of(training))
     if not words:
@@ -531,17 +538,35 @@ def _replayed_spans(training: Training, text: str,
     occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
     counts = np.bincount(occurrences, minlength=len(index))
     corpus = Corpus(tuple(index), tuple(counts.tolist()), training.corpus.pretokenizer)
-    replayed = replay_on(training, corpus)
-    sizes = np.fromiter(map(len, replayed.vocab), dtype=np.int64, count=len(replayed.vocab))
-    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
-    n = len(data)
-    positions = np.arange(n + 1, dtype=np.int64)
-    next_solid = np.minimum.accumulate(np.where(np.append(~space, True), positions, n)[::-1])[::-1]
-    solid_end = np.maximum.accumulate(np.where(np.concatenate([[True], ~space]), positions, 0))
-    starts = _index(text).at[np.asarray(offsets, dtype=np.int64)]
+    try:
+        replayed = replay_on(training, corpus)
+    except ValueError:  # a character the vocabulary lacks, and no unknown token
+        return None
+    ix = _index(text)
+    vocab = replayed.vocab
+    unk_id = vocab.index(unk) if unk is not None and unk in vocab else -1
+    if algorithm == "bbpe":  # units are bytes
+        sizes = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
+        data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+        space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
+        n = len(data)
+        positions = np.arange(n + 1, dtype=np.int64)
+        next_solid = np.minimum.accumulate(
+            np.where(np.append(~space, True), positions, n)[::-1])[::-1]
+        solid_end = np.maximum.accumulate(
+            np.where(np.concatenate([[True], ~space]), positions, 0))
+        starts = ix.at[np.asarray(offsets, dtype=np.int64)]
+        to_bytes = None
+    else:  # units are characters; a marker covers none, an unknown token one
+        sizes = np.array([len(t) - (len(marker) if marker and t.endswith(marker) else 0)
+                          for t in vocab], dtype=np.int64)
+        if unk_id >= 0:
+            sizes[unk_id] = 1
+        next_solid, solid_end = ix.next_solid, ix.solid_end
+        starts = np.asarray(offsets, dtype=np.int64)
+        to_bytes = ix.at
 
-    def spans(step: int) -> tuple[np.ndarray, np.ndarray]:
+    def spans(step: int) -> tuple[np.ndarray, ...]:
         ids, word_of = replayed.at(step)._ids  # every distinct word's tokens, in order
         lengths = sizes[ids]
         per_word = np.bincount(word_of, minlength=len(index))
@@ -557,7 +582,9 @@ def _replayed_spans(training: Training, text: str,
         hi = lo + lengths[token]
         lo_trim = np.minimum(next_solid[lo], hi)
         hi_trim = np.maximum(solid_end[hi], lo_trim)
-        return lo_trim, hi_trim
+        if to_bytes is not None:
+            lo_trim, hi_trim = to_bytes[lo_trim], to_bytes[hi_trim]
+        return lo_trim, hi_trim, ids[token] == unk_id
 
     return spans
 

@@ -351,10 +351,10 @@ def test_metric_curves_equal_the_metrics_at_each_step(name):
 
 
 @SETTINGS
-@given(text=texts, name=st.sampled_from(["bbpe", "bbpe-whitespace", "bbpe-lines"]),
+@given(text=texts, name=st.sampled_from(["bbpe", "bbpe-whitespace", "bbpe-lines", "bpe",
+                                         "bpe-marker", "bpe-lines"]),
        steps=st.lists(STEPS, min_size=2, max_size=4, unique=True).map(sorted))
-def test_byte_level_curves_read_from_one_replay_equal_encoding_at_each_step(text, name,
-                                                                            steps):
+def test_curves_read_from_one_replay_equal_encoding_at_each_step(text, name, steps):
     from bpeviz.compare import _replayed_spans
 
     training = trained(name)
@@ -370,3 +370,19 @@ def test_byte_level_curves_read_from_one_replay_equal_encoding_at_each_step(text
         assert {r["script"]: (r["tokens"], r["fertility"], r["split_share"])
                 for r in scripts if r["step"] == row["step"]} == \
             {s: (m.tokens, m.fertility, m.split_share) for s, m in expected.items()}
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("bpe-marker", "a</w>b low</w> lower"),   # the marker written in the text
+    ("bpe", "[UNK] low ☃"),                    # the unknown token's text written in the text
+    ("bbpe", "x\u3000y low"),                  # non-ASCII whitespace
+    ("wordpiece", "low lower"),                # no merges to replay: encoded per step
+])
+def test_curves_fall_back_to_encoding_where_the_replay_does_not_model_the_text(name, text):
+    from bpeviz.compare import _replayed_spans
+
+    training = trained(name)
+    steps = [0, 50, 200]
+    assert _replayed_spans(training, text, steps) is None
+    rows = metric_curve(training, text, steps)
+    assert [r["tokens"] for r in rows] == [len(training.at(s).encode(text)) for s in steps]
