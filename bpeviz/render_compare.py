@@ -175,7 +175,8 @@ def colour_rows(table: pd.DataFrame, labels: Sequence[str]) -> Any:
         found = colours.get(str(value))
         return f"color:{found};font-weight:700" if found else ""
 
-    return table.style.map(paint, subset=["configuration"])
+    return table.style.map(paint, subset=["configuration"]).format(precision=3, na_rep="–",
+                                                                   thousands=",")
 
 
 # -- figures ------------------------------------------------------------------------------

@@ -23,6 +23,11 @@ text = ui.bound(st.text_area, "Text to cut", "text", height=90, max_chars=LIMITS
                 then=lambda: st.session_state.__setitem__("text_edited", True),
                 help="The same text as on Tokenize: it stays when you switch pages.")
 
+with st.expander("Compare a tokenizer file too (tokenizer.json, vocab.json + merges.txt, "
+                 "*.tiktoken, vocab.txt, training.json)", expanded=ui.imported() is not None):
+    ui.import_widget()
+    st.caption("An opened file can be any configuration: choose it under \"Tokenizer\" below.")
+
 configurations = []
 for i, column in enumerate(st.columns(n, gap="large"), 1):
     with column:
