@@ -43,13 +43,14 @@ training's view (merges applied in order), not the longest-match encoding.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from bpeviz.corpus import Corpus
 from bpeviz.encoding import unk_token
 from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
-from bpeviz.training import Training, _MergeLoop, initial_ids
+from bpeviz.training import Training, TrainOptions, _MergeLoop, initial_ids
 
 
 def _same_cut(a: str, b: str) -> bool:
@@ -96,8 +97,6 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
     result = loop.result()
     extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
     if extra:
-        from dataclasses import replace
-
         result = replace(result, vocab=result.vocab + tuple(extra))
     return result
 
@@ -105,9 +104,9 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
 class _ReplayLoop(_MergeLoop):
     """The merge loop, with symbols the base vocabulary lacks read as its unknown token."""
 
-    def __init__(self, corpus: Corpus, options: object, base: list[Symbol],
+    def __init__(self, corpus: Corpus, options: TrainOptions, base: list[Symbol],
                  unk_id: int | None) -> None:
-        super().__init__(corpus, options, base)  # type: ignore[arg-type]
+        super().__init__(corpus, options, base)
         self.unk_id = unk_id
 
     def _initial_ids(self) -> tuple[np.ndarray, np.ndarray]:
