@@ -386,3 +386,14 @@ def test_curves_fall_back_to_encoding_where_the_replay_does_not_model_the_text(n
     assert _replayed_spans(training, text, steps) is None
     rows = metric_curve(training, text, steps)
     assert [r["tokens"] for r in rows] == [len(training.at(s).encode(text)) for s in steps]
+
+
+def test_compare_replay_and_their_rendering_do_not_import_streamlit():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, bpeviz.compare, bpeviz.replay, bpeviz.render_compare;"
+            "sys.exit('streamlit' in sys.modules)")
+    root = Path(__file__).resolve().parent.parent
+    assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
