@@ -137,3 +137,13 @@ def test_curves_have_one_colour_per_configuration():
     tokens = next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
                   if "compare_tokens" in el.proto.id)
     assert [t["line"]["color"] for t in tokens["data"]] == list(CONFIG_COLOURS)
+
+
+def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
+    from bpeviz.limits import LIMITS
+
+    at = open_compare(text=TEXT, text_edited=True, merges=LIMITS.merges + 1)
+    assert not at.error, [e.value for e in at.error]
+    assert len(cut_bodies(at)) == 2
+    at.switch_page("pages/1_Explore.py").run()
+    assert at.error and f"{LIMITS.merges:,}" in at.error[0].value  # where the setting is used

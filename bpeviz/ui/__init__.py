@@ -58,7 +58,7 @@ class Context:
     corpus: Corpus
     corpus_name: str
     data: bytes
-    training: Training
+    training: Training  # None on a page with its own training settings (Compare)
     options: dict[str, Any]
     byte_style: str
     presentation: bool
@@ -271,11 +271,16 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            problems = check_limits(corpus, options, pretokenizer)
+            problems = check_limits(corpus, options, pretokenizer) if uses_training else []
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
             st.stop()
+        if not uses_training:  # the page trains its own configurations
+            return Context(corpus=corpus, corpus_name=name, data=data,
+                           training=None, options=options,  # type: ignore[arg-type]
+                           byte_style=get("bytes"), presentation=bool(get("present")),
+                           sample=sample)
         training = get_training(corpus, options)
         too_big = limits.check(weighted_symbols=training.initial_tokens)
         if too_big:  # counts past 2**53: the pages' tables would round them
