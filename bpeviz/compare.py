@@ -485,13 +485,16 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     Byte-level and character BPE are not re-encoded per step: the training's merges are
     replayed once on the text's words (:mod:`bpeviz.replay`, whose splits are exactly how
     encoding cuts each word) and every step's tokens are read from that replay. WordPiece
-    (and the texts :func:`_replayed_spans` names) is encoded at each sampled step, with
-    an encoder made here and not kept (the explorer's encoder cache stays as it is).
+    re-cuts, from one step to the next, only the words holding a token added in between
+    (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
+    each sampled step, with an encoder made here and not kept (the explorer's encoder
+    cache stays as it is).
     """
     if steps is None:
         steps = sample_steps(len(training.merges))
     ix = _index(text)
-    spans = _replayed_spans(training, text, steps)
+    spans = (_wordpiece_spans(training, text) if training.algorithm == "wordpiece"
+             else _replayed_spans(training, text, steps))
     rows: list[dict[str, Any]] = []
     for step in steps:
         if spans is not None:
@@ -585,6 +588,104 @@ def _replayed_spans(training: Training, text: str,
         if to_bytes is not None:
             lo_trim, hi_trim = to_bytes[lo_trim], to_bytes[hi_trim]
         return lo_trim, hi_trim, ids[token] == unk_id
+
+    return spans
+
+
+def _wordpiece_spans(training: Training,
+                     text: str) -> Callable[[int], tuple[np.ndarray, ...]] | None:
+    """For WordPiece: a function from a step to every token's span (bytes, whitespace at
+    the ends left out) and unknown flag, as :mod:`bpeviz.encoding` cuts the text at that
+    step (greedy longest match from the left, ``##`` after the first piece, a word that
+    cannot be matched or is over ``MAX_WORDPIECE_CHARS`` characters one ``[UNK]``).
+
+    Between two steps only the words holding a token added in between (its text without
+    ``##``) are cut again: every other word's lookups find the same tokens. Steps are
+    fastest in increasing order."""
+    from bpeviz.encoding import MAX_WORDPIECE_CHARS, known_ids, split_words
+    from bpeviz.replay import pretokenizer_of
+
+    words, offsets = split_words(text, pretokenizer_of(training))
+    if not words:
+        return None
+    vocab = training.vocab
+    final = training.vocab_size_at(len(training.merges))
+    ids: dict[Any, int] = {}
+    for i in known_ids(training, len(training.merges)):
+        ids.setdefault(vocab[i], i)
+    prefixes = {t[:k] for t in ids for k in range(1, len(t) + 1)}
+    longest = max(map(len, ids), default=0)
+    index: dict[str, int] = {}
+    occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
+    distinct = list(index)
+    # which distinct words hold each substring (a new token can change only those)
+    holders: dict[str, list[int]] = {}
+    for w, word in enumerate(distinct):
+        if len(word) > MAX_WORDPIECE_CHARS:
+            continue
+        for a in range(len(word)):
+            for b in range(a + 1, min(len(word), a + longest) + 1):
+                holders.setdefault(word[a:b], []).append(w)
+    ix = _index(text)
+    starts = np.asarray(offsets, dtype=np.int64)
+    state: dict[str, Any] = {"step": None, "pieces": [()] * len(distinct)}
+
+    def cut(word: str, size: int) -> tuple[tuple[int, int, bool], ...]:
+        """(start, end, unknown) of each piece of ``word`` with the tokens known at a
+        step whose vocabulary has ``size`` tokens (plus tokens listed after the merged)."""
+        n = len(word)
+        whole = ((0, n, True),)
+        if n > MAX_WORDPIECE_CHARS:
+            return whole
+        pieces = []
+        start = 0
+        while start < n:
+            head = "##" if start else ""
+            found_end = -1
+            end = start
+            last = min(n, start + longest)
+            while end < last:
+                end += 1
+                piece = head + word[start:end]
+                if piece not in prefixes:
+                    break
+                i = ids.get(piece)
+                if i is not None and (i < size or i >= final):
+                    found_end = end
+            if found_end < 0:
+                return whole
+            pieces.append((start, found_end, False))
+            start = found_end
+        return tuple(pieces)
+
+    def spans(step: int) -> tuple[np.ndarray, ...]:
+        size = training.vocab_size_at(step)
+        before = state["step"]
+        pieces: list[tuple[tuple[int, int, bool], ...]] = state["pieces"]
+        if before is None or step < before:
+            dirty: set[int] | range = range(len(distinct))
+        else:
+            dirty = set()
+            for t in vocab[training.vocab_size_at(before) : size]:
+                dirty.update(holders.get(str(t).removeprefix("##"), ()))
+        for w in dirty:
+            pieces[w] = cut(distinct[w], size)
+        state["step"] = step
+        taken = np.array([len(p) for p in pieces], dtype=np.int64)
+        flat = [x for p in pieces for x in p]
+        lo_in = np.array([x[0] for x in flat], dtype=np.int64)
+        hi_in = np.array([x[1] for x in flat], dtype=np.int64)
+        unknown = np.array([x[2] for x in flat], dtype=bool)
+        first = np.concatenate([[0], np.cumsum(taken)])
+        per = taken[occurrences]
+        owner = np.repeat(np.arange(len(occurrences)), per)
+        k = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
+        token = first[occurrences][owner] + k
+        lo = starts[owner] + lo_in[token]
+        hi = starts[owner] + hi_in[token]
+        lo_c = np.minimum(ix.next_solid[lo], hi)
+        hi_c = np.maximum(ix.solid_end[hi], lo_c)
+        return ix.at[lo_c], ix.at[hi_c], unknown[token]
 
     return spans
 

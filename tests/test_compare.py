@@ -41,6 +41,8 @@ CONFIGS = {
     "bbpe-whitespace": ("bbpe", "whitespace", {}),
     "bbpe-lines": ("bbpe", "none", {}),
     "wordpiece": ("wordpiece", "whitespace", {}),
+    "wordpiece-frequency": ("wordpiece", "whitespace", {"scoring": "frequency"}),
+    "wordpiece-gpt2": ("wordpiece", "gpt2", {}),
 }
 _TRAININGS: dict[str, object] = {}
 
@@ -372,11 +374,41 @@ def test_curves_read_from_one_replay_equal_encoding_at_each_step(text, name, ste
             {s: (m.tokens, m.fertility, m.split_share) for s, m in expected.items()}
 
 
+long_words = st.lists(st.sampled_from(["ab", "cé", "苹果", "x" * 101, "##", "de"]), min_size=1,
+                      max_size=4).map("".join)
+
+
+@SETTINGS
+@given(words=st.lists(st.one_of(texts, long_words), max_size=4).map(" ".join),
+       name=st.sampled_from(["wordpiece", "wordpiece-frequency", "wordpiece-gpt2"]),
+       steps=st.lists(STEPS, min_size=1, max_size=5))
+def test_wordpiece_curves_recut_only_changed_words_and_equal_encoding(words, name, steps):
+    from bpeviz.compare import _wordpiece_spans
+
+    training = trained(name)
+    if words.strip():
+        assert _wordpiece_spans(training, words) is not None
+    rows = metric_curve(training, words, steps)  # steps in any order, repeated
+    assert [r["step"] for r in rows] == steps
+    for row in rows:
+        tokens = training.at(row["step"]).encode(words)
+        assert {k: v for k, v in row.items() if k not in ("step", "vocab_size")} == \
+            metrics(words, tokens).row()
+
+
+def test_wordpiece_curves_of_an_opened_vocabulary():
+    training = trained("wordpiece")
+    opened = import_files(training.at(150).export("hf"))
+    text = TRAIN[-3000:]
+    rows = metric_curve(opened, text)
+    assert [r["step"] for r in rows] == [0]
+    assert rows[0]["tokens"] == len(opened.at().encode(text)) == len(training.at(150).encode(text))
+
+
 @pytest.mark.parametrize(("name", "text"), [
     ("bpe-marker", "a</w>b low</w> lower"),   # the marker written in the text
     ("bpe", "[UNK] low ☃"),                    # the unknown token's text written in the text
     ("bbpe", "x\u3000y low"),                  # non-ASCII whitespace
-    ("wordpiece", "low lower"),                # no merges to replay: encoded per step
 ])
 def test_curves_fall_back_to_encoding_where_the_replay_does_not_model_the_text(name, text):
     from bpeviz.compare import _replayed_spans
