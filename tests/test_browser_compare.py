@@ -36,3 +36,26 @@ def test_difference_marks_are_the_engines_differing_spans(page, server, step):  
         assert shown["chips"] == len(cut.tokens)
     caption = f"{expected.n_differing:,} token boundar"
     assert caption in page.locator('[data-testid="stMarkdown"]').all_inner_texts().__str__()
+
+
+def test_the_slider_moves_every_configuration_and_the_marks_follow(page, server):  # noqa: F811
+    from tests.test_browser import rerun_done
+
+    go(page, server, "Compare?cmp_n=2&cmp_step=20")
+    no_error(page)
+    text = page.locator("textarea").first.input_value()
+    thumb = page.get_by_role("slider").first
+    thumb.focus()
+    for _ in range(3):
+        thumb.press("ArrowRight")
+    page.wait_for_function("() => [...document.querySelectorAll("
+                           "'[data-testid=\"stCaptionContainer\"]')]"
+                           ".filter(c => c.innerText.includes('step 23 of 200')).length === 2",
+                           timeout=20_000)
+    rerun_done(page)
+    expected = compare([(a, reference(a).at(23)) for a in ("bpe", "bbpe")], text)
+    seen = page.evaluate(READ)
+    assert [[d[:2] for d in s["diffs"]] for s in seen] == \
+        [[list(span) for span in cut.diff_spans] for cut in expected.cuts]
+    assert "cmp_step=23" in page.url  # a link reopens the same position
+    no_error(page)
