@@ -592,6 +592,10 @@ def _replayed_spans(training: Training, text: str,
     return spans
 
 
+#: Most (substring, word) entries :func:`_wordpiece_spans` indexes (memory stays bounded).
+_SUBSTRING_BUDGET = 300_000
+
+
 def _wordpiece_spans(training: Training,
                      text: str) -> Callable[[int], tuple[np.ndarray, ...]] | None:
     """For WordPiece: a function from a step to every token's span (bytes, whitespace at
@@ -618,14 +622,19 @@ def _wordpiece_spans(training: Training,
     index: dict[str, int] = {}
     occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
     distinct = list(index)
-    # which distinct words hold each substring (a new token can change only those)
-    holders: dict[str, list[int]] = {}
+    # which distinct words hold each substring (a new token can change only those); past
+    # a budget (long distinct words), every word is cut again at every step instead
+    holders: dict[str, list[int]] | None = {}
+    budget = _SUBSTRING_BUDGET
     for w, word in enumerate(distinct):
-        if len(word) > MAX_WORDPIECE_CHARS:
+        if len(word) > MAX_WORDPIECE_CHARS or holders is None:
             continue
         for a in range(len(word)):
             for b in range(a + 1, min(len(word), a + longest) + 1):
                 holders.setdefault(word[a:b], []).append(w)
+            budget -= min(len(word) - a, longest)
+        if budget < 0:
+            holders = None
     ix = _index(text)
     starts = np.asarray(offsets, dtype=np.int64)
     state: dict[str, Any] = {"step": None, "pieces": [()] * len(distinct)}
@@ -662,7 +671,7 @@ def _wordpiece_spans(training: Training,
         size = training.vocab_size_at(step)
         before = state["step"]
         pieces: list[tuple[tuple[int, int, bool], ...]] = state["pieces"]
-        if before is None or step < before:
+        if before is None or step < before or holders is None:
             dirty: set[int] | range = range(len(distinct))
         else:
             dirty = set()

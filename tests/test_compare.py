@@ -396,6 +396,20 @@ def test_wordpiece_curves_recut_only_changed_words_and_equal_encoding(words, nam
             metrics(words, tokens).row()
 
 
+def test_wordpiece_curves_past_the_substring_budget_cut_every_word_at_every_step(
+        monkeypatch):
+    import bpeviz.compare
+
+    training = trained("wordpiece")
+    text = TRAIN[2000:4000]
+    steps = [0, 30, 120, 200]
+    indexed = metric_curve(training, text, steps)
+    monkeypatch.setattr(bpeviz.compare, "_SUBSTRING_BUDGET", 10)
+    assert metric_curve(training, text, steps) == indexed
+    for row in indexed:
+        assert row["tokens"] == len(training.at(row["step"]).encode(text))
+
+
 def test_wordpiece_curves_of_an_opened_vocabulary():
     training = trained("wordpiece")
     opened = import_files(training.at(150).export("hf"))
