@@ -22,6 +22,7 @@ carrying ``data-bpeviz-diff`` (a stable hook for tests), one per
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 import pandas as pd
@@ -76,7 +77,7 @@ def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",
     With ``only_differences``, only the differing runs are drawn, separated by ``…``.
     Past ``max_tokens`` tokens the rest is left out, with a note (the counts cover all).
     """
-    tokens = list(cut.tokens[:max_tokens])
+    tokens = list(islice(cut.tokens, max_tokens))
     differs = cut.differs
     out = [f'<div class="bv-tokens" data-config="{CONFIG_LETTERS[index]}" '
            f'style="border-left:6px solid {colour(index)};padding-left:.6em">']

@@ -43,71 +43,78 @@ if len(configurations) < 2:
     st.stop()
 labels = [c.label for c in configurations]
 
-st.subheader("Where they cut the text")
-steps, notes = ui_compare.positions(configurations)
-snaps = [ui.snapshot(c.training, s) for c, s in zip(configurations, steps)]
-for config, snap, note in zip(configurations, snaps, notes):
-    size = cmp.vocabulary_size(config.training, snap.step)
-    st.caption(ui.md_escape(f"{config.label}: step {snap.step:,} of "
-                            f"{len(config.training.merges):,}, {size:,} tokens in the "
-                            f"vocabulary" + (f" ({note})" if note else "") + "."))
-if not text:
-    st.info("Type some text above to see how each configuration cuts it.")
-    st.stop()
-try:
-    result = cmp.compare(list(zip(labels, snaps)), text)
-except ValueError as err:
-    ui.error(err)
-    st.stop()
-st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
-only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
-                help="Draw only the runs of tokens that some configuration cuts differently.")
-st.html(render_compare.legend_html(labels))
-for i, cut in enumerate(result.cuts):
-    st.html(render_compare.cut_html(text, cut, i, byte_style, strong, only_differences=only))
-st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
-           "another configuration; whitespace at a token's ends does not count.")
 
-st.subheader("Metrics at this position")
-table = render_compare.metrics_table(
-    [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
-table["tokens (corpus)"] = [int(c.training.token_counts()[s]) if c.training.corpus.words
-                            else None for c, s in zip(configurations, steps)]
-st.dataframe(render_compare.colour_rows(table, labels), hide_index=True, width="stretch")
-st.caption("Words are the text's whitespace-separated words. A token counts for every word "
-           "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
-           "(empty for an opened file).")
-by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
-scripts = render_compare.script_table(list(zip(labels, by_script)))
-if len(scripts):
-    st.markdown("**By script** (the script most of a word's letters are in)")
-    st.dataframe(render_compare.colour_rows(scripts, labels), hide_index=True,
-                 width="stretch")
+@st.fragment
+def lockstep() -> None:
+    """The position control and everything it moves: a slider move reruns only this."""
+    st.subheader("Where they cut the text")
+    steps, notes = ui_compare.positions(configurations)
+    snaps = [ui.snapshot(c.training, s) for c, s in zip(configurations, steps)]
+    for config, snap, note in zip(configurations, snaps, notes):
+        size = cmp.vocabulary_size(config.training, snap.step)
+        st.caption(ui.md_escape(f"{config.label}: step {snap.step:,} of "
+                                f"{len(config.training.merges):,}, {size:,} tokens in the "
+                                f"vocabulary" + (f" ({note})" if note else "") + "."))
+    if not text:
+        st.info("Type some text above to see how each configuration cuts it.")
+        return
+    try:
+        result = cmp.compare(list(zip(labels, snaps)), text)
+    except ValueError as err:
+        ui.error(err)
+        return
+    st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
+    only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
+                    help="Draw only the runs of tokens that some configuration cuts differently.")
+    st.html(render_compare.legend_html(labels))
+    for i, cut in enumerate(result.cuts):
+        st.html(render_compare.cut_html(text, cut, i, byte_style, strong, only_differences=only))
+    st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
+               "another configuration; whitespace at a token's ends does not count.")
 
-st.subheader("Metrics as the merges go on")
-cols = st.columns(3)
-with cols[0]:
-    metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
-                      [k for k in cmp.METRIC_LABELS if k != "words"],
-                      format_func=cmp.METRIC_LABELS.get)
-with cols[1]:
-    x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
-                 format_func={"step": "merge step", "vocab_size": "vocabulary size"}.get)
-present = list(dict.fromkeys(s for found in by_script for s in found))
-with cols[2]:
-    if ui.get("cmp_script") not in ["all", *present]:
-        ui.put("cmp_script", "all")
-    script = ui.bound(st.selectbox, "Words", "cmp_script", ["all", *present],
-                      format_func=lambda s: "all words" if s == "all" else f"{s} words")
-curves = {}
-for config in configurations:
-    rows = ui_compare.curve(config.training, text, by_script=script != "all")
-    curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
-marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
-st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong),
-                config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
-st.caption(f"Up to {cmp.CURVE_POINTS} evenly spread steps per configuration; the dots are "
-           "the positions shown above.")
+    st.subheader("Metrics at this position")
+    table = render_compare.metrics_table(
+        [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
+    table["tokens (corpus)"] = [int(c.training.token_counts()[s]) if c.training.corpus.words
+                                else None for c, s in zip(configurations, steps)]
+    st.dataframe(render_compare.colour_rows(table, labels), hide_index=True, width="stretch")
+    st.caption("Words are the text's whitespace-separated words. A token counts for every word "
+               "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
+               "(empty for an opened file).")
+    by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
+    scripts = render_compare.script_table(list(zip(labels, by_script)))
+    if len(scripts):
+        st.markdown("**By script** (the script most of a word's letters are in)")
+        st.dataframe(render_compare.colour_rows(scripts, labels), hide_index=True,
+                     width="stretch")
+
+    st.subheader("Metrics as the merges go on")
+    cols = st.columns(3)
+    with cols[0]:
+        metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
+                          [k for k in cmp.METRIC_LABELS if k != "words"],
+                          format_func=cmp.METRIC_LABELS.get)
+    with cols[1]:
+        x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
+                     format_func={"step": "merge step", "vocab_size": "vocabulary size"}.get)
+    present = list(dict.fromkeys(s for found in by_script for s in found))
+    with cols[2]:
+        if ui.get("cmp_script") not in ["all", *present]:
+            ui.put("cmp_script", "all")
+        script = ui.bound(st.selectbox, "Words", "cmp_script", ["all", *present],
+                          format_func=lambda s: "all words" if s == "all" else f"{s} words")
+    curves = {}
+    for config in configurations:
+        rows = ui_compare.curve(config.training, text, by_script=script != "all")
+        curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
+    marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
+    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong),
+                    config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
+    st.caption(f"Up to {cmp.CURVE_POINTS} evenly spread steps per configuration; the dots are "
+               "the positions shown above.")
+
+
+lockstep()
 trained = {c.label: c.training.token_counts() for c in configurations if not c.opened}
 if trained:
     st.markdown("**Corpus tokens against merge step**")

@@ -112,6 +112,7 @@ def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]
                      max_value=last,
                      help="Each configuration shows its state after this many merges "
                           "(or its last, if it made fewer).")
+        _to_url("cmp_mode", "cmp_step")
         steps = [min(step, len(t.merges)) for t in trainings]
         notes = [f"made only {len(t.merges):,} merges: shown at its last step"
                  if len(t.merges) < step else "" for t in trainings]
@@ -128,8 +129,18 @@ def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]
                    help="Each configuration shows the last step at which its vocabulary "
                         "has at most this many tokens (special tokens and alphabet "
                         "included).")
+    _to_url("cmp_mode", "cmp_vocab")
     found = [cmp.step_for_vocab_size(t, target) for t in trainings]
     return [f.step for f in found], [f.note for f in found]
+
+
+def _to_url(*names: str) -> None:
+    """Put these settings into the link (the position control runs in a fragment, which
+    does not rewrite the whole query string)."""
+    for name in names:
+        value = str(get(name))
+        if st.query_params.get(name) != value:
+            st.query_params[name] = value
 
 
 # -- metric curves, cached per training and text -------------------------------------------
