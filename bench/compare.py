@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from bench.data import MB, corpus_text, describe
 from bpeviz import Corpus, train
-from bpeviz.compare import compare, metric_curve, sample_steps
+from bpeviz.compare import compare
+from bpeviz.curves import metric_curve, sample_steps
 from bpeviz.replay import replay_on
 
 

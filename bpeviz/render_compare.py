@@ -187,7 +187,7 @@ def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
     """``metric`` against ``x`` (``"step"`` or ``"vocab_size"``), one line per configuration
     in its colour; ``marks`` puts a dot at each configuration's current ``x``.
 
-    ``curves``: label -> rows of :func:`bpeviz.compare.metric_curve`.
+    ``curves``: label -> rows of :func:`bpeviz.curves.metric_curve`.
     """
     fig = go.Figure()
     x_title = "merge step" if x == "step" else "vocabulary size (tokens)"

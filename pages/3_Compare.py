@@ -4,6 +4,7 @@ import streamlit as st
 
 from bpeviz import compare as cmp
 from bpeviz import render, render_compare, ui
+from bpeviz.curves import CURVE_POINTS
 from bpeviz.limits import LIMITS
 from bpeviz.ui import compare as ui_compare
 
@@ -110,7 +111,7 @@ def lockstep() -> None:
     marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
     st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong),
                     config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
-    st.caption(f"Up to {cmp.CURVE_POINTS} evenly spread steps per configuration; the dots are "
+    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
                "the positions shown above.")
 
 

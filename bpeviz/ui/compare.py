@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from bpeviz import compare as cmp
+from bpeviz.curves import metric_curve
 from bpeviz.render_compare import CONFIG_LETTERS
 from bpeviz.training import Training
 from bpeviz.ui import (
@@ -151,13 +152,13 @@ _TEXTS_PER_TRAINING = 4
 
 
 def curve(training: Training, text: str, by_script: bool = False) -> list[dict[str, Any]]:
-    """:func:`bpeviz.compare.metric_curve` of ``text``, kept for a few texts per training."""
+    """:func:`bpeviz.curves.metric_curve` of ``text``, kept for a few texts per training."""
     key = (text, by_script)
     with _LOCK:
         found = _CURVES.get(training, OrderedDict()).get(key)
     if found is not None:
         return found
-    rows = cmp.metric_curve(training, text, by_script=by_script)
+    rows = metric_curve(training, text, by_script=by_script)
     with _LOCK:
         kept = _CURVES.setdefault(training, OrderedDict())
         kept[key] = rows
