@@ -180,7 +180,11 @@ def encoder(training: Training, step: int) -> _Encoder:
     steps per training, so a cached word is never served to another step or training,
     and they go when the training goes.
     """
-    return _ENCODERS.get(training, step, lambda: _Encoder(training, step))
+    from bpeviz import training as engines
+
+    # keyed by the engine too: an encoder made by one engine is never served to the other
+    engine = engines.default_engine()
+    return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
 
 
 # A piece of an encoded word: id, start and end (characters, relative to the word) and

@@ -83,7 +83,7 @@ class Context:
     corpus: Corpus
     corpus_name: str
     data: bytes
-    training: Training
+    training: Training  # None on a page with its own training settings (Compare)
     options: dict[str, Any]
     byte_style: str
     presentation: bool
@@ -254,10 +254,12 @@ def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> 
                         pretokenizer)
 
 
-def page(title: str) -> Context:
+def page(title: str, *, uses_training: bool = True) -> Context:
     """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
 
     Stops the page with a clear message when the corpus or the settings are not usable.
+    A page with its own training settings (Compare: ``uses_training=False``) shows the
+    sidebar's Training section folded away, marked as not used there.
     """
     st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
                        initial_sidebar_state="expanded")
@@ -269,8 +271,14 @@ def page(title: str) -> Context:
         st.subheader("Corpus")
         data, name, sample = _corpus_source()
         corpus_note = st.empty()  # a file that cannot be read says why here too
-        st.subheader("Training")
-        options = _training_settings()
+        if uses_training:
+            st.subheader("Training")
+            options = _training_settings()
+        else:
+            with st.expander("Training: not used on this page", expanded=False):
+                st.caption(f"{title} has its own settings for each configuration; these "
+                           "apply on the other pages.")
+                options = _training_settings()
         st.subheader("Display")
         _display_settings()
     state.write_url()
@@ -296,11 +304,16 @@ def page(title: str) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            problems = check_limits(corpus, options, pretokenizer)
+            problems = check_limits(corpus, options, pretokenizer) if uses_training else []
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
             st.stop()
+        if not uses_training:  # the page trains its own configurations
+            return Context(corpus=corpus, corpus_name=name, data=data,
+                           training=None, options=options,  # type: ignore[arg-type]
+                           byte_style=get("bytes"), presentation=bool(get("present")),
+                           sample=sample)
         training = get_training(corpus, options)
         too_big = limits.check(weighted_symbols=training.initial_tokens)
         if too_big:  # counts past 2**53: the pages' tables would round them

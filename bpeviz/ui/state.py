@@ -93,7 +93,19 @@ for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
         f"c{_i}_marker": Setting("none", MARKERS),
         f"c{_i}_scoring": Setting("score", SCORINGS),
         f"c{_i}_tie": Setting("first", TIE_BREAKS),
+        f"c{_i}_source": Setting("train", ("train", "opened"), url=False),
     })
+# Compare: one position for every configuration (a step, or a vocabulary size), the view
+SETTINGS.update({
+    "cmp_mode": Setting("step", ("step", "vocab")),
+    "cmp_step": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
+    "cmp_vocab": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
+    "cmp_only": Setting(False, url=False),
+    "cmp_metric": Setting("fertility", ("tokens", "chars_per_token", "bytes_per_token",
+                                        "fertility", "split_share", "unk_rate")),
+    "cmp_x": Setting("step", ("step", "vocab_size")),
+    "cmp_script": Setting("all", url=False),
+})
 
 ss = st.session_state
 
