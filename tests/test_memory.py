@@ -127,7 +127,7 @@ def test_stepping_through_explore_keeps_one_heatmap_widget():
     at.run()
     at.switch_page("pages/1_Explore.py").run()
     for step in range(2, 16):
-        at.slider(key="w_step").set_value(step).run()
+        at.number_input(key=f"stage_box_{step - 1}").set_value(step).run()
         assert not at.exception, at.exception
     session = at.session_state._state
     session = getattr(session, "_state", session)
