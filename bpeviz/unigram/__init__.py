@@ -1,0 +1,1 @@
+"""Unigram (SentencePiece): start from a large vocabulary and prune it, round by round."""
