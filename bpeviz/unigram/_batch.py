@@ -155,7 +155,8 @@ class Batch:
         _sweep(beta, s, e, sc, self.word_end[w] - s, forward=False)
         logz = alpha[self.word_end]
         marg = np.exp(alpha[s] + sc + beta[e] - logz[w]) * counts[w]
-        expected = np.bincount(p, weights=marg, minlength=n_pieces)
+        known = p >= 0
+        expected = np.bincount(p[known], weights=marg[known], minlength=n_pieces)
         return expected, logz
 
 
