@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+_ACC = np.float32
+
 
 class Batch:
     """Every occurrence of every seed piece in ``words``."""
@@ -142,46 +144,71 @@ class Batch:
         return pw[order], pp[order], ps[order], pe[order], scores_out
 
     # -- forward-backward ------------------------------------------------------------
-    def expected_counts(self, alive, scores, unk_index, unk_score, counts, n_pieces):
-        """Expected count of every piece (word count x marginal) and log Z per word."""
+    def expected_counts(self, alive, scores, unk_index, unk_score, counts, n_pieces,
+                        threads: int = 1):
+        """Expected count of every piece (word count x marginal) and log Z per word.
+
+        Computed in float32 in SentencePiece's order (its ``LogSumExp`` over the nodes
+        in lattice order, sums per thread over the words ``i % threads``, then merged),
+        so that pieces with equal expected counts get equal scores, as there.
+        """
         s, e, p, sc = self.nodes(alive, scores, unk_index, unk_score)
-        sc = sc.astype(np.float64)
+        sc = sc.astype(np.float32)
         w = self.word_of_pos[s]
-        alpha = np.full(max(self.size, 1), -np.inf)
+        alpha = np.full(max(self.size, 1), -np.inf, dtype=np.float32)
         alpha[self.word_start] = 0.0
-        beta = np.full(max(self.size, 1), -np.inf)
+        beta = np.full(max(self.size, 1), -np.inf, dtype=np.float32)
         beta[self.word_end] = 0.0
         _sweep(alpha, s, e, sc, e - self.word_start[w], forward=True)
         _sweep(beta, s, e, sc, self.word_end[w] - s, forward=False)
         logz = alpha[self.word_end]
-        marg = np.exp(alpha[s] + sc + beta[e] - logz[w]) * counts[w]
-        known = p >= 0
-        expected = np.bincount(p[known], weights=marg[known], minlength=n_pieces)
-        return expected, logz
+        m = ((alpha[s] + sc) + beta[e]) - logz[w]
+        contrib = (counts[w].astype(np.float32).astype(np.float64)
+                   * np.exp(m.astype(np.float64))).astype(_ACC)
+        order = np.lexsort((e, s))
+        known = p[order] >= 0
+        idx = order[known]
+        acc = np.zeros((threads, n_pieces), dtype=_ACC)
+        np.add.at(acc, ((w[idx] % threads), p[idx]), contrib[idx])
+        expected = acc[0].copy()
+        for t in range(1, threads):
+            expected += acc[t]
+        return expected.astype(np.float64), logz.astype(np.float64)
 
 
 def _sweep(table, s, e, sc, key, forward):
-    """Fill alpha (forward: by local end) or beta (backward: by distance to the end)."""
-    order = np.lexsort((e if forward else s, key))
-    s, e, sc, key = s[order], e[order], sc[order], key[order]
+    """Fill alpha (forward: by local end) or beta (backward: by distance to the end).
+
+    Each entry is SentencePiece's float32 ``LogSumExp``, folded over the nodes in lattice
+    order (forward: by start; backward: by end).
+    """
     if not len(key):
         return
+    dst_all, src_all = (e, s) if forward else (s, e)
+    order = np.lexsort((src_all, dst_all, key))
+    src_all, dst_all, sc, key = src_all[order], dst_all[order], sc[order], key[order]
     bounds = np.searchsorted(key, np.arange(key[-1] + 2))
+    fifty = np.float32(50)
     for k in range(1, len(bounds) - 1):
         lo, hi = bounds[k], bounds[k + 1]
         if lo == hi:
             continue
-        if forward:
-            src, dst = s[lo:hi], e[lo:hi]
-        else:
-            src, dst = e[lo:hi], s[lo:hi]
-        vals = table[src] + sc[lo:hi]
+        src, dst = src_all[lo:hi], dst_all[lo:hi]
+        vals = sc[lo:hi] + table[src]
         heads = np.ones(hi - lo, dtype=bool)
         heads[1:] = dst[1:] != dst[:-1]
         starts = np.nonzero(heads)[0]
-        top = np.maximum.reduceat(vals, starts)
         group = np.cumsum(heads) - 1
-        safe_top = np.where(np.isfinite(top), top, 0.0)
-        total = np.add.reduceat(np.exp(vals - safe_top[group]), starts)
-        with np.errstate(divide="ignore"):
-            table[dst[starts]] = safe_top + np.log(total)
+        rank = np.arange(hi - lo) - starts[group]
+        acc = vals[starts].copy()
+        for r in range(1, int(rank.max()) + 1):
+            sel = rank == r
+            g = group[sel]
+            x, y = acc[g], vals[sel]
+            vmin, vmax = np.minimum(x, y), np.maximum(x, y)
+            with np.errstate(invalid="ignore", over="ignore"):
+                diff = (vmin - vmax).astype(np.float64)
+                mixed = (vmax.astype(np.float64) + np.log(np.exp(diff) + 1.0)).astype(np.float32)
+                far = (vmax > vmin + fifty) | ~np.isfinite(vmin)
+            acc[g] = np.where(far, vmax, mixed)
+        table[dst[starts]] = acc

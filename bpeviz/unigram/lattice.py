@@ -199,7 +199,7 @@ def nbest(lattice: Lattice, size: int) -> list[tuple[list[Node], float]]:
             counter += 1
             g2 = g + node.score
             heapq.heappush(agenda, (-(g2 + best[node.start]), counter, node.start, g2,
-                                    (node,) + path))
+                                    (node, *path)))
         if len(agenda) > 100_000:  # keep long inputs bounded, as SentencePiece does
             agenda = heapq.nsmallest(max(512, size * 10), agenda)
             heapq.heapify(agenda)

@@ -217,7 +217,8 @@ class _State:
 
 def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size: int = 1_000_000,
                         max_piece_length: int = 16, shrinking_factor: float = 0.75,
-                        num_sub_iterations: int = 2, split_by_unicode_script: bool = True,
+                        num_sub_iterations: int = 2, num_threads: int = 16,
+                        split_by_unicode_script: bool = True,
                         split_by_number: bool = True,
                         specials: tuple[str, ...] = SPM_SPECIALS) -> UnigramTraining:
     """Train as SentencePiece's unigram trainer does; see the module docstring."""
@@ -244,7 +245,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         before = state.order
         for _ in range(num_sub_iterations):
             expected, _ = batch.expected_counts(state.alive, state.scores, state.order[0],
-                                                state.unk_score, counts, n_seed)
+                                                state.unk_score, counts, n_seed, num_threads)
             state = _m_step(state, expected, n_seed)
         for i in before:
             if not state.alive[i]:
