@@ -74,6 +74,9 @@ class UnigramModel:
     log_probs: tuple[float, ...]
     specials: tuple[str, ...] = SPM_SPECIALS
     unk: str = "<unk>"
+    #: the HF course's rules: words split on whitespace with "▁" in front, float64
+    #: sums, and a word that cannot be cut is one ``<unk>``
+    course: bool = False
 
     def __post_init__(self) -> None:
         if len(self.pieces) != len(self.log_probs):
@@ -109,11 +112,17 @@ class UnigramModel:
 
     def split(self, word: str) -> tuple[str, ...]:
         """The Viterbi segmentation of an already normalized word (``<unk>`` kept as text)."""
+        if self.course:
+            from bpeviz.unigram.course import encode_word
+
+            return tuple(encode_word(word, {p: -s for p, s in self.scores.items()})[0])
         return tuple(word[n.start:n.end] for n in lat.viterbi(self.lattice(word))[0])
 
     def encode(self, text: str, *, alpha: float | None = None, nbest_size: int = -1,
                seed: int | None = None) -> list[Token]:
         """Cut ``text`` into tokens (offsets into ``text``); sampling when ``alpha`` is set."""
+        if self.course and alpha is None:
+            return self._encode_course(text)
         normalized, offsets = normalize_identity(text)
         return self.encode_normalized(normalized, offsets, len(text), alpha=alpha,
                                       nbest_size=nbest_size, seed=seed)
@@ -133,6 +142,23 @@ class UnigramModel:
                 weights = [math.exp(alpha * (s - paths[0][1])) for _, s in paths]
                 path = rng.choices([p for p, _ in paths], weights)[0]
         return self._tokens(normalized, path, offsets, text_length)
+
+    def _encode_course(self, text: str) -> list[Token]:
+        from bpeviz.unigram.metaspace import metaspace_spans
+
+        tokens: list[Token] = []
+        for start, end in metaspace_spans(text):
+            pieces = self.split(WS + text[start:end])
+            if pieces == ("<unk>",):
+                tokens.append(Token(self.unk, self.unk_id, start, end,
+                                    text[start:end].encode("utf-8", "surrogatepass"), unk=True))
+                continue
+            pos = start - 1  # the "▁" stands for the space before the word
+            for piece in pieces:
+                a, pos = max(pos, start), pos + len(piece)
+                tokens.append(Token(piece, self.ids[piece], a, pos,
+                                    piece.encode("utf-8", "surrogatepass")))
+        return tokens
 
     def _tokens(self, normalized: str, path: list[lat.Node], offsets: Sequence[int],
                 text_length: int) -> list[Token]:
