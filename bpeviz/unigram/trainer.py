@@ -22,8 +22,8 @@ What it does, as SentencePiece 0.2 does it (``train_unigram(..., variant="senten
 
 The corpus: :func:`sentencepiece_input` reads text as ``spm_train`` does with
 ``normalization_rule_name="identity"`` (one sentence per line, spaces to ``▁``, runs of
-spaces once, lines over 4,192 bytes skipped, tabs and ``<unk>``/``<s>``/``</s>`` in the
-text become the unknown character). A table of words with counts (a
+spaces once, lines over 4,192 bytes skipped, ``<unk>``/``<s>``/``</s>`` in the text
+become the unknown character; a tab is a character like any other, as in 0.2.3). A table of words with counts (a
 :class:`bpeviz.Corpus`) trains as if each word were its own line.
 
 Known differences (why a piece or two may differ from ``sentencepiece``): expected counts
@@ -80,8 +80,8 @@ def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[
         if not norm:
             continue
         for meta in ("<unk>", "</s>", "<s>"):
-            norm = norm.replace(meta, "\t")
-        out.append(norm.replace("\t", UNK_CHAR))
+            norm = norm.replace(meta, UNK_CHAR)
+        out.append(norm)
     return out
 
 
@@ -125,7 +125,7 @@ def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> Sentenc
 def _valid_piece(piece: str, split_by_unicode_script: bool, split_by_number: bool) -> bool:
     prev = None
     for pos, ch in enumerate(piece):
-        if ch in (UNK_CHAR, "\0", "\t", " "):
+        if ch in (UNK_CHAR, "\0", " "):
             return False
         if ch == WS:
             if pos > 0:
