@@ -153,11 +153,16 @@ class UnigramModel:
                 tokens.append(Token(self.unk, self.unk_id, start, end,
                                     text[start:end].encode("utf-8", "surrogatepass"), unk=True))
                 continue
-            pos = start - 1  # the "▁" stands for the space before the word
+            lead = start - 1 if start > 0 and text[start - 1].isspace() else start
+
+            def at(i: int, start: int = start, lead: int = lead) -> int:
+                return lead if i == 0 else start + i - 1  # "▁" stands for the space before
+
+            pos = 0
             for piece in pieces:
-                a, pos = max(pos, start), pos + len(piece)
-                tokens.append(Token(piece, self.ids[piece], a, pos,
+                tokens.append(Token(piece, self.ids[piece], at(pos), at(pos + len(piece)),
                                     piece.encode("utf-8", "surrogatepass")))
+                pos += len(piece)
         return tokens
 
     def _tokens(self, normalized: str, path: list[lat.Node], offsets: Sequence[int],
