@@ -174,12 +174,11 @@ class UnigramModel:
         for node in path:
             start, end = where(node.start), where(node.end)
             if node.piece is None:
+                raw = normalized[node.start:node.end].encode("utf-8", "surrogatepass")
                 if tokens and tokens[-1].unk and tokens[-1].end == start:  # one <unk> per run
                     prev = tokens.pop()
-                    start = prev.start
-                surface = normalized[node.start:node.end]
-                tokens.append(Token(self.unk, self.unk_id, start, end,
-                                    surface.encode("utf-8", "surrogatepass"), unk=True))
+                    start, raw = prev.start, prev.bytes + raw
+                tokens.append(Token(self.unk, self.unk_id, start, end, raw, unk=True))
                 continue
             tokens.append(Token(node.piece, self.ids[node.piece], start, end,
                                 node.piece.encode("utf-8", "surrogatepass")))
