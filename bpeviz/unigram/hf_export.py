@@ -5,6 +5,9 @@ spaces are normalized as SentencePiece's ``identity`` rule does (runs of spaces 
 none at the ends), the ``Metaspace`` pre-tokenizer puts ``▁`` in front of every word,
 the first too, and the ``Unigram`` model cuts each word by Viterbi over the pieces'
 log-probabilities; unknown characters are ``<unk>`` (id 0), a run of them one token.
+The special pieces (``<unk>``, ``<s>``, ``</s>``) are ids 0-2 and, as in Hugging Face's
+own conversions of SentencePiece models, special added tokens: ``<s>`` typed in a text
+is then the special token in ``tokenizers`` (SentencePiece reads it as text).
 
 >>> from bpeviz.unigram.model import UnigramModel
 >>> import json
@@ -22,10 +25,10 @@ from bpeviz.unigram.model import WS, UnigramModel
 
 def to_hf_dict(model: UnigramModel) -> dict[str, object]:
     """The ``tokenizer.json`` document of ``model`` as a dict."""
-    vocab = [[s, 0.0] for s in model.specials] + [[p, float(v)] for p, v in
-                                                  zip(model.pieces, model.log_probs)]
     added = [{"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
               "normalized": False, "special": True} for i, s in enumerate(model.specials)]
+    vocab = [[s, 0.0] for s in model.specials] + [[p, float(v)] for p, v in
+                                                  zip(model.pieces, model.log_probs)]
     return {
         "version": "1.0",
         "truncation": None,
@@ -33,7 +36,7 @@ def to_hf_dict(model: UnigramModel) -> dict[str, object]:
         "added_tokens": added,
         "normalizer": {"type": "Sequence", "normalizers": [
             {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
-            {"type": "Replace", "pattern": {"Regex": "^ | $"}, "content": ""},
+            {"type": "Replace", "pattern": {"Regex": "\\A | \\z"}, "content": ""},
         ]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": WS, "prepend_scheme": "always",
                           "split": True},
