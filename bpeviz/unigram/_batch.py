@@ -17,8 +17,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-_ACC = np.float32
-
 
 class Batch:
     """Every occurrence of every seed piece in ``words``."""
@@ -164,16 +162,39 @@ class Batch:
         logz = alpha[self.word_end]
         m = ((alpha[s] + sc) + beta[e]) - logz[w]
         contrib = (counts[w].astype(np.float32).astype(np.float64)
-                   * np.exp(m.astype(np.float64))).astype(_ACC)
+                   * np.exp(m.astype(np.float64)))
         order = np.lexsort((e, s))
-        known = p[order] >= 0
-        idx = order[known]
-        acc = np.zeros((threads, n_pieces), dtype=_ACC)
-        np.add.at(acc, ((w[idx] % threads), p[idx]), contrib[idx])
+        idx = order[p[order] >= 0]
+        acc = _sequential_float32_sums(w[idx] % threads * n_pieces + p[idx], contrib[idx],
+                                       threads * n_pieces).reshape(threads, n_pieces)
         expected = acc[0].copy()
         for t in range(1, threads):
             expected += acc[t]
         return expected.astype(np.float64), logz.astype(np.float64)
+
+
+def _sequential_float32_sums(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """``out[k] += v`` in order, as C does ``float += double``: exact sum, then rounding.
+
+    Runs one vectorized step per rank (the i-th value of every key together), so Python
+    loops as many times as the most frequent key occurs.
+    """
+    out = np.zeros(size, dtype=np.float32)
+    if not len(keys):
+        return out
+    by_key = np.argsort(keys, kind="stable")
+    sorted_keys = keys[by_key]
+    heads = np.ones(len(keys), dtype=bool)
+    heads[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    first = np.nonzero(heads)[0]
+    rank = np.arange(len(keys)) - first[np.cumsum(heads) - 1]
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(rank.max() + 2))
+    for r in range(len(bounds) - 1):
+        sel = by_key[by_rank[bounds[r]:bounds[r + 1]]]
+        k = keys[sel]
+        out[k] = (out[k].astype(np.float64) + values[sel]).astype(np.float32)
+    return out
 
 
 def _sweep(table, s, e, sc, key, forward):

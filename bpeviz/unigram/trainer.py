@@ -201,6 +201,12 @@ def digamma(x: float) -> float:
     return result
 
 
+def _word_order(data: SentencePieceInput) -> list[int]:
+    """EM's word order: by count, then by the word's UTF-8 bytes (SentencePiece's Sorted)."""
+    return sorted(range(len(data.words)),
+                  key=lambda i: (-data.counts[i], data.words[i].encode("utf-8")))
+
+
 class _State:
     """The current model: seed indices in SentencePiece's id order, and their scores."""
 
@@ -234,8 +240,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     index = {p: i for i, p in enumerate(pieces)}
     n_seed = len(pieces)
     # EM works on words sorted by count, then by the word (SentencePiece's Sorted())
-    order_w = sorted(range(len(data.words)), key=lambda i: (-data.counts[i],
-                                                            data.words[i].encode("utf-8")))
+    order_w = _word_order(data)
     words = [data.words[i] for i in order_w]
     counts = np.array([data.counts[i] for i in order_w], dtype=np.float64)
     batch = Batch(words, index, max_piece_length)
@@ -254,15 +259,16 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         for i in before:
             if not state.alive[i]:
                 why[-1][pieces[i]] = Removal(pieces[i], None, "em")
-        if len(state.order) <= desired:
-            break
+        # sentencepiece 0.2.3: every round prunes (unused pieces go even when the size is
+        # reached), and training stops right after a pruning, without EM
         state, removed = _prune(state, batch, piece_batch, pieces, counts, desired,
                                 shrinking_factor, n_seed)
         why[-1].update((r.piece, r) for r in removed)
         records.append(state)
         why.append({})
-        if len(state.order) <= desired:  # SentencePiece 0.2.3: no EM after the last pruning
+        if len(state.order) <= desired:
             break
+    state = _drop_unreachable(state, piece_batch, pieces, why[-1], n_seed)
     final_pieces = _finalize(state, pieces, data, vocab_size - len(specials))
     fs = np.zeros(n_seed, dtype=np.float32)
     f_order = []
@@ -359,6 +365,20 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
         else:
             kept.append(i)
     return _State(kept, state.scores, n_seed), removed
+
+
+def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
+                      why: dict[str, Removal], n_seed: int) -> _State:
+    """SentencePiece 0.2.3's last pruning: a piece whose own best split does not use it
+    could never come out of the encoder, so it goes."""
+    *_, best = piece_batch.viterbi(state.alive, state.scores, state.order[0], state.unk_score)
+    kept = []
+    for i in state.order:
+        if len(pieces[i]) > 1 and state.scores[i] < best[i]:
+            why[pieces[i]] = Removal(pieces[i], 0.0, "unreachable")
+        else:
+            kept.append(i)
+    return _State(kept, state.scores, n_seed)
 
 
 def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
