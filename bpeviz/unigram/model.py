@@ -193,7 +193,8 @@ class Removal:
     (``None`` when it was not computed); ``reason`` is ``"pruned"`` (among the pieces
     whose removal costs least), ``"unused"`` (no word's best split uses it),
     ``"split"`` (its own best split does not use it), ``"em"`` (re-estimation gave it
-    an expected count under 0.5) or ``"final"`` (cut to the final size).
+    an expected count under 0.5), ``"unreachable"`` (SentencePiece's last check: its own
+    best split does not use it) or ``"final"`` (cut to the final size).
     """
 
     piece: str
@@ -231,7 +232,12 @@ class UnigramStep:
 
 @dataclass(frozen=True)
 class UnigramTraining:
-    """Every step of a Unigram training: ``at(k)`` is the vocabulary after k rounds."""
+    """Every step of a Unigram training: ``at(k)`` is the vocabulary after k rounds.
+
+    ``steps[0]`` is the seed and ``final`` the trained vocabulary. A step is a pruning
+    round, not a merge; what each variant records is in :mod:`bpeviz.unigram.trainer`
+    and :mod:`bpeviz.unigram.course`.
+    """
 
     variant: str
     steps: tuple[UnigramStep, ...]

@@ -21,7 +21,12 @@ the ``sentencepiece`` library's own normalizer, which also gives the offsets. No
 supported: ``treat_whitespace_as_suffix`` models (a clear ValueError), and the
 denormalizer (decoding is not offered here).
 
->>> import sentencepiece as _s  # doctest: +SKIP
+Usage::
+
+    model = load_spm("m.model")          # or the file's bytes
+    model.model_type, model.normalization  # ('unigram', 'nmt_nfkc')
+    model.encode("any text")             # Token(text, id, start, end, bytes, ...)
+    model.encode_ids("any text")         # == SentencePieceProcessor(...).encode(...)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """SentencePiece's Unigram trainer (``unigram_model_trainer.cc``), step by step.
 
-What it does, as SentencePiece 0.2 does it (``train_unigram(..., variant="sentencepiece")``):
+What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sentencepiece")``):
 
 1. **Seed**: every character, plus the frequent substrings: those that occur at least
    twice and are *right-branching* (followed by at least two different characters
@@ -11,14 +11,22 @@ What it does, as SentencePiece 0.2 does it (``train_unigram(..., variant="senten
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
    word's lattice, pieces with expected count < 0.5 dropped, new score
    ``digamma(count) - digamma(total)`` (SentencePiece's sparse prior).
-3. Stop when at most ``1.1 x vocab_size`` pieces are left; else **prune**: a piece whose
-   own best split does not use it, or that no word's best split uses, goes; the others
-   cost ``F x (log p(piece) - sum log p'(alternative))`` where the alternative is the
-   piece's second-best split and ``F`` its share of the Viterbi tokens; the costliest
-   are kept until ``max(1.1 x vocab_size, 0.75 x size)``. Then EM again.
-4. **Final**: every character of the corpus (missing ones get the lowest score plus a
-   tiny penalty), then the best-scored pieces, up to ``vocab_size - 3`` (``<unk>``,
-   ``<s>``, ``</s>`` are ids 0-2 and count in ``vocab_size``).
+3. **Prune**: a piece whose own best split does not use it, or that no word's best
+   split uses, goes; the others cost ``F x (log p(piece) - sum log p'(alternative))``
+   where the alternative is the piece's second-best split and ``F`` its share of the
+   Viterbi tokens; the costliest are kept until ``max(1.1 x vocab_size, 0.75 x size)``.
+   Training stops after the pruning that reaches ``1.1 x vocab_size``; else EM again.
+4. **Final**: pieces that their own best split does not use (unreachable) go; then
+   every character of the corpus (missing ones get the lowest score plus a tiny
+   penalty), then the best-scored pieces, up to ``vocab_size - 3`` (``<unk>``, ``<s>``,
+   ``</s>`` are ids 0-2 and count in ``vocab_size``).
+
+Steps: step 0 is the seed; step k the vocabulary after k prunings, with the scores the
+EM before that pruning gave (the pieces the pruning kept keep their scores); the last
+step is the final vocabulary. ``removed`` at step k lists what is gone at step k + 1
+(EM's drops, the pruning's, the final cut's) with the pruning's cost where it has one.
+A step's ``loss`` is the corpus's negative log-likelihood under the step's best splits
+(``sum of count x -score`` of every word's Viterbi split).
 
 The corpus: :func:`sentencepiece_input` reads text as ``spm_train`` does with
 ``normalization_rule_name="identity"`` (one sentence per line, spaces to ``▁``, runs of
