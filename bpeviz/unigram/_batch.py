@@ -165,19 +165,23 @@ class Batch:
                    * np.exp(m.astype(np.float64)))
         order = np.lexsort((e, s))
         idx = order[p[order] >= 0]
-        acc = _sequential_float32_sums(w[idx] % threads * n_pieces + p[idx], contrib[idx],
-                                       threads * n_pieces).reshape(threads, n_pieces)
+        acc = _float32_sums(w[idx] % threads * n_pieces + p[idx], contrib[idx],
+                            threads * n_pieces).reshape(threads, n_pieces)
         expected = acc[0].copy()
         for t in range(1, threads):
             expected += acc[t]
         return expected.astype(np.float64), logz.astype(np.float64)
 
 
-def _sequential_float32_sums(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """``out[k] += v`` in order, as C does ``float += double``: exact sum, then rounding.
+def _float32_sums(keys: np.ndarray, values: np.ndarray, size: int,
+                  exact_terms: int = 256) -> np.ndarray:
+    """``out[k] += v`` in order, in float32, as C's ``float += double`` does it.
 
-    Runs one vectorized step per rank (the i-th value of every key together), so Python
-    loops as many times as the most frequent key occurs.
+    The first ``exact_terms`` terms of every key are added exactly as C does (the double
+    term added to the float sum, then one rounding), one vectorized step per term rank;
+    a key's further terms (only the commonest pieces have them) are rounded to float32
+    before they are added, which can differ in the last bit and keeps training fast.
+    Rare pieces, whose equal counts must give equal scores, are always exact.
     """
     out = np.zeros(size, dtype=np.float32)
     if not len(keys):
@@ -187,13 +191,18 @@ def _sequential_float32_sums(keys: np.ndarray, values: np.ndarray, size: int) ->
     heads = np.ones(len(keys), dtype=bool)
     heads[1:] = sorted_keys[1:] != sorted_keys[:-1]
     first = np.nonzero(heads)[0]
-    rank = np.arange(len(keys)) - first[np.cumsum(heads) - 1]
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[by_key] = np.arange(len(keys)) - first[np.cumsum(heads) - 1]
     by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(rank.max() + 2))
-    for r in range(len(bounds) - 1):
-        sel = by_key[by_rank[bounds[r]:bounds[r + 1]]]
+    top = min(int(rank.max()) + 1, exact_terms)
+    bounds = np.searchsorted(rank[by_rank], np.arange(top + 1))
+    for r in range(top):
+        sel = by_rank[bounds[r]:bounds[r + 1]]
         k = keys[sel]
         out[k] = (out[k].astype(np.float64) + values[sel]).astype(np.float32)
+    rest = np.sort(by_rank[bounds[top]:])  # in the original order
+    if len(rest):
+        np.add.at(out, keys[rest], values[rest].astype(np.float32))
     return out
 
 
