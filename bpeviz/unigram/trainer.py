@@ -36,12 +36,15 @@ table of words with counts (a :class:`bpeviz.Corpus`) trains as if each word wer
 line.
 
 Sums are float32 in SentencePiece's order (``num_threads=16`` as its default, which
-changes only rounding). Measured on the Python standard library's text (identity
-normalization, ``character_coverage=1.0``): 99.5% of the pieces equal sentencepiece
-0.2.3's at vocabulary 1,000 on 0.1 MB, 99.3% at 2,000 on 1 MB; what still differs is
-where two pieces' pruning losses are within float32 rounding of each other, and the
-internals of 0.2.3 that are not published with its source we read (its pruning differs
-slightly from the 0.1.x code from the second round on).
+changes only rounding). Measured with ``python -m bench.unigram`` on the Python standard
+library's text (identity normalization, ``character_coverage=1.0``), share of the final
+pieces equal to sentencepiece 0.2.3's: 99.6% at vocabulary 1,000 and 99.95% at 2,000 on
+0.1 MB, 99.2% at 1,000 on 0.3 MB, 99.3% at 2,000 and 99.4% at 4,000 on 1 MB. The first
+pruning round is identical; the rest differ where two pieces' pruning costs are within
+float32 rounding of each other, and because the E-step of 0.2.3 (whose source we could
+not read; we read the 0.1/0.2.0 trainer) gives slightly different expected counts on
+some inputs: its first-iteration objective equals ours to 6 digits on real text, not on
+tiny corpora.
 """
 
 from __future__ import annotations
