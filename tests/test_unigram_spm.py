@@ -184,3 +184,18 @@ def _course_model():
         training = train_unigram("a ab abab b ba baba aab bba", 12, variant="course")
         _COURSE["m"] = training.final.model
     return _COURSE["m"]
+
+
+def test_seed_counts_the_sentence_end_node_as_sentencepiece_0_2_3(tmp_path):
+    # "▁ab" ends the last line and two lines in all: sentencepiece 0.2.3 reads it off the
+    # suffix array node "▁ab<end of sentence>" too, and adds that node's count to its
+    # seed frequency (6 + 2, not 6). Scores then come out identical to the last bit.
+    text = "ab ab ab\nab ab\nabc ab\n"
+    path = tmp_path / "micro.txt"
+    path.write_text(text, encoding="utf-8")
+    model = spm_model(tmp_path, str(path), "micro", vocab_size=12, hard_vocab_limit=False,
+                      **SPM_OPTIONS)
+    sp = spm.SentencePieceProcessor(model_file=model)
+    theirs = [(sp.id_to_piece(i), sp.get_score(i)) for i in range(3, sp.get_piece_size())]
+    ours = train_sentencepiece(sentencepiece_input(text), 12).final
+    assert list(zip(ours.pieces, ours.model.log_probs)) == theirs

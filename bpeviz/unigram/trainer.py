@@ -75,11 +75,17 @@ _MID, _END = 1, 2
 
 @dataclass(frozen=True)
 class SentencePieceInput:
-    """Words (``▁word``) with counts, and what follows each (bit 1: a word, bit 2: end)."""
+    """Words (``▁word``) with counts, and what follows each (bit 1: a word, bit 2: end).
+
+    ``line_ends[i]``: how often word i ends a sentence; ``last_word``: the last word of
+    the last sentence (sentencepiece 0.2.3's seed depends on it, see :func:`seed_pieces`).
+    """
 
     words: tuple[str, ...]
     counts: tuple[int, ...]
     ends: tuple[int, ...]
+    line_ends: tuple[int, ...] = ()
+    last_word: str | None = None
 
 
 def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[str]:
@@ -115,15 +121,21 @@ def _split_words(sentence: str) -> list[str]:
 def sentencepiece_input(text: str, max_sentence_length: int = 4192) -> SentencePieceInput:
     """Words, counts and followers of ``text`` read as ``spm_train`` reads it."""
     counts: Counter[str] = Counter()
+    line_ends: Counter[str] = Counter()
     ends: dict[str, int] = {}
+    last = None
     for sentence in sentencepiece_sentences(text, max_sentence_length):
         words = _split_words(sentence)
         for i, w in enumerate(words):
             counts[w] += 1
             ends[w] = ends.get(w, 0) | (_END if i == len(words) - 1 else _MID)
+        if words:
+            line_ends[words[-1]] += 1
+            last = words[-1]
     words_t = tuple(counts)
     return SentencePieceInput(words_t, tuple(counts[w] for w in words_t),
-                              tuple(ends[w] for w in words_t))
+                              tuple(ends[w] for w in words_t),
+                              tuple(line_ends[w] for w in words_t), last)
 
 
 def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> SentencePieceInput:
@@ -133,7 +145,9 @@ def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> Sentenc
     for word, count in items:
         counts[word] += count
     words_t = tuple(counts)
-    return SentencePieceInput(words_t, tuple(counts[w] for w in words_t), (_END,) * len(words_t))
+    counts_t = tuple(counts[w] for w in words_t)
+    return SentencePieceInput(words_t, counts_t, (_END,) * len(words_t), counts_t,
+                              words_t[-1] if words_t else None)
 
 
 # -- seed ------------------------------------------------------------------------------
@@ -182,10 +196,24 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                     entry[0] += count
                     if entry[1] and entry[1] != nxt:
                         entry[1] = ""
+    # sentencepiece 0.2.3 also reads a substring off the suffix array node "s + end of
+    # sentence" (its trailing boundary dropped). Such a node exists when s ends at least
+    # two sentences, one of them the last of the corpus (the only one followed by the end
+    # of the array rather than by the next sentence's "▁"); its count adds to s's.
+    bonus: Counter[str] = Counter()
+    last = data.last_word
+    if last is not None and data.line_ends:
+        tails = {last[i:] for i in range(len(last)) if 2 <= len(last) - i <= max_piece_length}
+        for word, at_end in zip(data.words, data.line_ends):
+            if at_end:
+                for i in range(max(0, len(word) - max_piece_length), len(word) - 1):
+                    if word[i:] in tails:
+                        bonus[word[i:]] += at_end
     candidates = []
     for sub, (freq, nxt) in subs.items():
-        if nxt == "" and _valid_piece(sub, split_by_unicode_script, split_by_number):
-            candidates.append((freq * len(sub), sub))
+        extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
+        if (nxt == "" or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
+            candidates.append(((freq if nxt == "" else 0) * len(sub) + extra * len(sub), sub))
     candidates.sort(key=lambda x: (-x[0], x[1] + "\U0010ffff"))
     del candidates[seed_size:]
     seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
