@@ -7,7 +7,9 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
    somewhere: SentencePiece reads them off its suffix array's internal nodes), at most
    16 characters, valid pieces (``▁`` only in front, one Unicode script, no ``<unk>``
    character), scored ``frequency x length``, the best 1,000,000 kept (ties: the
-   suffix array's order). Scores become log-probabilities (float32 sum).
+   suffix array's order). Scores become log-probabilities (float32 sum). Quirk of
+   0.2.3, reproduced: a substring that ends the corpus's last sentence and at least one
+   other also gets the count of the suffix-array node "substring + end of sentence".
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
    word's lattice, pieces with expected count < 0.5 dropped, new score
    ``digamma(count) - digamma(total)`` (SentencePiece's sparse prior).
@@ -39,12 +41,12 @@ Sums are float32 in SentencePiece's order (``num_threads=16`` as its default, wh
 changes only rounding). Measured with ``python -m bench.unigram`` on the Python standard
 library's text (identity normalization, ``character_coverage=1.0``), share of the final
 pieces equal to sentencepiece 0.2.3's: 99.6% at vocabulary 1,000 and 99.95% at 2,000 on
-0.1 MB, 99.2% at 1,000 on 0.3 MB, 99.3% at 2,000 and 99.4% at 4,000 on 1 MB. The first
-pruning round is identical; the rest differ where two pieces' pruning costs are within
-float32 rounding of each other, and because the E-step of 0.2.3 (whose source we could
-not read; we read the 0.1/0.2.0 trainer) gives slightly different expected counts on
-some inputs: its first-iteration objective equals ours to 6 digits on real text, not on
-tiny corpora.
+0.1 MB, 99.3% at 1,000 on 0.3 MB, 99.3% at 2,000 and 99.4% at 4,000 on 1 MB. The seed
+and the first EM objective are sentencepiece's (to the 6 digits it prints, on every
+prefix of the corpus tried, and exactly on micro corpora); from the second round on a
+few pieces' expected counts differ (for example ``bugg``: 0.56 here, under 0.5 there),
+from a difference in the first pruning that we could not find in the 0.2.0 trainer we
+read (0.2.3's source was not available to us).
 """
 
 from __future__ import annotations
