@@ -119,3 +119,24 @@ def test_identity_normalization():
     assert normalize_identity("") == ("", [])
     assert normalize_identity("   ") == ("", [])
     assert normalize_identity("a\tb  c")[0] == "▁a\tb▁c"
+
+
+def test_train_unigram_takes_a_corpus_and_says_what_is_wrong():
+    import pytest
+
+    from bpeviz import Corpus
+    from bpeviz.unigram import train_unigram
+
+    corpus = Corpus.from_counts({"▁low": 5, "▁lower": 2, "▁newest": 6, "▁widest": 3})
+    training = train_unigram(corpus, 20)
+    assert training.variant == "sentencepiece" and training.at(0).step == 0
+    assert len(training.final.pieces) <= 17  # 20 minus <unk>, <s>, </s>
+    assert set("▁lowernstid") <= set(training.final.pieces)
+    course = train_unigram({"▁low": 5, "▁lower": 2}, 8, variant="course")
+    assert len(course.final.pieces) <= 8
+    with pytest.raises(ValueError, match="variant"):
+        train_unigram(corpus, 20, variant="bpe")
+    with pytest.raises(ValueError, match="vocab_size"):
+        train_unigram(corpus, 0)
+    with pytest.raises(ValueError, match="out of range"):
+        training.at(99)
