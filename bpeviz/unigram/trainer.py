@@ -7,7 +7,7 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
    somewhere: SentencePiece reads them off its suffix array's internal nodes), at most
    16 characters, valid pieces (``▁`` only in front, one Unicode script, no ``<unk>``
    character), scored ``frequency x length``, the best 1,000,000 kept (ties: the
-   suffix array's order). Scores become log-probabilities (float32 sum). Quirk of
+   later piece in code point order first). Scores become log-probabilities (float32 sum). Quirk of
    0.2.3, reproduced: a substring that ends the corpus's last sentence and at least one
    other also gets the count of the suffix-array node "substring + end of sentence".
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
@@ -216,7 +216,10 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
         extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
         if (nxt == "" or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
             candidates.append(((freq if nxt == "" else 0) * len(sub) + extra * len(sub), sub))
-    candidates.sort(key=lambda x: (-x[0], x[1] + "\U0010ffff"))
+    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
+    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
+    # array's node order)
+    candidates.sort(reverse=True)
     del candidates[seed_size:]
     seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
     seed += [(sub, score) for score, sub in candidates]
