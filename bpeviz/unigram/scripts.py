@@ -5,8 +5,8 @@ scripts: ``"a,"`` is Latin + Common, so it is never a piece. Hiragana, Katakana 
 U+30FC count as Han; combining marks (script Inherited) take the script of the
 character before them. The ``regex`` module knows every character's script.
 
->>> script("a"), script(","), script("я")
-('Latin', 'Common', 'Cyrillic')
+>>> script("a"), script(","), script("я"), script("漢")
+('Latin', 'Common', 'Cyrillic', 'Han')
 """
 
 from __future__ import annotations
@@ -23,8 +23,12 @@ def _script_names() -> tuple[str, ...]:
 
         values = _regex_core.PROPERTIES["SCRIPT"][1]
         by_id: dict[int, str] = {}
+
+        def rank(name: str) -> tuple[bool, int]:  # the long name, not the 4-letter code
+            return (len(name) != 4, len(name))  # ("HAN" over "HANI", "LATIN" over "LATN")
+
         for name, value in values.items():
-            if len(name) > len(by_id.get(value, "")):  # the long name, not the 4-letter code
+            if value not in by_id or rank(name) > rank(by_id[value]):
                 by_id[value] = name
         return tuple(n.title() for n in by_id.values() if n not in ("UNKNOWN",))
     except Exception:  # pragma: no cover - a regex without that table

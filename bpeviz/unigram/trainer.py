@@ -55,6 +55,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -175,6 +176,17 @@ def _valid_piece(piece: str, split_by_unicode_script: bool, split_by_number: boo
     return True
 
 
+@cache
+def _lead(char: str) -> str:
+    """The first UTF-8 byte of ``char`` (as a one-character string).
+
+    sentencepiece 0.2.3 builds its suffix array over UTF-8 bytes, so a substring is
+    right-branching only if the characters after it differ in their *first byte*: "開發"
+    followed by "及" (E5 8F 8A) and "好" (E5 A5 BD) is not.
+    """
+    return chr(char.encode("utf-8", "surrogatepass")[0])
+
+
 def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_length: int = 16,
                 split_by_unicode_script: bool = True,
                 split_by_number: bool = True) -> list[tuple[str, float]]:
@@ -183,14 +195,15 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
     subs: dict[str, list] = {}  # substring -> [frequency, next character or "" if branching]
     for word, count, ends in zip(data.words, data.counts, data.ends):
         n = len(word)
-        follow = ("▁" if ends == _MID else "\0") if ends != (_MID | _END) else ""
+        follow = (_lead(WS) if ends == _MID else "\0") if ends != (_MID | _END) else ""
+        leads = [_lead(c) for c in word]
         for i in range(n):
             ch = word[i]
             if ch != UNK_CHAR:
                 chars[ch] += count
             for j in range(i + 2, min(n, i + max_piece_length) + 1):
                 sub = word[i:j]
-                nxt = word[j] if j < n else follow
+                nxt = leads[j] if j < n else follow
                 entry = subs.get(sub)
                 if entry is None:
                     subs[sub] = [count, nxt]
