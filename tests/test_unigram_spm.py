@@ -199,3 +199,20 @@ def test_seed_counts_the_sentence_end_node_as_sentencepiece_0_2_3(tmp_path):
     theirs = [(sp.id_to_piece(i), sp.get_score(i)) for i in range(3, sp.get_piece_size())]
     ours = train_sentencepiece(sentencepiece_input(text), 12).final
     assert list(zip(ours.pieces, ours.model.log_probs)) == theirs
+
+
+def test_cjk_text_trains_identically(tmp_path):
+    # sentencepiece 0.2.3's suffix array is over UTF-8 bytes: "開發" followed by "及" and
+    # "好" (both E5 ..) is not right-branching there, so not a seed piece; and Han with
+    # kana is one script. The stdlib's CJK test lines train to the same pieces.
+    lines = [line for line in corpus_text(0.3).split("\n")
+             if any("\u3000" <= ch <= "\ud7ff" for ch in line)]
+    assert len(lines) > 50
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "cjk.txt"
+    path.write_text(text, encoding="utf-8")
+    size = 560  # the text has 515 distinct characters
+    theirs = spm_pieces(spm_model(tmp_path, str(path), "cjk", vocab_size=size,
+                                  **SPM_OPTIONS))[3:]
+    ours = train_sentencepiece(sentencepiece_input(text), size).final.pieces
+    assert sorted(ours) == sorted(theirs)
