@@ -69,8 +69,8 @@ def test_trained_pieces_match_sentencepiece(trained, size):
     final = ours.final
     assert len(final.pieces) + 3 == len(theirs) == size
     shared = len(set(final.pieces) & set(theirs[3:])) / (size - 3)
-    # measured 0.995 (800) and 0.998 (1500) with sentencepiece 0.2.3
-    assert shared >= 0.98, shared
+    # measured 0.9975 (800) and 0.996 (1500) with sentencepiece 0.2.3 (1.0 at 1000, 2000)
+    assert shared >= 0.99, shared
     # rounds shrink the vocabulary until 1.1 x size (sentencepiece's stopping rule)
     sizes = [len(s.pieces) for s in ours.steps]
     assert sizes[-2] <= int(size * 1.1) < sizes[-3]

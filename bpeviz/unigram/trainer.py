@@ -7,7 +7,8 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
    somewhere: SentencePiece reads them off its suffix array's internal nodes), at most
    16 characters, valid pieces (``▁`` only in front, one Unicode script, no ``<unk>``
    character), scored ``frequency x length``, the best 1,000,000 kept (ties: the
-   later piece in code point order first). Scores become log-probabilities (float32 sum). Quirk of
+   later piece in code point order first). As 0.2.3 reads them off a suffix array of
+   UTF-8 bytes, "followed by different characters" means different first bytes. Scores become log-probabilities (float32 sum). Quirk of
    0.2.3, reproduced: a substring that ends the corpus's last sentence and at least one
    other also gets the count of the suffix-array node "substring + end of sentence".
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
@@ -40,13 +41,14 @@ line.
 Sums are float32 in SentencePiece's order (``num_threads=16`` as its default, which
 changes only rounding). Measured with ``python -m bench.unigram`` on the Python standard
 library's text (identity normalization, ``character_coverage=1.0``), share of the final
-pieces equal to sentencepiece 0.2.3's: 99.6% at vocabulary 1,000 and 99.95% at 2,000 on
-0.1 MB, 99.3% at 1,000 on 0.3 MB, 99.3% at 2,000 and 99.4% at 4,000 on 1 MB. The seed
-and the first EM objective are sentencepiece's (to the 6 digits it prints, on every
-prefix of the corpus tried, and exactly on micro corpora); from the second round on a
-few pieces' expected counts differ (for example ``bugg``: 0.56 here, under 0.5 there),
-from a difference in the first pruning that we could not find in the 0.2.0 trainer we
-read (0.2.3's source was not available to us).
+pieces equal to sentencepiece 0.2.3's: 100% at vocabulary 1,000 and 2,000 on 0.1 MB
+(99.7% at 800, 99.6% at 1,500), 100% at 1,000 on 0.3 MB, 99.75% at 2,000 and 99.45% at
+4,000 on 1 MB. The seed is sentencepiece's (same count on every corpus tried) and the EM
+objectives it prints agree to their 6 digits through the first pruning; what still
+differs comes from float32 rounding (a tie block at the final cut, or near-equal
+pruning costs) and, on 1 MB, from the second pruning on (0.2.3's source was not
+available to us; its behaviour was matched by experiment where the 0.2.0 trainer we
+read differs: byte-level branching, tie order, the end-of-sentence node, the loop).
 """
 
 from __future__ import annotations
