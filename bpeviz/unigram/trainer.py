@@ -8,9 +8,10 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
    16 characters, valid pieces (``▁`` only in front, one Unicode script, no ``<unk>``
    character), scored ``frequency x length``, the best 1,000,000 kept (ties: the
    later piece in code point order first). As 0.2.3 reads them off a suffix array of
-   UTF-8 bytes, "followed by different characters" means different first bytes. Scores become log-probabilities (float32 sum). Quirk of
-   0.2.3, reproduced: a substring that ends the corpus's last sentence and at least one
-   other also gets the count of the suffix-array node "substring + end of sentence".
+   UTF-8 bytes, "followed by different characters" means different first bytes.
+   Scores become log-probabilities (float32 sum). Quirk of 0.2.3, reproduced: a
+   substring that ends the corpus's last sentence and at least one other also gets the
+   count of the suffix-array node "substring + end of sentence".
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
    word's lattice, pieces with expected count < 0.5 dropped, new score
    ``digamma(count) - digamma(total)`` (SentencePiece's sparse prior).
