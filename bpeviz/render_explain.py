@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bpeviz.explain import Explanation, Trace
+from bpeviz.glossary import ChipNotes
 from bpeviz.render import esc, symbol_chip
 from bpeviz.views import label
 
@@ -66,9 +67,11 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     algorithm = algorithm or why.algorithm
     max_words = max_words if max_words is not None else (5 if presentation else 8)
     m = why.merge
+    notes = ChipNotes(why.training, byte_style)
 
     def chip(symbol, token_id: int, new: bool = False) -> str:
-        return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation)
+        return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation,
+                           notes=notes)
 
     pair = f"{chip(m.left, m.left_id)} + {chip(m.right, m.right_id)}"
     after = ("before any merge" if why.step == 1 else
@@ -199,6 +202,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
     WordPiece: one row per position, the pieces tried (longest first) and the match.
     """
     vocab = training.vocab
+    notes = ChipNotes(training, byte_style)
 
     def chips(symbols, ids, new_at: int | None = None) -> str:
         out = []
@@ -207,7 +211,8 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                 out.append(f'<span class="bv-chip bv-unk" title="not in the vocabulary: '
                            f'becomes [UNK]">{esc(label(s, byte_style))}</span>')
             else:
-                out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation))
+                out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation,
+                                       notes=notes))
         return " ".join(out)
 
     word = esc(_short(found.word, 60))
