@@ -256,3 +256,25 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
            if found.ids else "")
     return (f'<div class="bv-trace" data-steps="{len(found.steps)}" '
             f'data-pieces="{len(found.pieces)}"><p>{intro}</p>{"".join(rows)}{end}</div>')
+
+
+def merge_trees_html(found: Trace, training: Training, byte_style: str = "gpt2",
+                     presentation: bool = False, max_trees: int = 6) -> str:
+    """The merge trees of the merged tokens a trace ends with (the first ``max_trees``
+    distinct ones), with a sentence saying how to read them; ``""`` when no token of the
+    word was made by a merge."""
+    from bpeviz.render import merge_tree_html
+    from bpeviz.views import created_at, merge_tree
+
+    made = created_at(training)
+    built = [i for i in dict.fromkeys(found.ids) if 0 <= i < len(made) and made[i]]
+    if not built:
+        return ""
+    notes = ChipNotes(training, byte_style)
+    trees = "".join(merge_tree_html(merge_tree(training, i), byte_style, presentation,
+                                    notes=notes) for i in built[:max_trees])
+    more = (f" (the first {max_trees} of {len(built):,})" if len(built) > max_trees else "")
+    return (f'<div class="bv-trees" data-trees="{min(len(built), max_trees)}">'
+            "<p class='bv-muted'>How its merged tokens were built" + more + ": each token "
+            "above the two it was made from, with the step and the count of that merge.</p>"
+            f"{trees}</div>")

@@ -7,7 +7,7 @@ import streamlit as st
 from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
-from bpeviz.render_explain import why_merge_html
+from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.ui import stage, state
 
 ctx = ui.page("Explore")
@@ -104,8 +104,44 @@ def word_splits(snap) -> None:
             training, (vocab[t] for i in shown.index for t in snap.split_ids(i)), byte_style))
         if legend:
             st.html(legend)
+        why_this_split(snap, frame, shown)
     else:
         st.info("No word matches.")
+
+
+SPLIT_PICK, SPLIT_WIDGET = "explore_split_word", "w_explore_split_word"
+
+
+def _split_picked() -> None:
+    st.session_state[SPLIT_PICK] = st.session_state[SPLIT_WIDGET]
+
+
+def why_this_split(snap, frame, shown) -> None:
+    """Pick a word of this page: how encoding at this step cuts it, merge by merge (or
+    longest match by longest match), and how its tokens were built. The pick stays
+    while the step (or the page of words) changes."""
+    words = shown["word"].tolist()
+    # the pick is kept apart from the widget, whose value is dropped in a run that does
+    # not draw it (no word matches the search)
+    chosen = st.session_state.get(SPLIT_PICK)
+    if isinstance(chosen, str) and chosen not in words and frame["word"].eq(chosen).any():
+        words = [chosen, *words]  # picked on another page of words, or at another step
+    st.session_state[SPLIT_WIDGET] = chosen if chosen in words else words[0]
+    with st.expander("Why this split?", expanded=False):
+        word = st.selectbox("Word", words, key=SPLIT_WIDGET, on_change=_split_picked,
+                            format_func=lambda w: views.visible(w)[:80],
+                            help="A word of the corpus (those listed above). The rows show "
+                                 "how it is cut at this step.")
+        st.session_state[SPLIT_PICK] = word
+        try:
+            found = snap.trace(word)
+        except ValueError as err:
+            ui.error(err)
+            return
+        st.html(trace_html(found, training, byte_style, strong))
+        trees = merge_trees_html(found, training, byte_style, strong)
+        if trees:
+            st.html(trees)
 
 
 def chosen_pair(snap, pairs) -> tuple[int, int]:
@@ -163,10 +199,11 @@ def pair_details(snap, pairs, pair) -> None:
     row = pairs.iloc[position]
     holders = views.pair_words(snap, *pair)
     rank = position + 1
+    notes = glossary.ChipNotes(training, byte_style)
     score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
     st.html(
-        f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong)} + "
-        f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong)} "
+        f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong, notes=notes)} + "
+        f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong, notes=notes)} "
         f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,}"
         f"{score} · in {len(holders):,} word(s)</span>")
     # short headers, explained on hover, and a word column of a set width: the four
