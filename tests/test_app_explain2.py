@@ -158,3 +158,18 @@ def test_tokenize_chips_say_what_their_marks_mean():
     assert CHIP_NOTES["wordpiece-prefix"] in shown[next(t.id for t in tokens
                                                         if t.text.startswith("##"))]
     assert CHIP_NOTES["unk"] in shown[next(t.id for t in tokens if t.unk)]
+
+
+@pytest.mark.parametrize(("page", "marker"), [("app.py", "bv-words"), ("app.py", "Merge"),
+                                              ("pages/4_Vocabulary.py", "bv-tree")])
+def test_home_and_vocabulary_chips_carry_their_notes(page, marker):
+    training = reference("wordpiece")
+    at = open_page(page, algo="wordpiece", step=150)
+    bodies = [b for b in (el.proto.body for el in ok(at).get("html"))
+              if 'class="bv-chip' in b and (marker in b or marker == "Merge")]
+    shown = {i: t for b in bodies for i, t in titles(b).items()}
+    assert shown
+    for i, title in shown.items():
+        note = chip_note(training, training.vocab[i])
+        assert title.endswith(f" · {note}") if note else title.count(" · ") == 2
+    assert any(CHIP_NOTES["wordpiece-prefix"] in t for t in shown.values()) or page != "app.py"
