@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from bpeviz.explain import Explanation, Trace
 from bpeviz.glossary import ChipNotes
 from bpeviz.render import esc, symbol_chip
-from bpeviz.views import label
+from bpeviz.views import label, visible
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -49,7 +49,9 @@ def _num(x: float) -> str:
 
 
 def _short(word: str, limit: int = 32) -> str:
-    """A word cut to ``limit`` characters (a whole sentence can be one word in CJK text)."""
+    """A word with its spaces made visible (``·``: a word may start with one), cut to
+    ``limit`` characters (a whole sentence can be one word in CJK text)."""
+    word = visible(word)
     return word if len(word) <= limit else word[: limit - 1] + "…"
 
 
@@ -113,9 +115,10 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                    f"{esc(_num(why.formula_score or 0.0))}</span>")
         if why.value == "score":
             parts.append(f'<p class="bv-why-score">Its WordPiece score: {formula}. '
-                         f"{left} appears {_times(why.count_left)} in the corpus and is "
-                         f"followed by {right} {_times(m.count)}; {right} appears "
-                         f"{_times(why.count_right)} and follows {left} {_times(m.count)}.</p>")
+                         f"“{left}” appears {_times(why.count_left)} in the corpus and is "
+                         f"followed by “{right}” {_times(m.count)}; “{right}” appears "
+                         f"{_times(why.count_right)} and follows “{left}” "
+                         f"{_times(m.count)}.</p>")
         else:
             parts.append(f'<p class="bv-why-score">Scoring “frequency”: pairs are ranked by '
                          "count only, as Hugging Face's WordPieceTrainer does. With the "
