@@ -67,6 +67,11 @@ def why_this_merge(step: int) -> None:
             return
         why = explain(training, step, before=ctx.at(step - 1))
         st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
+        m, rivals = why.merge, why.runners_up.iloc[:5]
+        legend = glossary.legend_html(glossary.notes(
+            training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
+        if legend:  # the marks on the panel's chips, explained where they are read
+            st.html(legend)
 
 
 #: sort orders as the (narrow) Sort box shows them

@@ -123,7 +123,8 @@ def test_tokenize_explains_the_notations_of_its_tokens(algorithm):
                                                 ("bbpe", "byte-gpt2")])
 def test_explore_explains_the_notations_in_the_word_splits(algorithm, key):
     at = open_page("pages/1_Explore.py", algo=algorithm, step=20)
-    legend = body_with(ok(at), "bv-legend")
+    # the last legend: the one under the word splits (the first explains the Why panel)
+    legend = [b for b in (el.proto.body for el in ok(at).get("html")) if "bv-legend" in b][-1]
     assert f'data-note="{key}"' in legend
 
 

@@ -173,3 +173,22 @@ def test_home_and_vocabulary_chips_carry_their_notes(page, marker):
         note = chip_note(training, training.vocab[i])
         assert title.endswith(f" · {note}") if note else title.count(" · ") == 2
     assert any(CHIP_NOTES["wordpiece-prefix"] in t for t in shown.values()) or page != "app.py"
+
+
+@pytest.mark.parametrize(("algorithm", "sample", "step", "key"), [
+    ("bbpe", "tour", 3, "byte-gpt2"), ("wordpiece", "hug", 2, "wordpiece-prefix")])
+def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, key):
+    from bpeviz.glossary import notes
+
+    training = reference(algorithm, sample=sample)
+    at = open_page("pages/1_Explore.py", algo=algorithm, sample=sample, step=step)
+    bodies = [el.proto.body for el in ok(at).get("html")]
+    at_panel = next(i for i, b in enumerate(bodies) if 'class="bv-why"' in b)
+    legend = bodies[at_panel + 1]
+    why = training.explain(step)
+    rivals = why.runners_up.iloc[:5]
+    expected = notes(training, [why.merge.left, why.merge.right, why.merge.token,
+                                *rivals["left"], *rivals["right"]])
+    assert re.findall(r'data-note="([\w-]+)"', legend) == [n.key for n in expected]
+    assert key in [n.key for n in expected]
+    assert all(n.text in text_of(legend) for n in expected)
