@@ -218,6 +218,10 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                                        notes=notes))
         return " ".join(out)
 
+    def group(html: str) -> str:
+        # a word's chips stay together: beside their label when they fit, else below it
+        return f'<span style="display:inline-block">{html}</span>'
+
     word = esc(_short(found.word, 60))
     rows = []
     if found.algorithm == "wordpiece":
@@ -244,13 +248,13 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                  f"; encoding at step {found.step:,} applies the merges it holds, the "
                  "earliest-learned merge first, until none is left.")
         rows.append(f'<div class="bv-trace-row" data-merge="0">start: '
-                    f"{chips(found.initial, found.initial_ids)}</div>")
+                    f"{group(chips(found.initial, found.initial_ids))}</div>")
         for s in found.steps:
             rows.append(
                 f'<div class="bv-trace-row" data-merge="{s.step}" data-count="{s.count}">'
                 f"<span class='bv-muted'>merge {s.step:,} ({esc(label(s.left, byte_style))} + "
                 f"{esc(label(s.right, byte_style))}, count {s.count:,} when it was made):"
-                f"</span> {chips(s.symbols, s.ids, s.position)}</div>")
+                f"</span> {group(chips(s.symbols, s.ids, s.position))}</div>")
         if not found.steps:
             rows.append("<div class='bv-trace-row bv-muted'>No merge learned by this step "
                         "applies to it.</div>")

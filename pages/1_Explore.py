@@ -117,8 +117,15 @@ def word_splits(snap) -> None:
 SPLIT_PICK, SPLIT_WIDGET = "explore_split_word", "w_explore_split_word"
 
 
+SPLIT_OPEN, SPLIT_OPEN_WIDGET = "explore_split_open", "w_explore_split_open"
+
+
 def _split_picked() -> None:
     st.session_state[SPLIT_PICK] = st.session_state[SPLIT_WIDGET]
+
+
+def _split_toggled() -> None:
+    st.session_state[SPLIT_OPEN] = bool(st.session_state.get(SPLIT_OPEN_WIDGET))
 
 
 def why_this_split(snap, frame, shown) -> None:
@@ -132,7 +139,9 @@ def why_this_split(snap, frame, shown) -> None:
     if isinstance(chosen, str) and chosen not in words and frame["word"].eq(chosen).any():
         words = [chosen, *words]  # picked on another page of words, or at another step
     st.session_state[SPLIT_WIDGET] = chosen if chosen in words else words[0]
-    with st.expander("Why this split?", expanded=False):
+    # keyed, its open state kept apart: it stays open when the list above changes shape
+    with st.expander("Why this split?", expanded=bool(st.session_state.get(SPLIT_OPEN)),
+                     key=SPLIT_OPEN_WIDGET, on_change=_split_toggled):
         word = st.selectbox("Word", words, key=SPLIT_WIDGET, on_change=_split_picked,
                             format_func=lambda w: views.visible(w)[:80],
                             help="A word of the corpus (those listed above). The rows show "

@@ -2,11 +2,14 @@
 """Why this split / why this merge in a real browser (Chromium + ``streamlit run``).
 
 - Tokenize: the rows of "Why this split?" are ``snapshot.trace(word)`` at the page's step.
+- Explore: "Why this split?" keeps its word while the list of words changes and the arrow
+  keys step, and shows the trace at the new step.
 - Explore: after stepping with the arrow keys (focus on the body), the "Why this merge?"
   panel shows ``training.explain(k)`` for the step the ``[data-bpeviz-step]`` element
   shows; the chips drawn by the stage component carry their glossary notes.
 - Screenshots of the panel for BPE, BBPE and WordPiece (``why-bpe.png``, ``why-bbpe.png``,
-  ``why-wordpiece.png``) go to ``BPEVIZ_SCREENSHOTS`` (a temporary folder by default):
+  ``why-wordpiece.png``) and of Explore's "Why this split?" (``explore-why-split.png``)
+  go to ``BPEVIZ_SCREENSHOTS`` (a temporary folder by default):
 
       BPEVIZ_SCREENSHOTS=docs/screenshots python -m pytest tests/test_browser_explain2.py
 """
@@ -146,3 +149,52 @@ def test_explore_why_this_merge_follows_the_arrow_keys(small, server, screenshot
     path = screenshots / f"why-{algorithm}.png"
     panel.screenshot(path=str(path))
     assert path.stat().st_size > 5_000
+
+
+def test_explore_why_this_split_keeps_its_word_while_the_keys_step(small, server, screenshots):
+    page, training, word = small, reference("bpe"), "tokenizer"
+    page.goto(f"{server}/Explore?step=8")
+    ready(page)
+    search = page.get_by_label("Search words", exact=True)
+    search.fill(word)
+    search.press("Enter")
+    page.wait_for_timeout(300)
+    ready(page)
+    page.get_by_text("Why this split?", exact=True).click()
+    page.wait_for_selector(".bv-trace")
+    box = page.get_by_role("combobox", name="Word", exact=True)
+    box.click()
+    page.keyboard.type(word)
+    page.keyboard.press("Enter")
+    page.wait_for_function("w => document.querySelector('.bv-trace')?.innerText.includes(w)",
+                           arg=f"“{word}”", timeout=15_000)
+    ready(page)
+    search.fill("")  # the words listed change; the pick stays
+    search.press("Enter")
+    page.wait_for_timeout(300)
+    ready(page)
+    assert len(training.at(8).trace(word).steps) < len(training.at(11).trace(word).steps)
+    for step in (8, 11):
+        if step != 8:
+            blur(page)
+            for _ in range(3):
+                page.keyboard.press("ArrowRight")
+            settled(page, step)
+            page.wait_for_function(
+                "s => document.querySelector('.bv-trace')?.innerText.includes(s)",
+                arg=f"at step {step}", timeout=15_000)
+        no_error(page)
+        seen = page.evaluate(TRACE)
+        found = training.at(step).trace(word)
+        assert f"“{word}”" in seen["text"] and f"at step {step}" in seen["text"]
+        assert [(int(r["merge"]), int(r["count"] or 0)) for r in seen["rows"]] == [(0, 0)] + [
+            (s.step, s.count) for s in found.steps]
+        assert [r["chips"] for r in seen["rows"][1:]] == [
+            [label(x) for x in s.symbols] for s in found.steps]
+        assert seen["ids"] == list(found.ids)
+    page.set_viewport_size({"width": 1280, "height": 1500})  # the whole expander in view
+    page.locator(".bv-trace").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshots.mkdir(parents=True, exist_ok=True)
+    page.locator('[data-testid="stExpander"]', has=page.locator(".bv-trace")).first.screenshot(
+        path=str(screenshots / "explore-why-split.png"))
