@@ -139,9 +139,13 @@ def why_this_split(snap, frame, shown) -> None:
     if isinstance(chosen, str) and chosen not in words and frame["word"].eq(chosen).any():
         words = [chosen, *words]  # picked on another page of words, or at another step
     st.session_state[SPLIT_WIDGET] = chosen if chosen in words else words[0]
-    # keyed, its open state kept apart: it stays open when the list above changes shape
-    with st.expander("Why this split?", expanded=bool(st.session_state.get(SPLIT_OPEN)),
-                     key=SPLIT_OPEN_WIDGET, on_change=_split_toggled):
+    # keyed, its open state kept apart: it stays open when the list above changes shape;
+    # closed, nothing is traced (a rerun per step stays cheap)
+    box = st.expander("Why this split?", expanded=bool(st.session_state.get(SPLIT_OPEN)),
+                      key=SPLIT_OPEN_WIDGET, on_change=_split_toggled)
+    if not box.open:
+        return
+    with box:
         word = st.selectbox("Word", words, key=SPLIT_WIDGET, on_change=_split_picked,
                             format_func=lambda w: views.visible(w)[:80],
                             help="A word of the corpus (those listed above). The rows show "

@@ -62,7 +62,7 @@ def most_merged(training, step: int, words: list[str]) -> str:
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_why_this_split_traces_a_word_of_the_page_and_follows_the_step(algorithm):
     training = reference(algorithm)
-    at = open_page("pages/1_Explore.py", algo=algorithm, step=60)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, step=60)
     box = ok(at).selectbox(key="w_explore_split_word")
     page_words = [training.corpus.words[w[0]] for w in stage(at, "words")["words"]]
     assert box.options == [visible(w) for w in page_words]  # (as shown: spaces visible)
@@ -85,7 +85,7 @@ def test_why_this_split_traces_a_word_of_the_page_and_follows_the_step(algorithm
 
 def test_the_picked_word_stays_when_the_page_of_words_no_longer_lists_it():
     training = reference("bpe")
-    at = open_page("pages/1_Explore.py", step=30)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, step=30)
     box = ok(at).selectbox(key="w_explore_split_word")
     listed = [training.corpus.words[w[0]] for w in stage(at, "words")["words"]]
     word = next(w for w in reversed(listed) if "e" not in w)
@@ -113,7 +113,7 @@ def titles(body: str) -> dict[int, str]:
 ])
 def test_chips_of_the_trace_and_panel_say_what_their_marks_mean(algorithm, key, settings):
     training = reference(algorithm, **settings)
-    at = open_page("pages/1_Explore.py", algo=algorithm, step=120, **settings)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, step=120, **settings)
     wanted = CHIP_NOTES[key].format(marker=training.options.marker)
     listed = [training.corpus.words[w[0]] for w in stage(at, "words")["words"]]
     word = next(w for w in listed if any(wanted in chip_note(training, training.vocab[i])
@@ -133,7 +133,7 @@ def test_chips_of_the_trace_and_panel_say_what_their_marks_mean(algorithm, key, 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_the_stage_sends_each_tokens_note_for_the_chip_titles(algorithm):
     training = reference(algorithm)
-    at = open_page("pages/1_Explore.py", algo=algorithm, step=40)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, step=40)
     for role in ("card", "words"):
         data = stage(at, role)
         labels = data["labels"]
@@ -181,7 +181,7 @@ def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, 
     from bpeviz.glossary import notes
 
     training = reference(algorithm, sample=sample)
-    at = open_page("pages/1_Explore.py", algo=algorithm, sample=sample, step=step)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, sample=sample, step=step)
     bodies = [el.proto.body for el in ok(at).get("html")]
     at_panel = next(i for i, b in enumerate(bodies) if 'class="bv-why"' in b)
     legend = bodies[at_panel + 1]
@@ -192,3 +192,12 @@ def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, 
     assert re.findall(r'data-note="([\w-]+)"', legend) == [n.key for n in expected]
     assert key in [n.key for n in expected]
     assert all(n.text in text_of(legend) for n in expected)
+
+
+def test_a_closed_why_this_split_traces_nothing():
+    at = open_page("pages/1_Explore.py", step=30)
+    assert not [b for b in (el.proto.body for el in ok(at).get("html")) if "bv-trace" in b]
+    assert not [s for s in at.selectbox if s.key == "w_explore_split_word"]
+    at.session_state["explore_split_open"] = True
+    at.run()
+    assert "bv-trace" in body_with(ok(at), "bv-trace")
