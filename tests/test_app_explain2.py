@@ -113,7 +113,8 @@ def titles(body: str) -> dict[int, str]:
 ])
 def test_chips_of_the_trace_and_panel_say_what_their_marks_mean(algorithm, key, settings):
     training = reference(algorithm, **settings)
-    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, step=120, **settings)
+    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, step=120,
+                   **settings)
     wanted = CHIP_NOTES[key].format(marker=training.options.marker)
     listed = [training.corpus.words[w[0]] for w in stage(at, "words")["words"]]
     word = next(w for w in listed if any(wanted in chip_note(training, training.vocab[i])
@@ -181,7 +182,7 @@ def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, 
     from bpeviz.glossary import notes
 
     training = reference(algorithm, sample=sample)
-    at = open_page("pages/1_Explore.py", explore_split_open=True, algo=algorithm, sample=sample, step=step)
+    at = open_page("pages/1_Explore.py", algo=algorithm, sample=sample, step=step)
     bodies = [el.proto.body for el in ok(at).get("html")]
     at_panel = next(i for i, b in enumerate(bodies) if 'class="bv-why"' in b)
     legend = bodies[at_panel + 1]
