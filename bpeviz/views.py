@@ -434,7 +434,8 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
                    f"score {m.score:.4g} · count {m.count:,}" if wordpiece
                    else f"count {m.count:,}"] for m in training.merges]
         labels = [list(v) for v in token_labels(training, None, byte_style).values()]
-        found = _cache(training, key, {"merges": merges, "labels": labels})
+        found = _cache(training, key, {"merges": merges, "labels": labels,
+                                       "notes": _chip_notes(training, labels, byte_style)})
     return found
 
 
@@ -453,4 +454,21 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
         shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
         words.append([int(index), shown, int(count), tokens, made, merged])
     labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
-    return {"words": words, "labels": labels}
+    return {"words": words, "labels": labels,
+            "notes": _chip_notes(training, labels, byte_style)}
+
+
+def _chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:
+    """What the marks of each labelled token mean (:func:`bpeviz.glossary.chip_note`),
+    for the chips' titles in the browser: the distinct notes, and the index of its note
+    appended to each noted token's label (``[label, hex, index]``), in place."""
+    from bpeviz.glossary import ChipNotes
+
+    notes = ChipNotes(training, byte_style)
+    texts: dict[str, int] = {}
+    vocab = training.vocab
+    for i, lab in (labels.items() if isinstance(labels, dict) else enumerate(labels)):
+        note = notes(vocab[int(i)])
+        if note:
+            lab.append(texts.setdefault(note, len(texts)))
+    return list(texts)
