@@ -28,8 +28,8 @@ vocabulary without one gives unknown tokens the id ``-1``. Byte-level BPE never 
 Results are cached per word, per (training, step): a cache never serves another step
 or another training.
 
-When the compiled module ``bpeviz._merge`` is built (and chosen: see
-:func:`bpeviz.training.default_engine`), whole texts go through it: it cuts the words
+When the compiled module ``bpeviz.engine._merge`` is built (and chosen: see
+:func:`bpeviz.engine.default_engine`), whole texts go through it: it cuts the words
 (from a table of character classes that the ``regex`` module computes, so letters,
 digits and whitespace are what the patterns say they are), keeps the word cache, merges
 byte-level words itself and hands every other word to the Python code below, which
@@ -63,6 +63,7 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
+from bpeviz.engine import compiled_module
 from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ _PARTIAL, _UNK = 1, 2
 # Columns of an encoded text: every token's start, end (NumPy int64) and flags (uint8,
 # or None when all are 0), or a function that computes them when first needed.
 _Columns = tuple[np.ndarray, np.ndarray, np.ndarray | None]
-# The compiled pre-tokenizers (bpeviz._merge.Coder) and the GPT-2 pattern they hard-code.
+# The compiled pre-tokenizers (bpeviz.engine._merge.Coder) and the GPT-2 pattern they hard-code.
 _COMPILED_SPLITS = {"whitespace": 0, "gpt2": 1, "none": 2}
 _COMPILED_GPT2 = (
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -255,11 +256,11 @@ class _Encoder:
             # every start of every token (the tokens too), for the longest-match search
             self.prefixes = {s[:k] for s in self.ids for k in range(1, len(s) + 1)}
         self.cache: dict[str, _Entry] = {}
-        # the compiled path (engine "compiled", the default when bpeviz._merge is built)
+        # the compiled path (engine "compiled", the default when bpeviz.engine._merge is built)
         self._merge: Callable[[list[int], list[int], list[int]],
                               tuple[list[int], list[int], list[int]]] = self._merge_python
         self._coder: Any = None
-        compiled = _compiled_module(engine)
+        compiled = compiled_module(engine)
         if compiled is not None:
             self._init_compiled(compiled, training.merges[:step])
 
@@ -533,16 +534,6 @@ def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
 
 
 # -- the compiled path -------------------------------------------------------------------
-def _compiled_module(engine: str | None) -> Any:
-    """bpeviz._merge if ``engine`` (default: :func:`bpeviz.training.default_engine`) is
-    "compiled" and it is built, else None."""
-    from bpeviz import training
-
-    if (engine or training.default_engine()) != "compiled":
-        return None
-    return training._compiled
-
-
 @cache
 def _char_classes() -> bytes:
     """One byte per code point for the compiled pre-tokenizers: 1 ``\\p{L}``, 2 ``\\p{N}``,

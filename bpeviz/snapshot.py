@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from bpeviz.engine import compiled_module
+from bpeviz.engine.inputs import count_array
 from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -70,7 +72,7 @@ class Snapshot:
     def _ids(self) -> tuple[np.ndarray, np.ndarray]:
         """All words' token ids at this step, concatenated, and each id's word index."""
         log = self.training._log
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None:
             ids, word_of = fast.live(log.token, log.word, log.step, log.until, self.step)
             return np.frombuffer(ids, dtype=np.int32), np.frombuffer(word_of, dtype=np.int64)
@@ -85,7 +87,7 @@ class Snapshot:
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
         tables = _tables(self.training)
         ids, word_of = self._ids
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None:
             with _gc_paused():
                 return fast.splits(tables.words, self.training.vocab, ids, word_of)
@@ -109,7 +111,7 @@ class Snapshot:
         training = self.training
         tables = _tables(training)
         ids, word_of = self._ids
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None and tables.counts.dtype == np.int64:
             # grouped by a hash table, in order of first occurrence
             keys, counts = fast.pair_counts(ids, word_of, tables.counts)
@@ -201,21 +203,12 @@ def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,
     return unique // n_vocab, unique % n_vocab, pair_count, first, np.arange(len(unique))
 
 
-def _compiled() -> Any:
-    """bpeviz._merge when it is built and chosen (see training.default_engine), else None."""
-    from bpeviz import training
-
-    return training._compiled if training.default_engine() == "compiled" else None
-
-
 class _Tables:
     """Arrays every snapshot of one training reuses (built once per training)."""
 
     def __init__(self, training: Training) -> None:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
-        from bpeviz.training import count_array
-
         self.counts = count_array(training.corpus.counts)
         self.words = tuple(training.corpus.words)
         # a vocabulary of strings becomes pandas' string column type, as the DataFrame
