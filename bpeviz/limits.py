@@ -4,13 +4,23 @@ Past these limits the command line trains without a time budget::
 
     python -m bpeviz train corpus.txt --algorithm bpe --merges 5000 --out training.json
 
->>> check(text_chars=10, unique_words=3, merges=10_000, algorithm="bpe")[0].split(":")[0]
+>>> from bpeviz import Corpus
+>>> from bpeviz.training import make_options
+>>> check(Corpus.from_text("low lower"), make_options("bpe", merges=10_000))[0].split(":")[0]
 'Too many merges for the live explorer'
+>>> check(Corpus.from_text("low lower"), make_options("bpe", vocab_size=12))
+[]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.corpus import Corpus
+
+if TYPE_CHECKING:
+    from bpeviz.training import TrainOptions
 
 
 @dataclass(frozen=True)
@@ -46,7 +56,40 @@ def cli_command(algorithm: str = "bpe", merges: int = 5000, pretokenizer: str | 
             f"{pre} --out training.json")
 
 
-def check(
+def check(*args: Any, **kwargs: Any) -> list[str]:
+    """Messages for every limit ``check(corpus, options)`` passes (empty when they fit).
+
+    ``corpus`` is a :class:`~bpeviz.corpus.Corpus`, ``options`` a
+    :class:`~bpeviz.training.TrainOptions`; ``limits=`` another :class:`Limits`. The
+    older form with sizes, ``check(text_chars, unique_words, merges, algorithm, ...)``,
+    still works: it is :func:`check_sizes`.
+    """
+    if not args or not isinstance(args[0], Corpus):
+        return check_sizes(*args, **kwargs)
+    return _check_training(*args, **kwargs)
+
+
+def _check_training(corpus: Corpus, options: TrainOptions, limits: Limits = LIMITS) -> list[str]:
+    from bpeviz.training import base_vocabulary
+
+    merges = options.merges
+    if merges is None:
+        merges = max(0, options.vocab_size - len(base_vocabulary(corpus, options)))  # type: ignore[operator]
+    pretokenizer = corpus.pretokenizer if corpus.pretokenizer != "counts" else None
+    return check_sizes(0, len(corpus.words), merges, options.algorithm, pretokenizer,
+                       limits, _weighted_symbols(corpus, options))
+
+
+def _weighted_symbols(corpus: Corpus, options: TrainOptions) -> int:
+    """Initial symbols counted with repeats (sum of count x initial length), exactly."""
+    from bpeviz.symbols import initial_symbols
+
+    return sum(c * len(initial_symbols(w, options.algorithm, options.marker,
+                                       options.marker_style))
+               for w, c in zip(corpus.words, corpus.counts))
+
+
+def check_sizes(
     text_chars: int = 0,
     unique_words: int = 0,
     merges: int = 0,

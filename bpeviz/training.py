@@ -172,30 +172,37 @@ def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
 
 def train(
     corpus: Corpus,
-    algorithm: str = "bpe",
+    options: TrainOptions | str | None = None,
     *,
-    merges: int | None = None,
-    vocab_size: int | None = None,
-    tie_break: str = "first",
-    marker: str | None = None,
-    marker_style: str = "separate",
-    scoring: str = "score",
-    min_frequency: int = 0,
-    special_tokens: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    **settings: Any,
 ) -> Training:
-    """Train ``algorithm`` ("bpe", "bbpe" or "wordpiece") on ``corpus``.
+    """Train on ``corpus`` with ``options`` (a :class:`TrainOptions`): the core.
+
+    The keyword form is a thin wrapper: ``train(corpus, "bpe", merges=10)`` or
+    ``train(corpus, algorithm="bpe", merges=10)`` builds the options with
+    :func:`make_options` (which lists the keywords and their defaults) and trains.
 
     Give ``merges`` (how many merges) or ``vocab_size`` (special tokens, alphabet and
     merged tokens together). Training stops early, without error, when no pair is left
     or none reaches ``min_frequency``; ``Training.stop_reason`` says why it stopped.
     ``progress(done, total)`` is called now and then, for progress bars.
+
+    >>> opts = make_options("wordpiece", merges=1)
+    >>> [m.token for m in train(Corpus.from_counts({"hug": 3}), opts).merges]
+    ['hu']
+    >>> train(Corpus.from_counts({"hug": 3}), algorithm="wordpiece", merges=1).options == opts
+    True
     """
-    options = make_options(
-        algorithm, merges=merges, vocab_size=vocab_size, tie_break=tie_break, marker=marker,
-        marker_style=marker_style, scoring=scoring, min_frequency=min_frequency,
-        special_tokens=special_tokens,
-    )
+    if isinstance(options, TrainOptions):
+        if settings:
+            raise TypeError("give a TrainOptions or keyword settings, not both "
+                            f"(got {', '.join(sorted(settings))})")
+        options = make_options(**options.to_dict())  # checked even when built by hand
+    else:
+        if options is not None and "algorithm" in settings:
+            raise TypeError("the algorithm is given twice")
+        options = make_options(settings.pop("algorithm", options or "bpe"), **settings)
     if not corpus.words:
         raise ValueError("the corpus has no words: give some text to train on")
     base = base_vocabulary(corpus, options)
