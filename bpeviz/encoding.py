@@ -63,8 +63,9 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.engine import compiled_module
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
+from bpeviz.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -228,6 +229,10 @@ class _Encoder:
         self.training = training
         self.step = step
         self.algorithm = options.algorithm
+        alg = self.alg = get_algorithm(options.algorithm)
+        # what the record says, read on every word: bytes or characters, merges or longest match
+        self.byte_level, self.longest_match = alg.byte_level, alg.longest_match
+        self.prefix = alg.continuing_prefix
         self.marker = options.marker
         self.marker_style = options.marker_style
         pretokenizer = training.corpus.pretokenizer
@@ -246,12 +251,12 @@ class _Encoder:
         self.ranks: dict[tuple[int, int], tuple[int, int]] = {}
         for merge in training.merges[:step]:
             self.ranks.setdefault((merge.left_id, merge.right_id), (merge.step, merge.token_id))
-        if self.algorithm == "bbpe":
+        if self.byte_level:
             self.byte_ids = [self.ids.get(bytes((b,)), -1) for b in range(256)]
             self.texts = {i: readable(vocab[i]) for i in self.known}  # type: ignore[arg-type]
         else:
             self.texts = {i: vocab[i] for i in self.known}  # type: ignore[misc]
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             self.longest = max((len(vocab[i]) for i in self.known), default=0)
             # every start of every token (the tokens too), for the longest-match search
             self.prefixes = {s[:k] for s in self.ids for k in range(1, len(s) + 1)}
@@ -266,7 +271,7 @@ class _Encoder:
 
     def _init_compiled(self, compiled: Any, merges: Sequence[Any]) -> None:
         ranks = None
-        if self.algorithm != "wordpiece":
+        if not self.longest_match:
             columns = np.array([(m.left_id, m.right_id, m.step, m.token_id) for m in merges],
                                dtype=np.int32).reshape(-1, 4).T
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
@@ -274,7 +279,7 @@ class _Encoder:
         split = _COMPILED_SPLITS.get(self.pretokenizer)
         if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
-        native = self.algorithm == "bbpe" and -1 not in self.byte_ids
+        native = self.byte_level and -1 not in self.byte_ids
         self._coder = compiled.Coder(
             split, _char_classes(), ranks if native else None,
             np.array(self.byte_ids, dtype=np.int32) if native else None,
@@ -322,9 +327,9 @@ class _Encoder:
         return list(zip(entry[0], entry[1], entry[2]))
 
     def _encode_word(self, word: str) -> _Entry:
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             pieces = self._wordpiece(word)
-        elif self.algorithm == "bbpe":
+        elif self.byte_level:
             pieces = self._bbpe(word)
         else:
             pieces = self._bpe(word)
@@ -332,7 +337,7 @@ class _Encoder:
 
     # -- one word -------------------------------------------------------------------------
     def _bpe(self, word: str) -> tuple[_Piece, ...]:
-        symbols = initial_symbols(word, "bpe", self.marker, self.marker_style)
+        symbols = self.alg.initial_symbols(word, self.marker, self.marker_style)
         n = len(word)
         ids = [self.ids.get(s, -1) for s in symbols]
         starts = list(range(len(symbols)))
@@ -385,7 +390,7 @@ class _Encoder:
         while start < n:
             # the longest piece in the vocabulary: read on while the piece is the start
             # of some token (a longer match would start with it), keep the last match
-            head = WORDPIECE_PREFIX if start else ""
+            head = self.prefix if start else ""
             found = -1
             end = start
             last = min(n, start + self.longest)
@@ -417,7 +422,7 @@ class _Encoder:
                                  f"(ids go from 0 to {len(self.known) - 1})")
             checked.append(i)
         ids = checked
-        if self.algorithm == "bbpe":
+        if self.byte_level:
             data = b"".join(vocab[i] if i >= 0 else b"" for i in ids)  # type: ignore[misc]
             try:
                 return data.decode("utf-8", "surrogatepass")
@@ -425,11 +430,11 @@ class _Encoder:
                 return data.decode("utf-8", "replace")
         tokens = [vocab[i] if i >= 0 else self.unk_text for i in ids]
         spaced = self.pretokenizer in _SPACE_DROPPING
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             out: list[str] = []
             for token in tokens:
-                if token.startswith(WORDPIECE_PREFIX) and out:  # type: ignore[union-attr]
-                    out.append(token[len(WORDPIECE_PREFIX) :])
+                if self.prefix and token.startswith(self.prefix) and out:  # type: ignore[union-attr]
+                    out.append(token[len(self.prefix) :])
                 else:
                     if out and spaced:
                         out.append(" ")
@@ -610,7 +615,7 @@ class Encoding(Sequence[Token]):
               flags: Sequence[int] | None) -> Iterator[Token]:
         enc = self._encoder
         texts, unk_text = enc.texts, enc.unk_text
-        if enc.algorithm == "bbpe":
+        if enc.byte_level:
             raws: Iterator[bytes] = map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
         else:
             text = self._text

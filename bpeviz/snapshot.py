@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.engine import compiled_module
 from bpeviz.engine.inputs import count_array
 from bpeviz.symbols import Symbol
@@ -128,7 +129,7 @@ class Snapshot:
         # best first: higher score, then the earlier first occurrence ("first") or the
         # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
         tie = first if training.options.tie_break == "first" else ranks
-        if training.options.algorithm == "wordpiece" and training.options.scoring == "score":
+        if get_algorithm(training.algorithm).value_name(training.options.scoring) == "score":
             units = np.bincount(ids, weights=tables.counts[word_of].astype(np.float64),
                                 minlength=len(training.vocab))
             score = pair_count.astype(np.float64) / (units[lid] * units[rid])

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.corpus import Corpus
 from bpeviz.engine import ENGINES, compiled_module, default_engine
 from bpeviz.engine.inputs import (  # noqa: F401  (re-exported: this module was their home)
@@ -31,14 +32,7 @@ from bpeviz.engine.inputs import (  # noqa: F401  (re-exported: this module was 
 )
 from bpeviz.engine.python import PairState, _PairState  # noqa: F401
 from bpeviz.engine.splitlog import NEVER, SplitLog  # noqa: F401
-from bpeviz.symbols import (
-    DEFAULT_SPECIAL_TOKENS,
-    WORDPIECE_PREFIX,
-    Symbol,
-    check_algorithm,
-    initial_symbols,
-    join,
-)
+from bpeviz.symbols import Symbol, initial_symbols
 
 if TYPE_CHECKING:
     from bpeviz.explain import Explanation
@@ -110,7 +104,7 @@ def make_options(
     special_tokens: Sequence[str] | None = None,
 ) -> TrainOptions:
     """Check the training options and fill in the defaults; raise ValueError if wrong."""
-    check_algorithm(algorithm)
+    alg = get_algorithm(algorithm)
     if merges is not None and vocab_size is not None:
         raise ValueError("give either merges or vocab_size, not both")
     if merges is None and vocab_size is None:
@@ -126,11 +120,11 @@ def make_options(
         raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
     if marker_style not in MARKER_STYLES:
         raise ValueError(f"marker_style must be one of {MARKER_STYLES}, got {marker_style!r}")
-    if marker is not None and algorithm != "bpe":
+    if marker is not None and not alg.takes_marker:
         raise ValueError("an end-of-word marker is a BPE option; BBPE and WordPiece have none")
     if special_tokens is None:
-        special_tokens = DEFAULT_SPECIAL_TOKENS[algorithm]
-    if algorithm == "bbpe" and special_tokens:
+        special_tokens = alg.special_tokens
+    if alg.byte_level and special_tokens:
         raise ValueError("byte-level BPE keeps ids 0-255 for the bytes; it takes no special tokens")
     return TrainOptions(
         algorithm=algorithm,
@@ -139,7 +133,7 @@ def make_options(
         tie_break=tie_break,
         marker=marker or None,
         marker_style=marker_style,
-        scoring=scoring if algorithm == "wordpiece" else "frequency",
+        scoring=scoring if alg.scored else "frequency",
         min_frequency=min_frequency,
         special_tokens=tuple(special_tokens),
     )
@@ -147,7 +141,7 @@ def make_options(
 
 def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
     """Special tokens, then the initial alphabet sorted by code point (bytes 0-255 for BBPE)."""
-    if options.algorithm == "bbpe":
+    if get_algorithm(options.algorithm).byte_level:
         return [bytes((b,)) for b in range(256)]
     specials = list(options.special_tokens)
     return specials + sorted(_alphabet(corpus, options) - set(specials))  # type: ignore[type-var]
@@ -156,15 +150,16 @@ def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
 def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
     """Every initial symbol of the corpus (BPE and WordPiece), without a loop per word."""
     words, marker = corpus.words, options.marker
+    prefix = get_algorithm(options.algorithm).continuing_prefix
     if not all(words):  # an empty word: let initial_symbols decide what it holds
         alphabet: set[Symbol] = set()
         for word in words:
             alphabet.update(initial_symbols(word, options.algorithm, marker,
                                             options.marker_style))
         return alphabet
-    if options.algorithm == "wordpiece":
+    if prefix:
         return ({w[0] for w in words}
-                | {WORDPIECE_PREFIX + ch for ch in set("".join(w[1:] for w in words))})
+                | {prefix + ch for ch in set("".join(w[1:] for w in words))})
     if marker and options.marker_style == "glued":
         return set("".join(w[:-1] for w in words)) | {w[-1] + marker for w in words}
     return set("".join(words)) | ({marker} if marker else set())
@@ -250,6 +245,7 @@ class _MergeLoop:
         self.corpus = corpus
         self.options = options
         self.algorithm = options.algorithm
+        self.alg = get_algorithm(options.algorithm)
         self.vocab: list[Symbol] = list(base)
         self.ids: dict[Symbol, int] = {}
         for i, sym in enumerate(self.vocab):
@@ -276,13 +272,12 @@ class _MergeLoop:
             engine = compiled.State
         self.state = engine(flat, lengths, counts, len(self.vocab),
                             self.options.tie_break == "first",
-                            self.options.algorithm == "wordpiece"
-                            and self.options.scoring == "score",
+                            self.alg.value_name(self.options.scoring) == "score",
                             self.options.min_frequency)
 
     def _merge(self, p: tuple[int, int], step: int) -> None:
         a, b = p
-        token = join(self.vocab[a], self.vocab[b], self.algorithm)
+        token = self.alg.join(self.vocab[a], self.vocab[b])
         t = self.ids.get(token)
         if t is None:  # a new token; one that already exists keeps its id
             t = len(self.vocab)

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.corpus import Corpus
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
+from bpeviz.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.training import TrainOptions
@@ -69,18 +70,19 @@ def initial_ids(corpus: Corpus, options: TrainOptions,
     >>> flat.tolist(), lengths.tolist()
     ([0, 1, 1], [2, 1])
     """
-    words, algorithm, marker = corpus.words, options.algorithm, options.marker
+    words, marker = corpus.words, options.marker
+    alg = get_algorithm(options.algorithm)
     flat = None
     if words and all(words):
-        if algorithm == "bbpe":
+        if alg.byte_level:
             flat, lengths = _byte_ids(words, ids)
         else:
             lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
             text = "".join(words)
             codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
             flat = _char_ids(codes, ids, "")
-            if flat is not None and algorithm == "wordpiece":
-                later = _char_ids(codes, ids, WORDPIECE_PREFIX, missing_ok=True)
+            if flat is not None and alg.continuing_prefix:
+                later = _char_ids(codes, ids, alg.continuing_prefix, missing_ok=True)
                 is_first = np.zeros(len(codes), dtype=bool)
                 is_first[np.cumsum(lengths) - lengths] = True
                 if flat is not None and not (later[~is_first] < 0).any():
@@ -103,7 +105,7 @@ def initial_ids(corpus: Corpus, options: TrainOptions,
         split: list[int] = []
         sizes = []
         for word in words:
-            symbols = initial_symbols(word, algorithm, marker, options.marker_style)
+            symbols = alg.initial_symbols(word, marker, options.marker_style)
             for sym in symbols:
                 i = ids.get(sym)
                 if i is None:
