@@ -35,8 +35,12 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "gpt2"
+ABOUT = "vocab.json + merges.txt (BPE, byte-level BPE)"
 VOCAB = "vocab.json"
 MERGES = "merges.txt"
+FILES = (VOCAB, MERGES)
 VERSION_LINE = "#version: 0.2"
 
 

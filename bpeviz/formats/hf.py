@@ -57,7 +57,11 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "hf"
+ABOUT = "Hugging Face tokenizer.json"
 FILENAME = "tokenizer.json"
+FILES = (FILENAME,)
 WHITESPACE_PATTERN = r"[\s\x1c-\x1f]+"
 #: tiktoken's spelling of the GPT-2 pattern (r50k_base): the same matches.
 TIKTOKEN_GPT2_PATTERN = (

@@ -43,8 +43,14 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "tiktoken"
+ABOUT = "tiktoken rank file + pattern (byte-level BPE)"
 RANKS = "tokenizer.tiktoken"
 CONFIG = "tiktoken.json"
+FILES = (RANKS, CONFIG)
+#: any file whose name ends so is a rank file
+SUFFIX = ".tiktoken"
 #: The pattern for each pre-tokenizer; tiktoken encodes only the matches, so the text
 #: between them is dropped exactly as bpeviz drops it.
 PATTERNS = {

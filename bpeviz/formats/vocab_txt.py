@@ -29,7 +29,11 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "vocab"
+ABOUT = "vocab.txt (WordPiece)"
 FILENAME = "vocab.txt"
+FILES = (FILENAME,)
 _BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 
