@@ -23,6 +23,13 @@ class SplitLog:
 
     Example: "aaa" with the merges (a, a) then (aa, a) has the nodes a a a (step 0),
     aa (step 1, over the first two) and aaa (step 2); at step 1 the split is aa a.
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_counts({"aaa": 1}), "bpe", merges=2, special_tokens=[])
+    >>> [t.vocab[i] for i in t._log.token], t._log.step.tolist(), t._log.until.tolist()
+    (['a', 'aa', 'aaa', 'a', 'a'], [0, 1, 2, 0, 0], [1, 2, 2147483647, 1, 2])
+    >>> [t.vocab[i] for i in t._log.split_ids(0, 1)]
+    ['aa', 'a']
     """
 
     token: np.ndarray
