@@ -81,12 +81,20 @@ def _check_training(corpus: Corpus, options: TrainOptions, limits: Limits = LIMI
 
 
 def _weighted_symbols(corpus: Corpus, options: TrainOptions) -> int:
-    """Initial symbols counted with repeats (sum of count x initial length), exactly."""
-    from bpeviz.symbols import initial_symbols
+    """Initial symbols counted with repeats (sum of count x initial length), exactly:
+    what ``Training.initial_tokens`` will be, known before training."""
+    from bpeviz.algorithms import get
+    from bpeviz.symbols import utf8_bytes
 
-    return sum(c * len(initial_symbols(w, options.algorithm, options.marker,
-                                       options.marker_style))
-               for w, c in zip(corpus.words, corpus.counts))
+    alg = get(options.algorithm)
+    if alg.byte_level:
+        sizes = [len(utf8_bytes(w)) for w in corpus.words]
+    else:
+        sizes = list(map(len, corpus.words))
+    total = sum(c * n for c, n in zip(corpus.counts, sizes))
+    if options.marker and options.marker_style == "separate" and alg.takes_marker:
+        total += sum(corpus.counts)  # one marker symbol after every word
+    return total
 
 
 def check_sizes(

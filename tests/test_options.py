@@ -59,3 +59,15 @@ def test_limits_check_counts_initial_symbols_with_repeats_exactly():
 def test_the_sizes_form_of_limits_check_still_works():
     assert limits.check(10, 3, 10_000, "bpe")[0].startswith("Too many merges")
     assert limits.check(text_chars=2_000_000)[0].startswith("Corpus too large")
+
+
+@pytest.mark.parametrize(("algorithm", "marker", "style"), [
+    ("bpe", None, "separate"), ("bpe", "</w>", "separate"), ("bpe", "</w>", "glued"),
+    ("bbpe", None, "separate"), ("wordpiece", None, "separate")])
+def test_limits_count_the_initial_symbols_the_training_will_hold(algorithm, marker, style):
+    corpus = Corpus.from_counts({"héllo": 3, "wörld": 2**40, "a": 1, "日本": 5})
+    options = make_options(algorithm, merges=1, marker=marker, marker_style=style)
+    expected = train(corpus, options).initial_tokens
+    tiny = limits.Limits(weighted_symbols=expected - 1)
+    assert limits.check(corpus, options, limits=limits.Limits(weighted_symbols=expected)) == []
+    assert limits.check(corpus, options, limits=tiny)[0].startswith("Counts too large")
