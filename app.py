@@ -15,6 +15,9 @@ st.markdown(
     "the settings in the sidebar; every page shares them, and the link in your address "
     "bar reopens this exact view."
 )
+with st.container(border=True):  # the lesson, for newcomers
+    st.page_link("pages/0_Learn.py", label="New here? Learn how BPE, WordPiece and "
+                 "byte-level BPE work, in six steps on a tiny corpus", icon="🎓")
 
 summary = views.summary(training)
 cols = st.columns(6)

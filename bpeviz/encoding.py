@@ -48,9 +48,6 @@ from __future__ import annotations
 
 import codecs
 import operator
-import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -63,8 +60,9 @@ import regex
 
 from bpeviz import pretokenize
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.engine import compiled_module
+from bpeviz.engine import compiled_module, default_engine
 from bpeviz.engine.merge_word import _HEAP_FROM, _merge_with_heap, merge_word  # noqa: F401
+from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
@@ -172,31 +170,19 @@ codecs.register_error("bpeviz-hex", _hex_errors)
 
 
 # -- the encoder of one (training, step) ---------------------------------------------------
-_ENCODERS: weakref.WeakKeyDictionary[Training, OrderedDict[int, _Encoder]] = (
-    weakref.WeakKeyDictionary()
-)
-_LOCK = threading.Lock()
+_ENCODERS: OwnedCache[_Encoder] = OwnedCache("encoders", keep=_STEPS_PER_TRAINING)
 
 
 def encoder(training: Training, step: int) -> _Encoder:
     """The (cached) encoder of ``training`` at ``step``.
 
-    Encoders live in a weak dictionary keyed by the training object itself, a few
-    steps per training, so a cached word is never served to another step or training.
+    Encoders are kept on the training object itself (see :mod:`bpeviz.owned`), a few
+    steps per training, so a cached word is never served to another step or training,
+    and they go when the training goes.
     """
-    with _LOCK:
-        steps = _ENCODERS.setdefault(training, OrderedDict())
-        found = steps.get(step)
-        if found is not None:
-            steps.move_to_end(step)
-            return found
-    made = _Encoder(training, step)
-    with _LOCK:
-        steps = _ENCODERS.setdefault(training, OrderedDict())
-        steps[step] = made
-        while len(steps) > _STEPS_PER_TRAINING:
-            steps.popitem(last=False)
-    return made
+    # keyed by the engine too: an encoder made by one engine is never served to the other
+    engine = default_engine()
+    return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
 
 
 # A piece of an encoded word: id, start and end (characters, relative to the word) and

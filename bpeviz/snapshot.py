@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 import gc
-import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ import pandas as pd
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.engine import compiled_module
 from bpeviz.engine.inputs import count_array
+from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -224,18 +223,11 @@ class _Tables:
         return self.vocab_objects[ids]
 
 
-_TABLES: weakref.WeakKeyDictionary[Training, _Tables] = weakref.WeakKeyDictionary()
-_TABLES_LOCK = threading.Lock()
+_TABLES: OwnedCache[_Tables] = OwnedCache("snapshot tables")
 
 
 def _tables(training: Training) -> _Tables:
-    with _TABLES_LOCK:
-        found = _TABLES.get(training)
-    if found is None:
-        found = _Tables(training)
-        with _TABLES_LOCK:
-            found = _TABLES.setdefault(training, found)
-    return found
+    return _TABLES.get(training, None, lambda: _Tables(training))
 
 
 @contextmanager

@@ -258,8 +258,13 @@ class _MergeLoop:
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
+    def _initial_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.replay` maps
+        symbols the vocabulary lacks to its unknown token)."""
+        return initial_ids(self.corpus, self.options, self.ids)
+
     def _start(self) -> None:
-        flat, lengths = initial_ids(self.corpus, self.options, self.ids)
+        flat, lengths = self._initial_ids()
         counts, self.initial_tokens = _weighted_counts(self.corpus.counts, lengths)
         engine: type[PairState] | Any = PairState
         fits = counts.dtype == np.int64 and self.options.min_frequency <= INT64_MAX
@@ -404,6 +409,13 @@ class Training:
         if not 0 <= step <= len(self.merges):
             raise ValueError(f"step must be between 0 and {len(self.merges)}, got {step}")
         return Snapshot(self, int(step))
+
+    def replay(self, corpus: Corpus | str) -> Training:
+        """The same merges, base vocabulary and ids, counted on another corpus (or text);
+        see :func:`bpeviz.replay.replay_on`."""
+        from bpeviz.replay import replay_on
+
+        return replay_on(self, corpus)
 
     def explain(self, step: int) -> Explanation:
         """Why merge ``step`` was chosen: the words, rivals and tie behind it

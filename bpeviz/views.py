@@ -15,15 +15,14 @@ hug = h + ug
 
 from __future__ import annotations
 
-import threading
 import unicodedata
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol, display
 from bpeviz.training import Training
@@ -125,20 +124,17 @@ def merges_table(training: Training, byte_style: str = "gpt2",
     return found
 
 
-_PER_TRAINING: weakref.WeakKeyDictionary[Training, dict[Any, Any]] = weakref.WeakKeyDictionary()
-_PER_TRAINING_LOCK = threading.Lock()
+_PER_TRAINING: OwnedCache[Any] = OwnedCache("views")
 
 
 def _cached(training: Training, key: Any) -> Any:
     """What :func:`_cache` kept for this training under ``key``, or None."""
-    with _PER_TRAINING_LOCK:
-        return _PER_TRAINING.get(training, {}).get(key)
+    return _PER_TRAINING.peek(training, key)
 
 
 def _cache(training: Training, key: Any, value: Any) -> Any:
     """Keep ``value`` as long as the training lives (a training never changes)."""
-    with _PER_TRAINING_LOCK:
-        return _PER_TRAINING.setdefault(training, {}).setdefault(key, value)
+    return _PER_TRAINING.get(training, key, lambda: value)
 
 
 def created_at(training: Training) -> np.ndarray:
@@ -403,3 +399,58 @@ def summary(training: Training, step: int | None = None) -> dict[str, int | floa
         "corpus tokens": tokens,
         "chars per token": chars / tokens if tokens else 0.0,  # non-whitespace chars
     }
+
+
+# -- the stage: what the browser needs to redraw any step by itself -------------------
+
+
+def token_labels(training: Training, ids: Any = None,
+                 byte_style: str = "gpt2") -> dict[int, tuple[str, str]]:
+    """``{id: (label, bytes in hex)}`` for the tokens ``ids`` (default: all), as chips
+    show them (:func:`label`) and title them.
+
+    >>> from bpeviz import Corpus, train
+    >>> token_labels(train(Corpus.from_counts({"a b": 1}), merges=0, special_tokens=()))
+    {0: ('·', '20'), 1: ('a', '61'), 2: ('b', '62')}
+    """
+    vocab = training.vocab
+    out = {}
+    for i in (range(len(vocab)) if ids is None else sorted({int(i) for i in ids})):
+        symbol = vocab[i]
+        raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
+        out[i] = (label(symbol, byte_style), raw.hex(" "))
+    return out
+
+
+def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]:
+    """Every merge as ``[left id, right id, token id, "count 12"]`` (WordPiece: "score
+    0.25 · count 12") and the labels of every token: the merge card of any step, drawn
+    in the browser. Built once per training and byte style (treat it as read-only)."""
+    key = ("stage_merges", byte_style)
+    found = _cached(training, key)
+    if found is None:
+        wordpiece = training.algorithm == "wordpiece"
+        merges = [[m.left_id, m.right_id, m.token_id,
+                   f"score {m.score:.4g} · count {m.count:,}" if wordpiece
+                   else f"count {m.count:,}"] for m in training.merges]
+        labels = [list(v) for v in token_labels(training, None, byte_style).values()]
+        found = _cache(training, key, {"merges": merges, "labels": labels})
+    return found
+
+
+def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
+                max_chars: int = 120) -> dict[str, Any]:
+    """The words of ``rows`` (a slice of :func:`words_frame`, indexed by corpus word)
+    with their whole split history (:meth:`bpeviz.training.SplitLog.history`):
+    ``[index, word as shown, count, token ids, made at, merged at]`` each, and the labels
+    of the tokens they use."""
+    log = training._log
+    words, used = [], set()
+    for index, word, count in zip(rows.index.tolist(), rows["word"].tolist(),
+                                  rows["count"].tolist()):
+        tokens, made, merged = log.history(int(index))
+        used.update(tokens)
+        shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
+        words.append([int(index), shown, int(count), tokens, made, merged])
+    labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
+    return {"words": words, "labels": labels}

@@ -8,7 +8,7 @@ from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import why_merge_html
-from bpeviz.ui import state
+from bpeviz.ui import stage, state
 
 ctx = ui.page("Explore")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
@@ -19,19 +19,19 @@ st.caption(ui.md_escape(
     f"{training.stop_message}"))
 
 
-ui.player(training)
-
-
-@st.fragment(run_every=ui.autoplay_timer())
+# No st.fragment and no run_every here: the stage component steps, plays and redraws the
+# card and the word splits in the browser, and tells Python the step on release or pause.
+# (Fragment reruns queued under load, with run_every autoplay, froze pages with "Cannot
+# set a node at a delta path": issue 16; a whole-page rerun per settled step cannot.)
 def explore() -> None:
-    ui.advance_if_playing(training)
-    step = ui.step_controls(training)
+    if not training.merges:
+        st.info(ui.md_escape(f"No merges were made. {training.stop_message}"))
+    step = stage.controls(training)
     snap = ctx.at(step)
 
     card, numbers = st.columns([3, 2])
     with card:
-        st.html(render.merge_card_html(snap.merge, snap.next_merge, ctx.algorithm, byte_style,
-                                       strong))
+        stage.card(training, byte_style, strong)
     with numbers:
         b, c = st.columns(2)
         before = training.vocab_size_at(step - 1) if step else None
@@ -41,7 +41,8 @@ def explore() -> None:
         c.metric("Corpus tokens", f"{int(counts[step]):,}",
                  delta=int(counts[step] - counts[step - 1]) if step else None,
                  delta_color="inverse")
-        st.caption(ui.md_escape(f"Step {step} of {len(training.merges)}."))
+        st.caption(ui.md_escape(f"These numbers are for step {step} of "
+                                f"{len(training.merges)}."))
         if ctx.algorithm == "bbpe":
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
@@ -91,39 +92,20 @@ def word_splits(snap) -> None:
     else:
         page = 1
     shown = rows.iloc[(page - 1) * per_page: page * per_page]
-    vocab = training.vocab
-    table = [(i, r["word"], r["count"], [vocab[t] for t in ids], ids, bool(r["changed"]))
-             for i, r in shown.iterrows() for ids in [snap.split_ids(i)]]
-    new_id = snap.merge.token_id if snap.merge else None
     changed = int(frame["changed"].sum())
     st.caption(ui.md_escape(
         f"{len(rows):,} of {len(frame):,} words shown in {pages} page(s); "
-        f"{changed:,} changed by this merge"))
-    if table:
-        with st.container(height=560 if len(table) > 12 else "content", border=False):
-            st.html(render.splits_html(table, byte_style, new_id, strong))
+        f"{changed:,} changed by merge {snap.step}"))
+    if len(shown):
+        with st.container(height=560 if len(shown) > 12 else "content", border=False):
+            stage.words(training, shown, byte_style, strong)
+        vocab = training.vocab
         legend = glossary.legend_html(glossary.notes(
-            training, (s for row in table for s in row[3]), byte_style))
+            training, (vocab[t] for i in shown.index for t in snap.split_ids(i)), byte_style))
         if legend:
             st.html(legend)
     else:
         st.info("No word matches.")
-
-
-def _pick_pair() -> None:
-    event = st.session_state.get("heatmap")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    for point in points:
-        data = point.get("customdata")
-        if data and len(data) >= 2:
-            state.put("pair", (int(data[0]), int(data[1])))
-            _pair_chosen()
-            return
-
-
-def _pair_chosen() -> None:
-    """A pair picked by the user belongs to the step it was picked at."""
-    state.put("pair_step", int(state.get("step")))
 
 
 def chosen_pair(snap, pairs) -> tuple[int, int]:
@@ -159,7 +141,8 @@ def pair_chart(snap, pairs, value):
     pair = chosen_pair(snap, pairs)
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
-    st.plotly_chart(fig, key="heatmap", on_select=_pick_pair, selection_mode="points",
+    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    st.plotly_chart(fig, key="heatmap", on_select=ui.pick_heatmap_pair, selection_mode="points",
                     width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
@@ -173,7 +156,7 @@ def pair_details(snap, pairs, pair) -> None:
     options = ids if pair in ids else [pair, *ids]
     state.put("pair", pair)
     vocab = training.vocab
-    ui.bound(st.selectbox, "Pair details", "pair", options, then=_pair_chosen,
+    ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
                                    f"{views.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)

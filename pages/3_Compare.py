@@ -1,102 +1,128 @@
-"""Compare: two or three configurations trained on the same corpus, side by side."""
+"""Compare: two or three configurations cut the same text, moved together step by step."""
 
-import pandas as pd
 import streamlit as st
 
-from bpeviz import render, ui, views
+from bpeviz import compare as cmp
+from bpeviz import render, render_compare, ui
+from bpeviz.curves import CURVE_POINTS
 from bpeviz.limits import LIMITS
+from bpeviz.ui import compare as ui_compare
 
-ctx = ui.page("Compare")
+ctx = ui.page("Compare", uses_training=False)
 byte_style, strong = ctx.byte_style, ctx.presentation
 st.title("Compare configurations")
 st.caption(ui.md_escape(
-    f"Every configuration trains on the same corpus ({ctx.corpus_name}) and tokenizes the "
-    "same text. The sidebar's corpus applies here; the settings below are this page's own."))
+    f"Each configuration trains on the sidebar's corpus ({ctx.corpus_name}), or is the "
+    "tokenizer file you opened on the Vocabulary page, and cuts the same text. One control "
+    "moves them all; where they cut the text differently is marked."))
 
 n = ui.bound(st.segmented_control, "Configurations", "cmp_n", [2, 3], required=True,
              format_func=lambda k: f"{k} side by side")
-if not ui.get("text"):
+if not ui.get("text") and not st.session_state.get("text_edited"):
     ui.put("text", (ctx.sample.try_text if ctx.sample else "") or "The tokenizer learns tokens")
-text = ui.bound(st.text_area, "Text to tokenize", "text", height=90,
-                max_chars=LIMITS.input_chars,
-                then=lambda: st.session_state.__setitem__("text_edited", True))
+text = ui.bound(st.text_area, "Text to cut", "text", height=90, max_chars=LIMITS.input_chars,
+                then=lambda: st.session_state.__setitem__("text_edited", True),
+                help="The same text as on Tokenize: it stays when you switch pages.")
 
+with st.expander("Compare a tokenizer file too (tokenizer.json, vocab.json + merges.txt, "
+                 "*.tiktoken, vocab.txt, training.json)", expanded=ui.imported() is not None):
+    ui.import_widget()
+    st.caption("An opened file can be any configuration: choose it under \"Tokenizer\" below.")
 
-def config_widgets(i: int) -> tuple[str, dict, str]:
-    """The widgets of configuration ``i``; returns (name, train options, pre-tokenizer)."""
-    algo = ui.bound(st.selectbox, "Algorithm", f"c{i}_algo", list(ui.ALGORITHM_LABELS),
-                    format_func=ui.ALGORITHM_LABELS.get)
-    merges = ui.bound(st.number_input, "Merges", f"c{i}_merges", min_value=0,
-                      max_value=1_000_000, step=10)
-    pretok = ui.bound(st.selectbox, "Pre-tokenizer", f"c{i}_pretok",
-                      list(ui.PRETOKENIZER_LABELS), format_func=ui.pretokenizer_label(algo))
-    a, b = st.columns(2)
-    with a:
-        marker = ui.bound(st.selectbox, "Marker (BPE)", f"c{i}_marker", list(ui.MARKER_LABELS),
-                          disabled=algo != "bpe")
-    with b:
-        scoring = ui.bound(st.selectbox, "Scoring (WordPiece)", f"c{i}_scoring",
-                           list(ui.SCORING_LABELS), disabled=algo != "wordpiece",
-                           format_func=lambda s: s)
-    tie = ui.bound(st.radio, "Tie rule", f"c{i}_tie", list(ui.TIE_LABELS),
-                   format_func=ui.TIE_LABELS.get, help=ui.TIE_HELP)
-    options = ui.train_options(algo, merges=merges, marker=marker, scoring=scoring, tie=tie)
-    details = [f"{merges} merges", ui.pretokenizer_for(pretok, algo)]
-    if algo == "bpe" and marker != "none":
-        details.append(f"marker {marker}")
-    if algo == "wordpiece":
-        details.append(scoring)
-    name = f"{'ABC'[i - 1]}: {ui.ALGORITHM_LABELS[algo]} ({', '.join(details)})"
-    return name, options, pretok
-
-
-columns = st.columns(n, gap="large")
-results = []
-for i, column in enumerate(columns, 1):
+configurations = []
+for i, column in enumerate(st.columns(n, gap="large"), 1):
     with column:
-        st.subheader(f"Configuration {'ABC'[i - 1]}")
-        name, options, pretok = config_widgets(i)
+        colour = render_compare.colour(i - 1)
+        st.html(f'<h3 style="border-bottom:4px solid {colour}">Configuration '
+                f'{render_compare.CONFIG_LETTERS[i - 1]}</h3>')
         try:
-            training = ui.train_variant(ctx, options, pretok, f"Training {'ABC'[i - 1]}")
+            configurations.append(ui_compare.configuration(ctx, i))
         except ValueError as err:
             ui.error(err)
-            continue
-        snap = ui.snapshot(training, len(training.merges))
-        try:
-            tokens = list(snap.encode(text)) if text else []
-        except ValueError as err:
-            ui.error(err)
-            tokens = []
-        except (ImportError, AttributeError, NotImplementedError):
-            st.info("Encoding is not available in this version of bpeviz.")
-            tokens = []
-        if tokens:
-            st.html(render.tokens_html(text, tokens, byte_style, False, strong))
-        st.caption(ui.md_escape(f"{len(tokens):,} tokens. {training.stop_message}"))
-        results.append((name, training, tokens))
+if len(configurations) < 2:
+    st.info("Compare needs at least two usable configurations: fix the one above.")
+    st.stop()
+labels = [c.label for c in configurations]
 
-if results:
-    st.subheader("Metrics")
-    rows = []
-    for name, training, tokens in results:
-        stats = views.summary(training)
-        unk = sum(t.unk for t in tokens)
-        rows.append({
-            "configuration": f"{name[0]}: {ui.ALGORITHM_LABELS[training.algorithm]}",
-            "vocabulary": stats["vocabulary"],
-            "merges": stats["merges"],
-            "tokens (text)": len(tokens),
-            "chars/token (text)": round(len(text) / len(tokens), 3) if tokens else None,
-            "[UNK] rate (text)": round(unk / len(tokens), 4) if tokens else None,
-            "tokens (corpus)": stats["corpus tokens"],
-            "chars/token (corpus)": round(float(stats["chars per token"]), 3),
-            "stopped": training.stop_reason,
-        })
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.subheader("Corpus tokens against merge step")
-    st.plotly_chart(
-        render.token_count_figure({name: t.token_counts() for name, t, _ in results},
-                                  presentation=strong),
-        config={"displaylogo": False, "typesetMath": False}, key="compare_tokens")
+
+@st.fragment
+def lockstep() -> None:
+    """The position control and everything it moves: a slider move reruns only this."""
+    st.subheader("Where they cut the text")
+    steps, notes = ui_compare.positions(configurations)
+    snaps = [ui.snapshot(c.training, s) for c, s in zip(configurations, steps)]
+    for config, snap, note in zip(configurations, snaps, notes):
+        size = cmp.vocabulary_size(config.training, snap.step)
+        st.caption(ui.md_escape(f"{config.label}: step {snap.step:,} of "
+                                f"{len(config.training.merges):,}, {size:,} tokens in the "
+                                f"vocabulary" + (f" ({note})" if note else "") + "."))
+    if not text:
+        st.info("Type some text above to see how each configuration cuts it.")
+        return
+    try:
+        result = cmp.compare(list(zip(labels, snaps)), text)
+    except ValueError as err:
+        ui.error(err)
+        return
+    st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
+    only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
+                    help="Draw only the runs of tokens that some configuration cuts differently.")
+    st.html(render_compare.legend_html(labels))
+    for i, cut in enumerate(result.cuts):
+        st.html(render_compare.cut_html(text, cut, i, byte_style, strong, only_differences=only))
+    st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
+               "another configuration; whitespace at a token's ends does not count.")
+
+    st.subheader("Metrics at this position")
+    table = render_compare.metrics_table(
+        [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
+    table["tokens (corpus)"] = [int(c.training.token_counts()[s]) if c.training.corpus.words
+                                else None for c, s in zip(configurations, steps)]
+    st.dataframe(render_compare.colour_rows(table, labels), hide_index=True, width="stretch")
+    st.caption("Words are the text's whitespace-separated words. A token counts for every word "
+               "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
+               "(empty for an opened file).")
+    by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
+    scripts = render_compare.script_table(list(zip(labels, by_script)))
+    if len(scripts):
+        st.markdown("**By script** (the script most of a word's letters are in)")
+        st.dataframe(render_compare.colour_rows(scripts, labels), hide_index=True,
+                     width="stretch")
+
+    st.subheader("Metrics as the merges go on")
+    cols = st.columns(3)
+    with cols[0]:
+        metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
+                          [k for k in cmp.METRIC_LABELS if k != "words"],
+                          format_func=cmp.METRIC_LABELS.get)
+    with cols[1]:
+        x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
+                     format_func={"step": "merge step", "vocab_size": "vocabulary size"}.get)
+    present = list(dict.fromkeys(s for found in by_script for s in found))
+    with cols[2]:
+        if ui.get("cmp_script") not in ["all", *present]:
+            ui.put("cmp_script", "all")
+        script = ui.bound(st.selectbox, "Words", "cmp_script", ["all", *present],
+                          format_func=lambda s: "all words" if s == "all" else f"{s} words")
+    curves = {}
+    for config in configurations:
+        rows = ui_compare.curve(config.training, text, by_script=script != "all")
+        curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
+    marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
+    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong),
+                    config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
+    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
+               "the positions shown above.")
+
+
+lockstep()
+trained = {c.label: c.training.token_counts() for c in configurations if not c.opened}
+if trained:
+    st.markdown("**Corpus tokens against merge step**")
+    fig = render.token_count_figure(trained, presentation=strong)
+    for i, trace in enumerate(fig.data):
+        trace.line.color = render_compare.colour(labels.index(list(trained)[i]))
+    st.plotly_chart(fig, config={"displaylogo": False, "typesetMath": False},
+                    key="compare_tokens")
     st.caption("Each line is the number of tokens the whole corpus takes after each merge. "
                "Byte-level BPE starts higher: every character is one to four bytes.")

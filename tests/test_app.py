@@ -61,6 +61,26 @@ def plain(message: str) -> str:
     return re.sub(r"\\(.)", r"\1", message)
 
 
+def stage(at: AppTest, role: str) -> dict:
+    """The data the Explore page sends its stage component (``role``: "controls",
+    "card" or "words"); the browser draws the step bar, the card and the splits from it
+    (AppTest runs no JavaScript: tests/test_browser_stage.py checks the drawing)."""
+    for el in at.get("bidi_component"):
+        data = json.loads(el.proto.json or "null")
+        if isinstance(data, dict) and data.get("role") == role:
+            return data
+    raise AssertionError(f"no stage component {role!r}")
+
+
+def shown_splits(at: AppTest) -> dict[int, list[int]]:
+    """Each word on the Explore page -> its token ids at the page's step, as the stage
+    component draws them (the tokens made at or before the step and not yet merged)."""
+    data = stage(at, "words")
+    k = data["step"]
+    return {index: [t for t, made, gone in zip(tokens, made_at, merged_at) if made <= k < gone]
+            for index, _, _, tokens, made_at, merged_at in data["words"]}
+
+
 def chart_spec(at: AppTest, key_part: str) -> dict:
     for el in at.get("plotly_chart"):
         if key_part in el.proto.id:
@@ -99,7 +119,7 @@ def test_every_sample_trains_and_explores(sample):
     at = ok(open_page("pages/1_Explore.py", sample=sample,
                       **{k: v for k, v in SAMPLES[sample].settings.items()}))
     assert not at.error
-    assert "bv-words" in html_text(at)
+    assert stage(at, "words")["words"], "the word splits are drawn"
 
 
 def test_home_opens_on_a_trained_sample_with_its_first_merges():
@@ -117,17 +137,20 @@ def test_home_opens_on_a_trained_sample_with_its_first_merges():
 def test_moving_the_step_changes_the_merge_the_splits_and_the_tokens(algorithm):
     training = reference(algorithm)
     at = open_page("pages/1_Explore.py", algo=algorithm)
-    at.slider(key="w_step").set_value(5).run()
-    card5, table5 = body_with(ok(at), "bv-card"), body_with(at, "bv-words")
-    at.button(key="next_step").click().run()
-    card6, table6 = body_with(ok(at), "bv-card"), body_with(at, "bv-words")
+    at.number_input(key="stage_box_10").set_value(5).run()
+    splits5 = shown_splits(ok(at))
+    at.number_input(key="stage_box_5").set_value(6).run()
+    splits6 = shown_splits(ok(at))
     assert at.session_state["step"] == 6
-    assert card5 != card6 and table5 != table6
+    assert stage(at, "controls")["step"] == stage(at, "card")["step"] == 6
+    assert splits5 != splits6
     m = training.merges[5]
-    assert "Merge 6" in card6 and f'data-id="{m.token_id}"' in card6
-    # the changed words are marked, and they are the words this merge changed
-    changed = re.findall(r'<tr class="bv-changed"><td class="bv-num">(\d+)</td>', table6)
-    assert sorted(int(i) - 1 for i in changed) == sorted(training.at(6).changed_words)[:50]
+    assert stage(at, "card")["merges"][5][:3] == [m.left_id, m.right_id, m.token_id]
+    assert all(ids == training.at(6).split_ids(i) for i, ids in splits6.items())
+    # the words this merge changed come first (they are the ones with a token made now)
+    words = stage(at, "words")["words"]
+    changed = [w[0] for w in words if 6 in w[4]]
+    assert sorted(changed) == sorted(training.at(6).changed_words)[:50]
 
     at.switch_page("pages/2_Tokenize.py").run()
     assert at.session_state["step"] == 6, "the step is shared by the pages"
@@ -143,12 +166,12 @@ def test_moving_the_step_changes_the_merge_the_splits_and_the_tokens(algorithm):
     assert ids_at_end.split() == [str(i) for i in expected]
 
 
-def test_the_number_box_and_the_prev_button_move_the_step():
+def test_the_number_box_moves_the_step_and_the_url():
     at = open_page("pages/1_Explore.py")
-    at.number_input(key="step_box_10").set_value(42).run()
-    assert ok(at).slider(key="w_step").value == 42
-    assert ok(at).number_input(key="step_box_42").value == 42, "a fresh box shows the step"
-    at.button(key="prev_step").click().run()
+    at.number_input(key="stage_box_10").set_value(42).run()
+    assert stage(ok(at), "controls")["step"] == 42
+    assert ok(at).number_input(key="stage_box_42").value == 42, "a fresh box shows the step"
+    at.number_input(key="stage_box_42").set_value(41).run()
     assert ok(at).session_state["step"] == 41
     assert at.query_params["step"] == ["41"] or at.query_params["step"] == "41"
 
@@ -167,7 +190,8 @@ def test_changing_only_the_step_never_retrains(monkeypatch):
     at = open_page("pages/1_Explore.py", merges=137)
     trained = len(calls)
     for step in (3, 50, 136):
-        at.slider(key="w_step").set_value(step).run()
+        box = next(b for b in at.number_input if b.key.startswith("stage_box_"))
+        box.set_value(step).run()
         ok(at)
     at.switch_page("pages/4_Vocabulary.py").run()
     at.switch_page("pages/2_Tokenize.py").run()
@@ -176,20 +200,14 @@ def test_changing_only_the_step_never_retrains(monkeypatch):
     assert ok(at) and calls[-1] == 139
 
 
-def test_play_advances_the_step_and_stops_at_the_end():
+def test_explore_has_no_timer_and_no_fragment():
+    """Play runs in the browser (the stage component); Explore reruns only when the step
+    settles, never on a ``run_every`` timer (issue 16: a timed fragment froze pages)."""
+    source = (Path(APP).parent / "pages" / "1_Explore.py").read_text()
+    assert "run_every=" not in source and "@st.fragment" not in source
     at = open_page("pages/1_Explore.py", merges=12, step=10)
-    at.button(key="play").click().run()
-    assert ok(at).session_state["playing"] is True
-    assert at.session_state["_timer"] == 1.0, "the fragment ticks every second"
-    assert at.session_state["step"] == 11
-    for _ in range(3):
-        at.session_state["_tick"] = 0.0  # as if the timer fired
-        at.run()
-        ok(at)
-    assert at.session_state["step"] == 12
-    assert at.session_state["playing"] is False
-    assert at.session_state["_timer"] is None, "the timer stops at the last merge"
-    assert at.button(key="play").label == "▶ Play"
+    assert stage(ok(at), "controls")["n"] == 12
+    assert "playing" not in at.session_state
 
 
 # -- the heatmap ------------------------------------------------------------------------
@@ -269,14 +287,14 @@ def test_a_link_reopens_the_same_view():
     at.run()
     at.switch_page("pages/1_Explore.py").run()
     ok(at)
-    assert at.slider(key="w_step").value == 7
+    assert stage(at, "controls")["step"] == 7
     assert at.session_state["algo"] == "bbpe" and at.session_state["sample"] == "seed003"
     training = train(load_sample("seed003", "gpt2"), "bbpe", merges=40)
-    card = body_with(at, "bv-card")
-    assert "&lt;0x" in card, "hex byte display from the link"
-    assert f'data-id="{training.merges[6].token_id}"' in card
+    card = stage(at, "card")
+    assert any(label.startswith("<0x") for label, _ in card["labels"]), "hex bytes from the link"
+    assert card["merges"][6][2] == training.merges[6].token_id
     assert at.session_state["present"] is True
-    assert "90%,80%" in card, "presentation mode: strong chip colours"
+    assert card["strong"] is True, "presentation mode: strong chip colours"
 
 
 def test_a_hostile_link_is_ignored_with_a_warning():
@@ -313,9 +331,9 @@ def test_hostile_corpus_and_text_are_escaped_everywhere():
     shown = re.sub(r"<[^>]+>", "", tokens)  # the text a reader sees, entities still escaped
     assert html.unescape(shown) == HOSTILE
     at.switch_page("pages/1_Explore.py").run()
-    words = body_with(at, "bv-words")  # whitespace words: "<img", "onerror=alert(1)>", ...
-    assert "<td>&lt;img" in words and "<td>onerror=alert(1)&gt;" in words
-    assert "<td>&lt;/span&gt;" in words and "<td>$x$" in words
+    # the words travel as data and the browser draws them as text (test_browser_stage.py)
+    words = [w[1] for w in stage(ok(at), "words")["words"]]
+    assert {"<img", "onerror=alert(1)>", "</span>", "$x$"} <= set(words)
 
 
 def test_hover_titles_survive_the_sanitizer_of_st_html():
@@ -443,7 +461,7 @@ def test_the_training_and_corpus_caches_are_bounded():
     big = cache.get_training(corpus, train_options("bpe", merges=20))
     for step in range(21):
         cache.snapshot(big, step)
-    assert len(cache._snapshots[big]) <= 6, "a few snapshots per training, not every step"
+    assert len(cache._SNAPSHOTS.keys(big)) <= 6, "a few snapshots per training, not every step"
     cache._training_job.clear()
     cache._corpus.clear()
 
@@ -456,10 +474,11 @@ def test_a_word_count_paste_is_read_as_counts():
     ok(at)
     expected = train(Corpus.from_counts({"ab": 1, "cd": 10}), "bpe", merges=3)
     assert [(m.token, m.count) for m in expected.merges] == [("cd", 10), ("ab", 1)]
-    card = html.unescape(re.sub(r"<[^>]+>", " ", body_with(at, "bv-card")))
-    assert "Merge 1 c + d → cd count 10" in " ".join(card.split())
-    assert f'data-id="{expected.merges[0].token_id}"' in body_with(at, "bv-card")
-    assert "Next: a + b → ab count 1" in " ".join(card.split())
+    card = stage(at, "card")
+    assert card["step"] == 1
+    assert [m[:3] for m in card["merges"]] == [
+        [m.left_id, m.right_id, m.token_id] for m in expected.merges]
+    assert [m[3] for m in card["merges"]] == ["count 10", "count 1"]
 
 
 # -- vocabulary, downloads, imports -----------------------------------------------------
@@ -529,19 +548,18 @@ def test_the_whitespace_toggle_makes_spaces_tabs_and_newlines_visible():
 def test_word_search_sort_and_changed_filter():
     at = open_page("pages/1_Explore.py", step=10)
     at.text_input(key="word_search").input("token").run()
-    rows = re.findall(r'<tr[^>]*><td class="bv-num">\d+</td><td>([^<]*)',
-                      body_with(ok(at), "bv-words"))
+    rows = [w[1] for w in stage(ok(at), "words")["words"]]
     assert rows and all("token" in w.lower() for w in rows)
     at.text_input(key="word_search").input("").run()
     at.checkbox(key="word_changed").check().run()
-    changed = body_with(ok(at), "bv-words").count('class="bv-changed"')
-    assert changed == len(reference().at(10).changed_words)
+    words = stage(ok(at), "words")["words"]
+    assert len(words) == len(reference().at(10).changed_words)
+    assert all(10 in made for *_, made, _ in words), "each has a token made at step 10"
     at.checkbox(key="word_changed").uncheck().run()
     at.selectbox(key="word_sort").set_value("most frequent").run()
-    first = re.search(r'<tr[^>]*><td class="bv-num">\d+</td><td>([^<]*)',
-                      body_with(ok(at), "bv-words"))
+    first = stage(ok(at), "words")["words"][0][1]
     corpus = load_sample("tour")
-    assert first.group(1) == max(zip(corpus.words, corpus.counts), key=lambda wc: wc[1])[0]
+    assert first == max(zip(corpus.words, corpus.counts), key=lambda wc: wc[1])[0]
 
 
 @pytest.mark.parametrize("settings", [

@@ -138,19 +138,19 @@ def test_every_page_loads_without_an_error(page, server, path, name):
 def test_the_slider_buttons_and_number_box_move_the_step(page, server):
     go(page, server, "Explore?step=10")
     assert "Merge 10" in card_text(page)
-    page.get_by_role("button", name="▶", exact=True).click()
+    page.get_by_role("button", name="Next merge", exact=True).click()
     wait_card(page, "Merge 11")
-    rerun_done(page)
-    thumb = page.get_by_role("slider").first
+    thumb = page.get_by_role("slider", name="Merge step")
     thumb.focus()
     thumb.press("ArrowRight")
     thumb.press("ArrowRight")
     wait_card(page, "Merge 13")
-    assert "step=13" in page.url, "the step goes into the URL"
+    page.wait_for_function("() => location.search.includes('step=13')")  # the URL follows
     rerun_done(page)
-    page.wait_for_function("() => document.querySelectorAll('input[aria-label=\"Step\"]')"
+    page.wait_for_function("() => document.querySelectorAll('input[aria-label=\"Go to step\"]')"
                            ".length === 1")  # the box of the old step is gone
-    box = page.get_by_label("Step", exact=True)
+    box = page.get_by_label("Go to step", exact=True)
+    assert box.input_value() == "13"
     box.fill("3")
     box.press("Enter")
     wait_card(page, "Merge 3\n")
@@ -160,7 +160,6 @@ def test_the_slider_buttons_and_number_box_move_the_step(page, server):
 def test_play_advances_and_pause_stops(page, server):
     go(page, server, "Explore?step=5")
     page.get_by_text("4 steps/s").click()
-    rerun_done(page)
     page.get_by_role("button", name="▶ Play").click()
     page.wait_for_function(
         "() => /Merge ([789]|1\\d)\\b/.test(document.querySelector('.bv-card').innerText)",
@@ -232,8 +231,8 @@ def test_hostile_corpus_and_input_appear_literally_and_run_nothing(page, server)
     _paste_corpus(page, corpus)
     no_error(page)
     assert "Merge 4" in card_text(page)
-    thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
-    assert thumb == "4", "a new training keeps the slider on the step shown"
+    shown = page.locator("[data-bpeviz-step]").first.get_attribute("data-bpeviz-step")
+    assert shown == "4", "a new training keeps the step shown"
     table = page.locator(".bv-words").first.inner_text()
     for word in ("<script>alert(1)</script>", "<img", "onerror=alert(1)>", "$x$", "**bold**",
                  "</span>", "<b>b</b>", "[a](javascript:alert(1))"):

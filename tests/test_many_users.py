@@ -124,8 +124,9 @@ async def check_own_view(page, user: User, training, step: int) -> None:
     assert f"{ALGORITHM_LABELS[user.algo]} on {user.corpus_name()}: " \
            f"{len(training.corpus.words):,} distinct words, {len(training.merges):,} merges" \
         in main, (user.name, main[:400])
-    assert f"Step {step} of {len(training.merges)}." in main, user.name
-    assert f"step={step}" in page.url, (user.name, page.url)
+    assert f"Step {step} of {len(training.merges)}" in main, user.name
+    url = await page.evaluate("location.href")  # (page.url misses history.replaceState)
+    assert f"step={step}" in url, (user.name, url)
     words = await page.locator(".bv-words").first.inner_text()
     if user.own_word is not None:
         assert user.own_word in words, (user.name, words[:300])
@@ -171,8 +172,12 @@ async def drive(browser, server: str, user: User, start: asyncio.Event) -> None:
 
         # everybody moves on one merge at the same time
         began = time.monotonic()
-        await page.get_by_role("button", name="▶", exact=True).click()
+        await page.get_by_role("button", name="Next merge", exact=True).click()
         await wait_card(page, f"Merge {user.step + 1}\n")
+        # the card follows at once; the page follows when Python has heard the step
+        await page.wait_for_function(
+            "s => new URLSearchParams(location.search).get('step') === s",
+                                     arg=str(user.step + 1), timeout=TIMEOUT)
         await page.wait_for_timeout(300)
         await ready(page)
         user.loads.append(time.monotonic() - began)

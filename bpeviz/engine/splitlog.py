@@ -64,6 +64,21 @@ class SplitLog:
         live = (self.step[lo:hi] <= step) & (self.until[lo:hi] > step)
         return self.token[lo:hi][live]
 
+    def history(self, index: int) -> tuple[list[int], list[int], list[int]]:
+        """Every token word ``index`` ever holds, in split order: (token ids, the step
+        each is made at, the step it is merged away at). Its split after step ``k`` is
+        the tokens with ``made <= k < merged``; a token never merged away has
+        ``merged = n_steps + 1``. This is the word's part of the merge forest, so a
+        browser can redraw the word at any step without asking again.
+
+        Example: "aaa" with the merges (a, a) then (aa, a) gives, as (token, made,
+        merged), a(0,1) aa(1,2) aaa(2,3) a(0,1) a(0,2): at step 1 the live ones are aa
+        and the last a.
+        """
+        lo, hi = self.word_start[index], self.word_start[index + 1]
+        until = np.minimum(self.until[lo:hi], self.n_steps + 1)
+        return self.token[lo:hi].tolist(), self.step[lo:hi].tolist(), until.tolist()
+
     def changed_words(self, step: int) -> np.ndarray:
         """The words that merge ``step`` changed (step >= 1), in order."""
         return np.unique(self.word[self.step == step])

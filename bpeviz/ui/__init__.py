@@ -68,6 +68,7 @@ def pretokenizer_label(algorithm: str):
 # tests/test_browser_defects.py checks that these are the only console errors.
 PAGES = [
     ("app.py", "Home", ":material/home:"),
+    ("pages/0_Learn.py", "Learn", ":material/school:"),
     ("pages/1_Explore.py", "Explore", ":material/timeline:"),
     ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
     ("pages/3_Compare.py", "Compare", ":material/compare:"),
@@ -82,7 +83,7 @@ class Context:
     corpus: Corpus
     corpus_name: str
     data: bytes
-    training: Training
+    training: Training  # None on a page with its own training settings (Compare)
     options: dict[str, Any]
     byte_style: str
     presentation: bool
@@ -166,8 +167,10 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         st.caption(md_escape(sample.about))
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
+        # No max_chars: the browser drops a paste longer than max_chars without a word
+        # (issue 17.2). Every size comes through, and page() answers one over the limit
+        # with "Corpus too large" and the command line route, keeping the text in the box.
         text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     max_chars=2 * LIMITS.text_chars,
                      placeholder="Paste any text, or word<TAB>count lines",
                      help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
                           "are read as a frequency table. Press Train (or Ctrl+Enter) to "
@@ -251,10 +254,12 @@ def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> 
                         pretokenizer)
 
 
-def page(title: str) -> Context:
+def page(title: str, *, uses_training: bool = True) -> Context:
     """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
 
     Stops the page with a clear message when the corpus or the settings are not usable.
+    A page with its own training settings (Compare: ``uses_training=False``) shows the
+    sidebar's Training section folded away, marked as not used there.
     """
     st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
                        initial_sidebar_state="expanded")
@@ -266,8 +271,14 @@ def page(title: str) -> Context:
         st.subheader("Corpus")
         data, name, sample = _corpus_source()
         corpus_note = st.empty()  # a file that cannot be read says why here too
-        st.subheader("Training")
-        options = _training_settings()
+        if uses_training:
+            st.subheader("Training")
+            options = _training_settings()
+        else:
+            with st.expander("Training: not used on this page", expanded=False):
+                st.caption(f"{title} has its own settings for each configuration; these "
+                           "apply on the other pages.")
+                options = _training_settings()
         st.subheader("Display")
         _display_settings()
     state.write_url()
@@ -293,11 +304,16 @@ def page(title: str) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            problems = check_limits(corpus, options, pretokenizer)
+            problems = check_limits(corpus, options, pretokenizer) if uses_training else []
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
             st.stop()
+        if not uses_training:  # the page trains its own configurations
+            return Context(corpus=corpus, corpus_name=name, data=data,
+                           training=None, options=options,  # type: ignore[arg-type]
+                           byte_style=get("bytes"), presentation=bool(get("present")),
+                           sample=sample)
         training = get_training(corpus, options)
         too_big = limits.check(weighted_symbols=training.initial_tokens)
         if too_big:  # counts past 2**53: the pages' tables would round them
@@ -316,6 +332,28 @@ def page(title: str) -> Context:
         st.sidebar.caption(md_escape(training.stop_message))
     return Context(corpus=corpus, corpus_name=name, data=data, training=training, options=options,
                    byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
+
+
+def pick_heatmap_pair() -> None:
+    """The Explore heatmap's ``on_select``: the clicked cell's pair becomes ``pair``.
+
+    Defined here, not in the page: a callback defined in a page holds that page run's
+    globals, its training among them, for as long as Streamlit keeps the callback.
+    """
+    event = st.session_state.get("heatmap")
+    points = (event or {}).get("selection", {}).get("points", []) if event else []
+    for point in points:
+        data = point.get("customdata")
+        if data and len(data) >= 2:
+            put("pair", (int(data[0]), int(data[1])))
+            pair_chosen()
+            return
+
+
+def pair_chosen() -> None:
+    """A pair picked by the user (heatmap or Pair details) belongs to the step it was
+    picked at; at any other step Explore shows the pair merged next."""
+    put("pair_step", int(get("step")))
 
 
 # -- the step ---------------------------------------------------------------------------
@@ -361,82 +399,6 @@ def step_controls(training: Training, *, name: str = "step", number_box: bool = 
     if name == "step":
         state.set_url_step(step)
     return step
-
-
-# -- autoplay ---------------------------------------------------------------------------
-
-SPEEDS = {"0.5": "½ step/s", "1": "1 step/s", "2": "2 steps/s", "4": "4 steps/s"}
-
-
-def is_playing() -> bool:
-    return bool(st.session_state.get("playing"))
-
-
-def play_interval() -> float:
-    """Seconds between autoplay ticks."""
-    return 1.0 / float(get("speed"))
-
-
-def autoplay_timer() -> float | None:
-    """``run_every`` for the step fragment: the tick interval while playing, else None.
-
-    Call it where the fragment is defined (a full run). Play, pause and speed live
-    outside the fragment, so using them reruns the whole page and redefines the timer.
-    """
-    interval = play_interval() if is_playing() else None
-    st.session_state["_timer"] = interval
-    return interval
-
-
-def _set_playing(playing: bool, last: int) -> None:
-    # a value, not a toggle: a click seen twice (a rerun) must not undo itself
-    if playing == is_playing():
-        return
-    st.session_state["playing"] = playing
-    st.session_state["_tick"] = 0.0
-    if playing and int(get("step")) >= last:
-        put("step", 0)
-
-
-def advance_if_playing(training: Training) -> None:
-    """On an autoplay tick, move one step on; at the last step, stop playing.
-
-    Call at the top of the fragment, before the step widgets are drawn. Runs that come
-    sooner than a tick (a click while playing) do not advance.
-    """
-    if not is_playing():
-        return
-    import time
-
-    now = time.monotonic()
-    if now - st.session_state.get("_tick", 0.0) < 0.7 * play_interval():
-        return
-    st.session_state["_tick"] = now
-    step, last = int(get("step")), len(training.merges)
-    if step >= last:
-        st.session_state["playing"] = False
-        st.rerun(scope="app")  # drop the timer
-    put("step", step + 1)
-
-
-def player(training: Training) -> None:
-    """Play/pause and speed: draw them outside the step fragment (see :func:`autoplay_timer`).
-
-    A click here reruns the whole page, which redefines the fragment with or without its
-    timer. (Inside the fragment, a click followed by ``st.rerun`` would be seen twice.)
-    """
-    playing = is_playing()
-    last = len(training.merges)
-    cols = st.columns([2, 5], vertical_alignment="bottom")
-    with cols[0]:
-        st.button("⏸ Pause" if playing else "▶ Play", key="play", on_click=_set_playing,
-                  args=(not playing, last), type="primary" if playing else "secondary",
-                  disabled=last == 0, width="stretch",
-                  help="Step through the merges automatically")
-    with cols[1]:
-        bound(st.segmented_control, "Speed", "speed", list(SPEEDS), format_func=SPEEDS.get,
-              required=True, label_visibility="collapsed")
-
 
 
 # -- more trainings: Compare, imported tokenizers ---------------------------------------

@@ -76,7 +76,7 @@ SETTINGS: dict[str, Setting] = {
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED),
     "top_n": Setting(20, lo=2, hi=LIMITS.heatmap_symbols),
     "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
-    "speed": Setting("1", ("0.5", "1", "2", "4"), url=False),
+    "speed": Setting("1", ("1", "2", "4", "10"), url=False),  # steps/s of Play
     "pair": Setting(None, url=False),
     "pair_step": Setting(None, url=False),  # the step "pair" was picked at
     "text": Setting("", url=False),
@@ -93,7 +93,19 @@ for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
         f"c{_i}_marker": Setting("none", MARKERS),
         f"c{_i}_scoring": Setting("score", SCORINGS),
         f"c{_i}_tie": Setting("first", TIE_BREAKS),
+        f"c{_i}_source": Setting("train", ("train", "opened"), url=False),
     })
+# Compare: one position for every configuration (a step, or a vocabulary size), the view
+SETTINGS.update({
+    "cmp_mode": Setting("step", ("step", "vocab")),
+    "cmp_step": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
+    "cmp_vocab": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
+    "cmp_only": Setting(False, url=False),
+    "cmp_metric": Setting("fertility", ("tokens", "chars_per_token", "bytes_per_token",
+                                        "fertility", "split_share", "unk_rate")),
+    "cmp_x": Setting("step", ("step", "vocab_size")),
+    "cmp_script": Setting("all", url=False),
+})
 
 ss = st.session_state
 
@@ -119,7 +131,43 @@ def start_run(page: str) -> list[str]:
         ss["_widget_page"] = {}  # every widget is drawn afresh on a new page
     ss["_page"] = page
     ss["_run"] = ss.get("_run", 0) + 1  # full runs; fragment reruns do not count
+    forget_replaced_widgets()
     return ignored
+
+
+def forget_replaced_widgets() -> int:
+    """Drop what Streamlit keeps of keyed widgets that a newer widget with the same key
+    replaced; returns how many were dropped.
+
+    Streamlit 1.67 keeps the metadata of every widget id a session ever drew (its
+    ``WStates.remove_stale_widgets`` drops a stale widget's value, not its metadata).
+    A widget whose id depends on its content, such as the Explore heatmap (a new
+    ``plotly_chart`` id for every figure), so leaves one entry per step shown, each
+    holding its ``on_select`` callback: with a callback defined in a page, the whole
+    page run (its training) stayed alive. An entry is dropped only when its key now
+    names another widget id and it holds no value (it can never be drawn again).
+    Reaches into Streamlit's internals: does nothing if they change.
+    """
+    try:
+        from streamlit.runtime.state.common import is_element_id, user_key_from_element_id
+        from streamlit.runtime.state.session_state_proxy import get_session_state
+
+        safe = get_session_state()
+        with safe._lock:
+            session = safe._state
+            widgets = session._new_widget_state
+            current = session._key_id_mapper._key_id_mapping
+            replaced = [
+                wid for wid in widgets.widget_metadata
+                if is_element_id(wid) and (key := user_key_from_element_id(wid)) is not None
+                and (new := current.get(key)) is not None and new != wid
+                and wid not in widgets.states and wid not in session._old_state
+            ]
+            for wid in replaced:
+                del widgets.widget_metadata[wid]
+        return len(replaced)
+    except (AttributeError, TypeError, KeyError, RuntimeError):  # other Streamlit internals
+        return 0
 
 
 def get(name: str) -> Any:

@@ -1,0 +1,236 @@
+"""HTML, tables and Plotly figures for Compare: pure functions over :mod:`bpeviz.compare`
+results, no streamlit. Every user string is escaped (:func:`bpeviz.render.esc`,
+:func:`bpeviz.render.chart_text`).
+
+Each configuration keeps one colour everywhere (its text, table row and curve):
+``CONFIG_COLOURS[i]`` for configuration ``i``, from the Okabe-Ito palette, which stays
+distinct for the common colour-vision deficiencies.
+
+A run of tokens that differ from another configuration's cut is wrapped in an element
+carrying ``data-bpeviz-diff`` (a stable hook for tests), one per
+:attr:`bpeviz.compare.Cut.diff_spans` entry:
+
+>>> from bpeviz import Corpus, train
+>>> from bpeviz.compare import compare
+>>> corpus = Corpus.from_text("low low lower lowest newest widest")
+>>> result = compare([("A", train(corpus, "bpe", merges=6).at()),
+...                   ("B", train(corpus, "wordpiece", merges=6).at())], "lowest low")
+>>> cut_html(result.text, result.cuts[0], 0).count("data-bpeviz-diff=")
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import islice
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from bpeviz.compare import METRIC_LABELS, Comparison, Cut, Metrics
+from bpeviz.render import _font, chart_text, chip, esc
+from bpeviz.views import label
+
+#: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
+CONFIG_COLOURS = ("#0072B2", "#D55E00", "#009E73")
+#: Letters naming the configurations.
+CONFIG_LETTERS = "ABC"
+
+
+def colour(index: int) -> str:
+    """The colour of configuration ``index`` (0-based)."""
+    return CONFIG_COLOURS[index % len(CONFIG_COLOURS)]
+
+
+def _diff_open(index: int, run: int, span: tuple[int, int], strong: bool) -> str:
+    width = 3 if strong else 2
+    return (f'<span class="bv-diff" data-bpeviz-diff="{run}" data-start="{span[0]}" '
+            f'data-end="{span[1]}" title="cut differently from another configuration" '
+            f'style="outline:{width}px dashed {colour(index)};outline-offset:2px;'
+            f'border-radius:.35em;background:rgba(255,200,0,.28)">')
+
+
+def _chip(text: str, tok: Any, byte_style: str, strong: bool) -> str:
+    """One token chip, as :func:`bpeviz.render.tokens_html` draws it (id on hover)."""
+    raw = bytes(tok.bytes)
+    classes = []
+    if tok.partial:
+        shown = label(raw, byte_style)
+        classes.append("bv-partial")
+    else:
+        shown = text[tok.start : tok.end]
+        if not shown.strip():
+            shown = label(tok.text, byte_style)
+    if tok.unk:
+        classes.append("bv-unk")
+    title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
+             + (" · unknown" if tok.unk else ""))
+    return chip(shown, tok.id, title=title, classes=classes, strong=strong)
+
+
+def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",
+             strong: bool = False, only_differences: bool = False,
+             max_tokens: int = 3000) -> str:
+    """The text as configuration ``index`` cuts it, its differing runs marked.
+
+    With ``only_differences``, only the differing runs are drawn, separated by ``…``.
+    Past ``max_tokens`` tokens the rest is left out, with a note (the counts cover all).
+    """
+    tokens = list(islice(cut.tokens, max_tokens))
+    differs = cut.differs
+    out = [f'<div class="bv-tokens" data-config="{CONFIG_LETTERS[index]}" '
+           f'style="border-left:6px solid {colour(index)};padding-left:.6em">']
+    pos = 0
+    run = -1
+    in_run = False
+    for i, tok in enumerate(tokens):
+        gap = (f'<span class="bv-gap">{esc(text[pos : tok.start])}</span>'
+               if tok.start > pos else "")
+        if differs[i] and not in_run:  # a run starts: the gap before it stays outside
+            run += 1
+            if only_differences:
+                out.append('<span class="bv-muted"> … </span>' if run else "")
+            else:
+                out.append(gap)
+            out.append(_diff_open(index, run, cut.diff_spans[run], strong))
+            in_run = True
+        elif in_run or not only_differences:
+            out.append(gap)
+        if in_run or not only_differences:
+            out.append(_chip(text, tok, byte_style, strong))
+        pos = max(pos, tok.end)
+        if in_run and (i + 1 == len(tokens) or not differs[i + 1]):
+            out.append("</span>")
+            in_run = False
+    if not only_differences and pos < len(text) and len(tokens) == len(cut.tokens):
+        out.append(f'<span class="bv-gap">{esc(text[pos:])}</span>')
+    if only_differences and run < 0:
+        out.append('<span class="bv-muted">No differences: this configuration cuts the text '
+                   "as the others do.</span>")
+    rest = len(cut.tokens) - len(tokens)
+    if rest > 0:
+        out.append(f'<span class="bv-muted"> … {rest:,} more tokens not drawn '
+                   "(the counts cover them all)</span>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def legend_html(labels: Sequence[str]) -> str:
+    """A swatch of each configuration's colour with its label (escaped)."""
+    items = "".join(
+        f'<span style="margin-right:1.2em;white-space:nowrap">'
+        f'<span style="display:inline-block;width:.9em;height:.9em;border-radius:.2em;'
+        f'background:{colour(i)};vertical-align:middle;margin-right:.35em"></span>'
+        f"{esc(name)}</span>" for i, name in enumerate(labels))
+    return f'<div class="bv-legend">{items}</div>'
+
+
+# -- tables -------------------------------------------------------------------------------
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def metrics_table(rows: Sequence[tuple[str, int, int, Metrics]]) -> pd.DataFrame:
+    """One row per configuration: ``(label, step, vocabulary size, metrics)``, columns
+    named in words (see :data:`bpeviz.compare.METRIC_LABELS`)."""
+    table = []
+    for name, step, vocab_size, m in rows:
+        table.append({
+            "configuration": name,
+            "step": step,
+            "vocabulary size": vocab_size,
+            METRIC_LABELS["tokens"]: m.tokens,
+            METRIC_LABELS["chars_per_token"]: _rounded(m.chars_per_token, 3),
+            METRIC_LABELS["bytes_per_token"]: _rounded(m.bytes_per_token, 3),
+            METRIC_LABELS["fertility"]: _rounded(m.fertility, 3),
+            METRIC_LABELS["split_share"]: _rounded(m.split_share, 3),
+            METRIC_LABELS["unk_rate"]: _rounded(m.unk_rate, 4),
+        })
+    return pd.DataFrame(table)
+
+
+def script_table(rows: Sequence[tuple[str, Mapping[str, Metrics]]]) -> pd.DataFrame:
+    """Per script and configuration: words, tokens per word, share split, characters per
+    token (``rows``: ``(label, metrics_by_script)``)."""
+    table = []
+    for name, by_script in rows:
+        for script, m in by_script.items():
+            table.append({
+                "script": script,
+                "configuration": name,
+                METRIC_LABELS["words"]: m.words,
+                METRIC_LABELS["fertility"]: _rounded(m.fertility, 3),
+                METRIC_LABELS["split_share"]: _rounded(m.split_share, 3),
+                METRIC_LABELS["chars_per_token"]: _rounded(m.chars_per_token, 3),
+                METRIC_LABELS["unk_rate"]: _rounded(m.unk_rate, 4),
+            })
+    return pd.DataFrame(table)
+
+
+def colour_rows(table: pd.DataFrame, labels: Sequence[str]) -> Any:
+    """A pandas Styler colouring each row's ``configuration`` cell in its colour."""
+    colours = {name: colour(i) for i, name in enumerate(labels)}
+
+    def paint(value: object) -> str:
+        found = colours.get(str(value))
+        return f"color:{found};font-weight:700" if found else ""
+
+    return table.style.map(paint, subset=["configuration"]).format(precision=3, na_rep="–",
+                                                                   thousands=",")
+
+
+# -- figures ------------------------------------------------------------------------------
+def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
+                 x: str = "step", marks: Mapping[str, int] | None = None,
+                 presentation: bool = False) -> go.Figure:
+    """``metric`` against ``x`` (``"step"`` or ``"vocab_size"``), one line per configuration
+    in its colour; ``marks`` puts a dot at each configuration's current ``x``.
+
+    ``curves``: label -> rows of :func:`bpeviz.curves.metric_curve`.
+    """
+    fig = go.Figure()
+    x_title = "merge step" if x == "step" else "vocabulary size (tokens)"
+    y_title = METRIC_LABELS.get(metric, metric)
+    for i, (name, rows) in enumerate(curves.items()):
+        xs = [r[x] for r in rows]
+        ys = [r[metric] for r in rows]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines", name=chart_text(name),
+            line={"color": colour(i), "width": 3 if presentation else 2},
+            hovertemplate=f"{chart_text(x_title)} %{{x:,}}: %{{y:,.3f}}<extra></extra>"))
+        if marks and name in marks:
+            at = min(range(len(xs)), key=lambda k: abs(xs[k] - marks[name])) if xs else None
+            if at is not None:
+                fig.add_trace(go.Scatter(x=[xs[at]], y=[ys[at]], mode="markers",
+                                         showlegend=False, hoverinfo="skip",
+                                         marker={"color": colour(i), "size": 11}))
+    fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, height=320,
+                      margin={"t": 30, "b": 10}, font=_font(presentation),
+                      legend={"orientation": "h", "y": 1.15})
+    return fig
+
+
+def differences_caption(comparison: Comparison) -> str:
+    """One sentence on how many boundaries differ (plain text, for a caption).
+
+    >>> from types import SimpleNamespace as C
+    >>> differences_caption(C(n_differing=1, cuts=(C(own_differing=1), C(own_differing=0))))[-36:]
+    'others do not (A cuts at 1, B at 0).'
+    """
+    n = comparison.n_differing
+    if len(comparison.cuts) < 2:
+        return "One configuration: nothing to compare it with."
+    if not n:
+        return "No differences: every configuration cuts this text at the same places."
+    own = ", ".join(f"{CONFIG_LETTERS[i]} {'cuts at' if not i else 'at'} {cut.own_differing:,}"
+                    for i, cut in enumerate(comparison.cuts))
+    if n == 1:
+        return ("1 token boundary differs: a place where some configurations cut the text "
+                f"and others do not ({own}).")
+    return (f"{n:,} token boundaries differ: places where some configurations cut the text "
+            f"and others do not ({own}).")
+
+
+__all__ = ["CONFIG_COLOURS", "colour", "colour_rows", "curve_figure", "cut_html",
+           "differences_caption", "legend_html", "metrics_table", "script_table"]

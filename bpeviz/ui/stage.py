@@ -1,0 +1,125 @@
+"""The stage component: steps through the merges in the browser (Streamlit components v2).
+
+The browser gets the history of the view once (every merge, and for the words on screen
+the steps at which each of their tokens appears and goes), then redraws the step bar,
+the merge card and the word splits by itself while the slider is dragged, a key is held
+or Play runs; no Python rerun per step. Python hears of the step on release or pause
+(a trigger, debounced by the browser), stores it in the ``step`` setting and redraws the
+rest of the page (metrics, tables, heatmap) for it.
+
+The JavaScript and CSS are files next to this module (``stepper/``), read at import:
+nothing comes from a CDN. User text (words, tokens) travels only in ``data`` and the
+script draws it with ``textContent``.
+
+In a page (not a doctest: it needs a running script)::
+
+    step = stage.controls(training)          # the bar: ◀ slider ▶, step, Play, speed, keys
+    stage.card(training, "gpt2")             # the merge card of the browser's step
+    stage.words(training, rows, "gpt2")      # the splits of a page of words
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from bpeviz import views
+from bpeviz.training import Training
+from bpeviz.ui import state
+from bpeviz.ui.state import get, put
+
+_HERE = Path(__file__).resolve().parent / "stepper"
+JS = (_HERE / "stepper.js").read_text(encoding="utf-8")
+CSS = (_HERE / "stepper.css").read_text(encoding="utf-8")
+NAME = "bpeviz_stage"
+KEY = "stage"
+SPEEDS = ("1", "2", "4", "10")
+
+
+def _component() -> Any:
+    # registering the same definition again is a no-op (Streamlit compares them); do it
+    # on every run so that a fresh runtime (a test, a restarted server) has it too
+    return st.components.v2.component(NAME, css=CSS, js=JS, isolate_styles=False)
+
+
+def _history_id(training: Training, byte_style: str = "") -> str:
+    return f"{id(training):x}:{len(training.merges)}:{byte_style}"
+
+
+def _from_browser(last: int) -> None:
+    """The browser's step (and speed) after a release, a pause or a key burst."""
+    sent = (st.session_state.get(KEY) or {}).get("step")
+    if not isinstance(sent, dict):
+        return
+    try:
+        step = int(sent.get("step"))
+    except (TypeError, ValueError):
+        return
+    put("step", min(max(step, 0), last))
+    seq = sent.get("seq")
+    if isinstance(seq, int):
+        st.session_state["stage_seq"] = max(seq, st.session_state.get("stage_seq", 0))
+    if sent.get("speed") in SPEEDS:
+        put("speed", sent["speed"])
+
+
+def controls(training: Training, *, number_box: bool = True) -> int:
+    """The step bar of the page (and a "Go to step" box Python owns); returns the step.
+
+    Keys anywhere on the page (not in a text box): ← → one step, Shift+← → ten,
+    Home/End, Space play/pause, ``?`` the list of keys.
+    """
+    last = len(training.merges)
+    step = state.clamp("step", 0, last)
+    if last == 0:
+        return 0
+    if get("speed") not in SPEEDS:
+        put("speed", "1")
+    data = {"role": "controls", "step": step, "n": last, "speed": get("speed"),
+            "seq": st.session_state.get("stage_seq", 0), "hist": _history_id(training)}
+    if number_box:
+        bar, box = st.columns([6, 1], vertical_alignment="center")
+    else:
+        bar, box = st.container(), None
+    with bar:
+        _component()(key=KEY, data=data, on_step_change=lambda: _from_browser(last))
+    if box is not None:
+        with box:
+            # the box shows the step Python knows; a fresh box per step, so a value the
+            # browser still holds can never come back as a change after a busy rerun
+            st.number_input("Go to step", min_value=0, max_value=last, value=step,
+                            key=f"stage_box_{step}", on_change=_box_to_step,
+                            args=(f"stage_box_{step}",),
+                            help="Type a step and press Enter. The bar on the left "
+                                 "steps by itself; this box follows it when you stop.")
+    state.set_url_step(step)
+    return step
+
+
+def _box_to_step(box_key: str) -> None:
+    value = st.session_state.get(box_key)
+    if value is not None:
+        put("step", int(value))
+
+
+def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> None:
+    """The merge card (this merge and the next), following the browser's step."""
+    step = int(get("step"))
+    data = {"role": "card", "step": step, "n": len(training.merges),
+            "hist": _history_id(training), "strong": strong,
+            **views.stage_merges(training, byte_style)}
+    _component()(key=f"{KEY}_card", data=data)
+
+
+def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
+          strong: bool = False, max_chips: int = 200) -> None:
+    """The splits of the words of ``rows`` (a page of :func:`bpeviz.views.words_frame`),
+    following the browser's step: changed words highlighted, new tokens outlined."""
+    step = int(get("step"))
+    data = {"role": "words", "step": step, "n": len(training.merges),
+            "hist": _history_id(training), "strong": strong, "maxChips": max_chips,
+            **views.stage_words(training, rows, byte_style)}
+    _component()(key=f"{KEY}_words", data=data)

@@ -1,0 +1,149 @@
+"""The Compare page under AppTest: one control moves every configuration, the marked
+differences are the engine's, labels are the sidebar's, an opened file is a configuration."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from bpeviz import train
+from bpeviz.compare import compare, step_for_vocab_size
+from bpeviz.formats import import_files
+from bpeviz.samples import load_sample
+from bpeviz.ui import train_options
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGE = "pages/3_Compare.py"
+TEXT = "low lower lowest 苹果派 naïve café"
+ALGORITHMS = ["bpe", "bbpe", "wordpiece"]  # configurations A, B, C by default
+
+
+def open_compare(**state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def reference(algorithm: str, merges: int = 200):
+    pretok = "gpt2" if algorithm == "bbpe" else "whitespace"
+    return train(load_sample("tour", pretok), **train_options(algorithm, merges=merges))
+
+
+def cut_bodies(at: AppTest) -> list[str]:
+    return [el.proto.body for el in at.get("html") if "data-config=" in el.proto.body]
+
+
+def diff_marks(body: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in
+            re.findall(r'data-bpeviz-diff="\d+" data-start="(\d+)" data-end="(\d+)"', body)]
+
+
+def captions(at: AppTest) -> str:
+    return "\n".join(c.value for c in at.caption).replace("\\", "")
+
+
+def test_marked_differences_are_the_engines_at_every_step():
+    at = open_compare(cmp_n=3, text=TEXT, text_edited=True)
+    trainings = [reference(a) for a in ALGORITHMS]
+    for step in (200, 0, 37):
+        if step != 200:
+            at.slider(key="w_cmp_step").set_value(step).run()
+            assert not at.exception
+        expected = compare([(a, t.at(step)) for a, t in zip("ABC", trainings)], TEXT)
+        bodies = cut_bodies(at)
+        assert len(bodies) == 3
+        for body, cut in zip(bodies, expected.cuts):
+            assert diff_marks(body) == list(cut.diff_spans), step
+        assert f"{expected.n_differing:,} token boundar" in at.markdown[0].value or (
+            expected.n_differing == 0 and "No differences" in at.markdown[0].value)
+        for letter in "ABC":
+            assert f"{letter}: " in captions(at) and f"step {step:,} of 200" in captions(at)
+
+
+def test_only_differences_draws_just_the_marked_runs():
+    at = open_compare(text=TEXT, text_edited=True)
+    at.toggle(key="w_cmp_only").set_value(True).run()
+    expected = compare([(a, reference(a).at(200)) for a in ALGORITHMS[:2]], TEXT)
+    assert expected.n_differing  # something to draw
+    for body, cut in zip(cut_bodies(at), expected.cuts):
+        assert body.count('class="bv-chip') == sum(cut.differs)
+        assert diff_marks(body) == list(cut.diff_spans)
+
+
+def test_equal_vocabulary_size_puts_each_configuration_at_its_own_step():
+    at = open_compare(text=TEXT, text_edited=True, cmp_mode="vocab")
+    target = 400
+    at.slider(key="w_cmp_vocab").set_value(target).run()
+    assert not at.exception
+    expected = [step_for_vocab_size(reference(a), target) for a in ALGORITHMS[:2]]
+    text = captions(at)
+    for letter, found in zip("AB", expected):
+        assert re.search(rf"{letter}: [^\n]*step {found.step:,} of 200, "
+                         rf"{found.vocab_size:,} tokens in the vocabulary", text), text
+    assert expected[0].step != expected[1].step  # bytes start at 256 tokens: a real test
+
+
+def test_labels_are_the_sidebars_and_the_training_section_is_marked_unused():
+    at = open_compare(text=TEXT, text_edited=True)
+    options = [o for s in at.selectbox for o in s.options]
+    assert "first" not in options and "score" not in options  # raw values
+    assert any("first seen" in o for o in options)
+    assert [e.label for e in at.sidebar.expander] == ["Training: not used on this page"]
+    table = at.dataframe[0].value
+    assert list(table["configuration"]) == [
+        "A: BPE (characters) (200 merges, whitespace, ties: first seen)",
+        "B: Byte-level BPE (200 merges, GPT-2 regex, ties: first seen)"]
+
+
+def test_an_opened_tokenizer_file_is_a_configuration():
+    trained = reference("bbpe", 120)
+    opened = import_files(trained.at(120).export("tiktoken"))
+    at = open_compare(text=TEXT, text_edited=True, imported=("mine.tiktoken", opened),
+                      c2_source="opened")
+    table = at.dataframe[0].value
+    assert list(table["configuration"])[1] == "B: mine.tiktoken (opened file)"
+    expected = compare([("A", reference("bpe").at(120)), ("B", opened.at(120))], TEXT)
+    at.slider(key="w_cmp_step").set_value(120).run()
+    bodies = cut_bodies(at)
+    assert [diff_marks(b) for b in bodies] == [list(c.diff_spans) for c in expected.cuts]
+    assert list(at.dataframe[0].value["tokens"]) == [len(c.tokens) for c in expected.cuts]
+
+
+def test_the_text_stays_when_switching_pages():
+    at = open_compare(text=TEXT, text_edited=True)
+    at.text_area(key="w_text").set_value("hello 苹果").run()
+    at.switch_page("pages/2_Tokenize.py").run()
+    assert at.text_area(key="w_text").value == "hello 苹果"
+    at.switch_page(PAGE).run()
+    assert at.text_area(key="w_text").value == "hello 苹果" and not at.exception
+
+
+def test_curves_have_one_colour_per_configuration():
+    at = open_compare(cmp_n=3, text=TEXT, text_edited=True)
+    import json
+
+    from bpeviz.render_compare import CONFIG_COLOURS
+
+    spec = next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
+                if "compare_curve" in el.proto.id)
+    lines = [t for t in spec["data"] if t["mode"] == "lines"]
+    assert [t["line"]["color"] for t in lines] == list(CONFIG_COLOURS)
+    tokens = next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
+                  if "compare_tokens" in el.proto.id)
+    assert [t["line"]["color"] for t in tokens["data"]] == list(CONFIG_COLOURS)
+
+
+def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
+    from bpeviz.limits import LIMITS
+
+    at = open_compare(text=TEXT, text_edited=True, merges=LIMITS.merges + 1)
+    assert not at.error, [e.value for e in at.error]
+    assert len(cut_bodies(at)) == 2
+    at.switch_page("pages/1_Explore.py").run()
+    assert at.error and f"{LIMITS.merges:,}" in at.error[0].value  # where the setting is used
