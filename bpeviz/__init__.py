@@ -10,9 +10,6 @@ The public API::
 This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 """
 
-import sys
-import types
-
 from bpeviz.corpus import Corpus
 from bpeviz.serialize import load
 from bpeviz.snapshot import Snapshot
@@ -30,18 +27,3 @@ __all__ = [
     "replay",
     "train",
 ]
-
-
-class _Package(types.ModuleType):
-    """Keeps ``bpeviz.replay`` the function :func:`bpeviz.training.replay`: importing the
-    submodule :mod:`bpeviz.replay` would otherwise replace it with the module (Python sets
-    a package attribute for every submodule it imports). ``from bpeviz.replay import ...``
-    still reaches the module."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "replay" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
