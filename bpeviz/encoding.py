@@ -185,6 +185,15 @@ def encoder(training: Training, step: int) -> _Encoder:
     return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
 
 
+def fresh_encoder(training: Training, step: int) -> _Encoder:
+    """The cached encoder of ``training`` at ``step`` if there is one, else a new one that
+    is not cached (for one-off passes over many steps, which would evict the steps the
+    pages keep)."""
+    engine = default_engine()
+    found = _ENCODERS.peek(training, (step, engine))
+    return found if found is not None else _Encoder(training, step, engine)
+
+
 # A piece of an encoded word: id, start and end (characters, relative to the word) and
 # flags (_PARTIAL, _UNK). A cache entry holds a word's pieces column by column. A token's
 # bytes are not kept: they are its vocabulary bytes (BBPE) or the input it covers.

@@ -26,7 +26,7 @@ from bpeviz.engine.splitlog import NEVER
 
 
 class PairState:
-    """The merge loop's state in pure Python: the reference for ``bpeviz._merge.State``.
+    """The merge loop's state in pure Python: the reference for ``bpeviz.engine._merge.State``.
 
     It keeps pair counts, an index from each pair to the words that may hold it (stale
     entries are skipped), a first-occurrence lower bound per pair (tie rule ``first``)
