@@ -6,4 +6,4 @@ is skipped (``optional=True``) and bpeviz runs its pure-Python merge loop instea
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("bpeviz._merge", ["bpeviz/_merge.c"], optional=True)])
+setup(ext_modules=[Extension("bpeviz.engine._merge", ["bpeviz/engine/_merge.c"], optional=True)])

@@ -75,7 +75,7 @@ def note(benchmark: str, message: str) -> None:
 
 
 def engine_name() -> str:
-    from bpeviz.training import default_engine
+    from bpeviz.engine import default_engine
 
     return default_engine()
 
@@ -233,7 +233,7 @@ def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
         t0 = time.perf_counter()
         tik_ids = enc.encode_ordinary(text)
         t_tik.append(time.perf_counter() - t0)
-    # the pure-Python path (what runs when bpeviz._merge is not built), once: it is slow.
+    # the pure-Python path (what runs when bpeviz.engine._merge is not built), once: it is slow.
     # A new encoder object: its word cache starts empty, at the step tiktoken has.
     python_encoder = encoding._Encoder(training, last, "python")
     t0 = time.perf_counter()
@@ -514,8 +514,8 @@ def main() -> None:
     print(f"bpeviz benchmarks: {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, numpy {numpy.__version__}, "
           f"tokenizers {tokenizers.__version__}")
-    print(f"merge loop: {bpeviz.training.default_engine()}"
-          + ("" if bpeviz.training._compiled else
+    print(f"merge loop: {bpeviz.engine.default_engine()}"
+          + ("" if bpeviz.engine._compiled else
              " (build the compiled one: python setup.py build_ext --inplace)"))
     results: dict[str, Any] = {"machine": {"platform": platform.platform(),
                                            "cores": os.cpu_count(),

@@ -53,7 +53,7 @@ def run_bpeviz(job: dict[str, Any]) -> dict[str, Any]:
 
     from bench.data import corpus_text
     from bpeviz import Corpus, train
-    from bpeviz.training import default_engine
+    from bpeviz.engine import default_engine
 
     text = corpus_text(job["mb"], job.get("offset", 0.0))
     if job.get("engine"):

@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bpeviz import algorithms
 from bpeviz.corpus import Corpus
 from bpeviz.pretokenize import PRETOKENIZERS
-from bpeviz.symbols import ALGORITHMS
 from bpeviz.training import SCORINGS, TIE_BREAKS, train
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class _Progress:
 def _add_train(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train on a text or word<TAB>count file")
     p.add_argument("input", help="a UTF-8 text file, or a word<TAB>count file")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe")
+    p.add_argument("--algorithm", choices=algorithms.names(), default="bpe")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=int, help="number of merges (default 1000)")
     size.add_argument("--vocab-size", type=int, help="stop at this vocabulary size")
@@ -69,7 +69,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_train(args: argparse.Namespace) -> int:
-    pretokenizer = args.pretokenizer or ("gpt2" if args.algorithm == "bbpe" else "whitespace")
+    pretokenizer = args.pretokenizer or algorithms.get(args.algorithm).pretokenizer
     corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
     merges = args.merges if args.merges is not None or args.vocab_size is not None else 1000
     training = train(

@@ -28,8 +28,8 @@ vocabulary without one gives unknown tokens the id ``-1``. Byte-level BPE never 
 Results are cached per word, per (training, step): a cache never serves another step
 or another training.
 
-When the compiled module ``bpeviz._merge`` is built (and chosen: see
-:func:`bpeviz.training.default_engine`), whole texts go through it: it cuts the words
+When the compiled module ``bpeviz.engine._merge`` is built (and chosen: see
+:func:`bpeviz.engine.default_engine`), whole texts go through it: it cuts the words
 (from a table of character classes that the ``regex`` module computes, so letters,
 digits and whitespace are what the patterns say they are), keeps the word cache, merges
 byte-level words itself and hands every other word to the Python code below, which
@@ -47,7 +47,6 @@ stays the reference: the tests check both paths give the same tokens.
 from __future__ import annotations
 
 import codecs
-import heapq
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -60,8 +59,11 @@ import numpy as np
 import regex
 
 from bpeviz import pretokenize
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.engine import compiled_module, default_engine
+from bpeviz.engine.merge_word import _HEAP_FROM, _merge_with_heap, merge_word  # noqa: F401
 from bpeviz.owned import OwnedCache
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols, utf8_bytes
+from bpeviz.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -73,8 +75,6 @@ MAX_WORDPIECE_CHARS = 100
 UNK_TOKENS = ("[UNK]", "<unk>", "<UNK>")
 #: Pre-tokenizers that drop whitespace, so decoding puts a space between words.
 _SPACE_DROPPING = ("whitespace", "counts")
-# Above this many symbols a word is merged with a heap instead of repeated scans.
-_HEAP_FROM = 48
 # Per-word cache entries per encoder, and encoders (steps) kept per training.
 _WORD_CACHE_SIZE = 200_000
 _STEPS_PER_TRAINING = 8
@@ -181,7 +181,7 @@ def encoder(training: Training, step: int) -> _Encoder:
     and they go when the training goes.
     """
     # keyed by the engine too: an encoder made by one engine is never served to the other
-    engine = _engine()
+    engine = default_engine()
     return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
 
 
@@ -189,15 +189,9 @@ def fresh_encoder(training: Training, step: int) -> _Encoder:
     """The cached encoder of ``training`` at ``step`` if there is one, else a new one that
     is not cached (for one-off passes over many steps, which would evict the steps the
     pages keep)."""
-    engine = _engine()
+    engine = default_engine()
     found = _ENCODERS.peek(training, (step, engine))
     return found if found is not None else _Encoder(training, step, engine)
-
-
-def _engine() -> str:
-    from bpeviz import training as engines
-
-    return engines.default_engine()
 
 
 # A piece of an encoded word: id, start and end (characters, relative to the word) and
@@ -211,7 +205,7 @@ _PARTIAL, _UNK = 1, 2
 # Columns of an encoded text: every token's start, end (NumPy int64) and flags (uint8,
 # or None when all are 0), or a function that computes them when first needed.
 _Columns = tuple[np.ndarray, np.ndarray, np.ndarray | None]
-# The compiled pre-tokenizers (bpeviz._merge.Coder) and the GPT-2 pattern they hard-code.
+# The compiled pre-tokenizers (bpeviz.engine._merge.Coder) and the GPT-2 pattern they hard-code.
 _COMPILED_SPLITS = {"whitespace": 0, "gpt2": 1, "none": 2}
 _COMPILED_GPT2 = (
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -228,6 +222,10 @@ class _Encoder:
         self.training = training
         self.step = step
         self.algorithm = options.algorithm
+        alg = self.alg = get_algorithm(options.algorithm)
+        # what the record says, read on every word: bytes or characters, merges or longest match
+        self.byte_level, self.longest_match = alg.byte_level, alg.longest_match
+        self.prefix = alg.continuing_prefix
         self.marker = options.marker
         self.marker_style = options.marker_style
         pretokenizer = training.corpus.pretokenizer
@@ -246,27 +244,27 @@ class _Encoder:
         self.ranks: dict[tuple[int, int], tuple[int, int]] = {}
         for merge in training.merges[:step]:
             self.ranks.setdefault((merge.left_id, merge.right_id), (merge.step, merge.token_id))
-        if self.algorithm == "bbpe":
+        if self.byte_level:
             self.byte_ids = [self.ids.get(bytes((b,)), -1) for b in range(256)]
             self.texts = {i: readable(vocab[i]) for i in self.known}  # type: ignore[arg-type]
         else:
             self.texts = {i: vocab[i] for i in self.known}  # type: ignore[misc]
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             self.longest = max((len(vocab[i]) for i in self.known), default=0)
             # every start of every token (the tokens too), for the longest-match search
             self.prefixes = {s[:k] for s in self.ids for k in range(1, len(s) + 1)}
         self.cache: dict[str, _Entry] = {}
-        # the compiled path (engine "compiled", the default when bpeviz._merge is built)
+        # the compiled path (engine "compiled", the default when bpeviz.engine._merge is built)
         self._merge: Callable[[list[int], list[int], list[int]],
                               tuple[list[int], list[int], list[int]]] = self._merge_python
         self._coder: Any = None
-        compiled = _compiled_module(engine)
+        compiled = compiled_module(engine)
         if compiled is not None:
             self._init_compiled(compiled, training.merges[:step])
 
     def _init_compiled(self, compiled: Any, merges: Sequence[Any]) -> None:
         ranks = None
-        if self.algorithm != "wordpiece":
+        if not self.longest_match:
             columns = np.array([(m.left_id, m.right_id, m.step, m.token_id) for m in merges],
                                dtype=np.int32).reshape(-1, 4).T
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
@@ -274,7 +272,7 @@ class _Encoder:
         split = _COMPILED_SPLITS.get(self.pretokenizer)
         if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
-        native = self.algorithm == "bbpe" and -1 not in self.byte_ids
+        native = self.byte_level and -1 not in self.byte_ids
         self._coder = compiled.Coder(
             split, _char_classes(), ranks if native else None,
             np.array(self.byte_ids, dtype=np.int32) if native else None,
@@ -322,9 +320,9 @@ class _Encoder:
         return list(zip(entry[0], entry[1], entry[2]))
 
     def _encode_word(self, word: str) -> _Entry:
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             pieces = self._wordpiece(word)
-        elif self.algorithm == "bbpe":
+        elif self.byte_level:
             pieces = self._bbpe(word)
         else:
             pieces = self._bpe(word)
@@ -332,7 +330,7 @@ class _Encoder:
 
     # -- one word -------------------------------------------------------------------------
     def _bpe(self, word: str) -> tuple[_Piece, ...]:
-        symbols = initial_symbols(word, "bpe", self.marker, self.marker_style)
+        symbols = self.alg.initial_symbols(word, self.marker, self.marker_style)
         n = len(word)
         ids = [self.ids.get(s, -1) for s in symbols]
         starts = list(range(len(symbols)))
@@ -385,7 +383,7 @@ class _Encoder:
         while start < n:
             # the longest piece in the vocabulary: read on while the piece is the start
             # of some token (a longer match would start with it), keep the last match
-            head = WORDPIECE_PREFIX if start else ""
+            head = self.prefix if start else ""
             found = -1
             end = start
             last = min(n, start + self.longest)
@@ -417,7 +415,7 @@ class _Encoder:
                                  f"(ids go from 0 to {len(self.known) - 1})")
             checked.append(i)
         ids = checked
-        if self.algorithm == "bbpe":
+        if self.byte_level:
             data = b"".join(vocab[i] if i >= 0 else b"" for i in ids)  # type: ignore[misc]
             try:
                 return data.decode("utf-8", "surrogatepass")
@@ -425,11 +423,11 @@ class _Encoder:
                 return data.decode("utf-8", "replace")
         tokens = [vocab[i] if i >= 0 else self.unk_text for i in ids]
         spaced = self.pretokenizer in _SPACE_DROPPING
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             out: list[str] = []
             for token in tokens:
-                if token.startswith(WORDPIECE_PREFIX) and out:  # type: ignore[union-attr]
-                    out.append(token[len(WORDPIECE_PREFIX) :])
+                if self.prefix and token.startswith(self.prefix) and out:  # type: ignore[union-attr]
+                    out.append(token[len(self.prefix) :])
                 else:
                     if out and spaced:
                         out.append(" ")
@@ -439,73 +437,6 @@ class _Encoder:
         if self.marker:
             text = text.replace(self.marker, " " if spaced else "")
         return text
-
-
-def merge_word(
-    ids: list[int], starts: list[int], ends: list[int], ranks: _Ranks
-) -> tuple[list[int], list[int], list[int]]:
-    """Merge a word's symbols: always the leftmost occurrence of the lowest-ranked pair.
-
-    ``ranks`` maps ``(left id, right id)`` to ``(rank, merged id)``; ``starts``/``ends``
-    are each symbol's span, and a merged symbol spans both. Ids below 0 (unknown
-    symbols) never merge.
-
-    >>> merge_word([1, 2, 3], [0, 1, 2], [1, 2, 3], {(1, 2): (1, 4), (4, 3): (2, 5)})
-    ([5], [0], [3])
-    """
-    if len(ids) >= _HEAP_FROM:
-        return _merge_with_heap(ids, starts, ends, ranks)
-    ids, starts, ends = list(ids), list(starts), list(ends)
-    get = ranks.get
-    while len(ids) > 1:
-        best = None
-        at = 0
-        for i in range(len(ids) - 1):
-            found = get((ids[i], ids[i + 1]))
-            if found is not None and (best is None or found[0] < best[0]):
-                best, at = found, i
-        if best is None:
-            break
-        ids[at : at + 2] = [best[1]]
-        ends[at] = ends[at + 1]
-        del starts[at + 1], ends[at + 1]
-    return ids, starts, ends
-
-
-def _merge_with_heap(
-    ids: list[int], starts: list[int], ends: list[int], ranks: _Ranks
-) -> tuple[list[int], list[int], list[int]]:
-    """:func:`merge_word` for long words: a heap of (rank, position), as HF's BPE does."""
-    n = len(ids)
-    ids, ends = list(ids), list(ends)
-    nxt = list(range(1, n + 1))
-    prev = list(range(-1, n - 1))
-    alive = [True] * n
-    get = ranks.get
-    heap = []
-    for i in range(n - 1):
-        found = get((ids[i], ids[i + 1]))
-        if found is not None:
-            heap.append((found[0], i, found[1]))
-    heapq.heapify(heap)
-    while heap:
-        rank, i, token = heapq.heappop(heap)
-        j = nxt[i]
-        if not alive[i] or j >= n or get((ids[i], ids[j])) != (rank, token):
-            continue  # stale: one of the two symbols has changed since
-        ids[i] = token
-        ends[i] = ends[j]
-        alive[j] = False
-        nxt[i] = nxt[j]
-        if nxt[j] < n:
-            prev[nxt[j]] = i
-        p, q = prev[i], nxt[i]
-        if p >= 0 and (found := get((ids[p], ids[i]))) is not None:
-            heapq.heappush(heap, (found[0], p, found[1]))
-        if q < n and (found := get((ids[i], ids[q]))) is not None:
-            heapq.heappush(heap, (found[0], i, found[1]))
-    keep = [i for i in range(n) if alive[i]]
-    return [ids[i] for i in keep], [starts[i] for i in keep], [ends[i] for i in keep]
 
 
 # -- pre-tokenization with offsets ---------------------------------------------------------
@@ -534,16 +465,6 @@ def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
 
 
 # -- the compiled path -------------------------------------------------------------------
-def _compiled_module(engine: str | None) -> Any:
-    """bpeviz._merge if ``engine`` (default: :func:`bpeviz.training.default_engine`) is
-    "compiled" and it is built, else None."""
-    from bpeviz import training
-
-    if (engine or training.default_engine()) != "compiled":
-        return None
-    return training._compiled
-
-
 @cache
 def _char_classes() -> bytes:
     """One byte per code point for the compiled pre-tokenizers: 1 ``\\p{L}``, 2 ``\\p{N}``,
@@ -620,7 +541,7 @@ class Encoding(Sequence[Token]):
               flags: Sequence[int] | None) -> Iterator[Token]:
         enc = self._encoder
         texts, unk_text = enc.texts, enc.unk_text
-        if enc.algorithm == "bbpe":
+        if enc.byte_level:
             raws: Iterator[bytes] = map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
         else:
             text = self._text

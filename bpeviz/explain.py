@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, display, initial_symbols
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.symbols import Symbol, display
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -142,7 +143,8 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     found = np.flatnonzero(is_merged)
     rank = int(found[0]) + 1 if len(found) else None
     count_left = count_right = None
-    if training.algorithm == "wordpiece":
+    alg = get_algorithm(training.algorithm)
+    if alg.scored:
         ids, word_of = before._ids
         counts = np.asarray(training.corpus.counts, dtype=np.int64)
         count_left = int(counts[word_of[ids == a]].sum())
@@ -153,8 +155,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
         winner = pd.DataFrame({"left": [merge.left], "right": [merge.right], "count": [0],
                                "score": [0.0], "left_id": [a], "right_id": [b]})
     others = pairs[~is_merged]
-    value = ("score" if training.algorithm == "wordpiece"
-             and training.options.scoring == "score" else "count")
+    value = alg.value_name(training.options.scoring)
     tie = others[others["score"] == float(winner["score"].iat[0])] if rank else others[:0]
     candidates = pd.concat([winner[_PAIR_COLUMNS],
                             others[_PAIR_COLUMNS].iloc[:max(top, 10) - 1]],
@@ -258,7 +259,7 @@ class Trace:
     @property
     def tokens(self) -> tuple[Symbol, ...]:
         """The final symbols (BPE, BBPE) or matched pieces (WordPiece)."""
-        if self.algorithm == "wordpiece":
+        if get_algorithm(self.algorithm).longest_match:
             return tuple(p.piece for p in self.pieces if p.piece is not None)
         return self.steps[-1].symbols if self.steps else self.initial
 
@@ -282,14 +283,14 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     if words != [word]:
         raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
                          "pre-tokenizer; trace one word at a time")
-    if enc.algorithm == "wordpiece":
+    if enc.longest_match:
         return _trace_wordpiece(snapshot, enc, word)
     training = snapshot.training
-    if enc.algorithm == "bbpe":
+    if enc.byte_level:
         symbols: list[Any] = [bytes((x,)) for x in word.encode("utf-8", "surrogatepass")]
         ids = [enc.byte_ids[x[0]] for x in symbols]
     else:
-        symbols = initial_symbols(word, "bpe", enc.marker, enc.marker_style)
+        symbols = enc.alg.initial_symbols(word, enc.marker, enc.marker_style)
         ids = [enc.ids.get(s, -1) for s in symbols]
     initial, initial_ids = tuple(symbols), tuple(ids)
     merges, ranks, vocab = training.merges, enc.ranks, training.vocab
@@ -332,14 +333,15 @@ def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
 
     made = created_at(snapshot.training)
     n = len(word)
-    initial = tuple(initial_symbols(word, "wordpiece"))
+    name = enc.algorithm
+    initial = tuple(enc.alg.initial_symbols(word))
     if n > MAX_WORDPIECE_CHARS:
-        return Trace(word, "wordpiece", snapshot.step, initial, (),
+        return Trace(word, name, snapshot.step, initial, (),
                      (TracePiece(0, n, None, enc.unk_id, 0, ()),), (enc.unk_id,), unk=True)
     pieces = []
     start = 0
     while start < n:
-        head = WORDPIECE_PREFIX if start else ""
+        head = enc.prefix if start else ""
         tried = []
         match = None
         for end in range(min(n, start + enc.longest), start, -1):  # longest first
@@ -351,11 +353,11 @@ def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
                 break
         if match is None:
             pieces.append(TracePiece(start, n, None, enc.unk_id, 0, tuple(tried)))
-            return Trace(word, "wordpiece", snapshot.step, initial, (), tuple(pieces),
+            return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
                          (enc.unk_id,), unk=True)
         pieces.append(match)
         start = match.end
-    return Trace(word, "wordpiece", snapshot.step, initial, (), tuple(pieces),
+    return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
                  tuple(p.id for p in pieces))
 
 
@@ -412,7 +414,7 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     else:
         lines.append(f"{_after(why.step)}, {pair} does not occur in the corpus: this "
                      "merge was replayed from a tokenizer file, not chosen here.")
-    if why.algorithm == "wordpiece":
+    if get_algorithm(why.algorithm).scored:
         formula = (f"count({label(m.left, byte_style)} {label(m.right, byte_style)}) / "
                    f"(count({label(m.left, byte_style)}) × count({label(m.right, byte_style)}))"
                    f" = {m.count:,} / ({why.count_left:,} × {why.count_right:,}) = "
@@ -484,7 +486,7 @@ def describe_trace(tr: Trace, byte_style: str = "gpt2") -> list[str]:
     def split(symbols: tuple[Symbol, ...]) -> str:
         return " ".join(label(s, byte_style) if s is not None else "[UNK]" for s in symbols)
 
-    if tr.algorithm == "wordpiece":
+    if get_algorithm(tr.algorithm).longest_match:
         lines = [f"WordPiece cuts “{tr.word}” at step {tr.step} by longest match from the "
                  "left (## marks a piece inside the word):"]
         for p in tr.pieces:

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, bytes_to_gpt2, bytes_to_hex
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.symbols import Symbol, bytes_to_gpt2, bytes_to_hex
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -63,7 +64,8 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
     """
     from bpeviz.views import label
 
-    algorithm = training.algorithm
+    alg = get_algorithm(training.algorithm)
+    prefix = alg.continuing_prefix
     marker = training.options.marker
     glued = training.options.marker_style == "glued"
     found: dict[str, Note] = {}
@@ -77,9 +79,9 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
             continue
         if not isinstance(symbol, str):
             continue
-        if (algorithm == "wordpiece" and symbol.startswith(WORDPIECE_PREFIX)
-                and len(symbol) > len(WORDPIECE_PREFIX) and "wordpiece-prefix" not in found):
-            rest = symbol[len(WORDPIECE_PREFIX):]
+        if (prefix and symbol.startswith(prefix)
+                and len(symbol) > len(prefix) and "wordpiece-prefix" not in found):
+            rest = symbol[len(prefix):]
             found["wordpiece-prefix"] = Note(
                 "wordpiece-prefix", symbol,
                 f"## marks a piece inside a word: “{symbol}” is “{rest}” glued to the piece "
@@ -114,7 +116,7 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
             "unk", "[UNK]",
             (f"[UNK] stands for “{what}”, which this vocabulary cannot spell: "
              + ("WordPiece found no piece for some part of that word, so the whole word "
-                "became one unknown token." if algorithm == "wordpiece" else
+                "became one unknown token." if alg.longest_match else
                 "that character never appeared in the training text, so it has no token.")))
     return [found[k] for k in KEYS if k in found]
 
@@ -171,7 +173,8 @@ def token_notes(training: Training, text: str, tokens: Sequence[Any],
     partial ones bring the byte notations.
     """
     vocab = training.vocab
-    if training.algorithm == "bbpe":  # whole tokens are drawn as text, partial ones as bytes
+    # byte-level: whole tokens are drawn as text, partial ones as bytes
+    if get_algorithm(training.algorithm).byte_level:
         symbols: list[Symbol] = [vocab[t.id] if t.partial else t.text
                                  for t in tokens if 0 <= t.id < len(vocab)]
     else:

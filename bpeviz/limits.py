@@ -4,13 +4,23 @@ Past these limits the command line trains without a time budget::
 
     python -m bpeviz train corpus.txt --algorithm bpe --merges 5000 --out training.json
 
->>> check(text_chars=10, unique_words=3, merges=10_000, algorithm="bpe")[0].split(":")[0]
+>>> from bpeviz import Corpus
+>>> from bpeviz.training import make_options
+>>> check(Corpus.from_text("low lower"), make_options("bpe", merges=10_000))[0].split(":")[0]
 'Too many merges for the live explorer'
+>>> check(Corpus.from_text("low lower"), make_options("bpe", vocab_size=12))
+[]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.corpus import Corpus
+
+if TYPE_CHECKING:
+    from bpeviz.training import TrainOptions
 
 
 @dataclass(frozen=True)
@@ -46,7 +56,48 @@ def cli_command(algorithm: str = "bpe", merges: int = 5000, pretokenizer: str | 
             f"{pre} --out training.json")
 
 
-def check(
+def check(*args: Any, **kwargs: Any) -> list[str]:
+    """Messages for every limit ``check(corpus, options)`` passes (empty when they fit).
+
+    ``corpus`` is a :class:`~bpeviz.corpus.Corpus`, ``options`` a
+    :class:`~bpeviz.training.TrainOptions`; ``limits=`` another :class:`Limits`. The
+    older form with sizes, ``check(text_chars, unique_words, merges, algorithm, ...)``,
+    still works: it is :func:`check_sizes`.
+    """
+    if not args or not isinstance(args[0], Corpus):
+        return check_sizes(*args, **kwargs)
+    return _check_training(*args, **kwargs)
+
+
+def _check_training(corpus: Corpus, options: TrainOptions, limits: Limits = LIMITS) -> list[str]:
+    from bpeviz.training import base_vocabulary
+
+    merges = options.merges
+    if merges is None:
+        merges = max(0, options.vocab_size - len(base_vocabulary(corpus, options)))  # type: ignore[operator]
+    pretokenizer = corpus.pretokenizer if corpus.pretokenizer != "counts" else None
+    return check_sizes(0, len(corpus.words), merges, options.algorithm, pretokenizer,
+                       limits, _weighted_symbols(corpus, options))
+
+
+def _weighted_symbols(corpus: Corpus, options: TrainOptions) -> int:
+    """Initial symbols counted with repeats (sum of count x initial length), exactly:
+    what ``Training.initial_tokens`` will be, known before training."""
+    from bpeviz.algorithms import get
+    from bpeviz.symbols import utf8_bytes
+
+    alg = get(options.algorithm)
+    if alg.byte_level:
+        sizes = [len(utf8_bytes(w)) for w in corpus.words]
+    else:
+        sizes = list(map(len, corpus.words))
+    total = sum(c * n for c, n in zip(corpus.counts, sizes))
+    if options.marker and options.marker_style == "separate" and alg.takes_marker:
+        total += sum(corpus.counts)  # one marker symbol after every word
+    return total
+
+
+def check_sizes(
     text_chars: int = 0,
     unique_words: int = 0,
     merges: int = 0,

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.symbols import Symbol
 from bpeviz.training import Merge
 from bpeviz.views import PairGrid, TreeNode, label, visible
@@ -201,8 +202,10 @@ def splits_html(
 def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: str,
                     byte_style: str = "gpt2", strong: bool = False) -> str:
     """The merge just made (left + right -> token, count, score) and the one coming next."""
+    scored = get_algorithm(algorithm).scored
+
     def one(m: Merge) -> str:
-        value = (f"score {m.score:.4g} · count {m.count:,}" if algorithm == "wordpiece"
+        value = (f"score {m.score:.4g} · count {m.count:,}" if scored
                  else f"count {m.count:,}")
         # a wrapping row: a token too long for the card is cut with an ellipsis (its
         # title holds it whole) and the numbers go to the next line, never under a chip
@@ -253,9 +256,10 @@ def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "
                     strong: bool = False,
                     notes: Callable[[Symbol], str] | None = None) -> str:
     """Merges as lines of chips: ``3. e + r → er  count 28``."""
+    scored = get_algorithm(algorithm).scored
     lines = []
     for m in merges:
-        value = f"score {m.score:.3g}" if algorithm == "wordpiece" else f"count {m.count:,}"
+        value = f"score {m.score:.3g}" if scored else f"count {m.count:,}"
         lines.append(
             f"<div style='margin:.15em 0'><span class='bv-muted'>{m.step}.</span> "
             f"{symbol_chip(m.left, m.left_id, byte_style, strong=strong, notes=notes)} + "
@@ -395,7 +399,7 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     label shown, margins grown to fit them); a cell shows its value only where the
     value fits; whole counts get whole ticks on the colour bar.
     """
-    value = value or ("score" if algorithm == "wordpiece" else "count")
+    value = value or get_algorithm(algorithm).value_name()
     z = grid.score if value == "score" else grid.count
     ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
     xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
@@ -517,7 +521,7 @@ def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = N
 def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
                           presentation: bool = False) -> go.Figure:
     """Count (and WordPiece score) of each merge by step."""
-    value = "score" if algorithm == "wordpiece" else "count"
+    value = get_algorithm(algorithm).value_name()
     fig = go.Figure(go.Bar(
         x=merges["step"], y=merges[value], name=value,
         customdata=np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.explain import Explanation, Trace
 from bpeviz.glossary import ChipNotes
 from bpeviz.render import esc, symbol_chip
@@ -107,7 +108,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
         parts.append(f'<p class="bv-why-count">{pair} does not occur in the corpus {after}: '
                      "this merge was replayed from a tokenizer file, not chosen here.</p>")
     # WordPiece: the score written out
-    if algorithm == "wordpiece" and why.count_left is not None:
+    if get_algorithm(algorithm).scored and why.count_left is not None:
         left, right = esc(label(m.left, byte_style)), esc(label(m.right, byte_style))
         formula = (f'<span class="bv-why-formula">count({left} {right}) / '
                    f"(count({left}) × count({right})) = {m.count:,} / "
@@ -224,7 +225,8 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
 
     word = esc(_short(found.word, 60))
     rows = []
-    if found.algorithm == "wordpiece":
+    alg = get_algorithm(found.algorithm)
+    if alg.longest_match:
         intro = (f"WordPiece cuts “{word}” by longest match from the left: at each position "
                  "it tries the longest piece first and keeps the first one in the vocabulary "
                  f"(at step {found.step:,}); ## marks a piece inside the word.")
@@ -244,7 +246,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                             f'data-id="{p.id}">at character {p.start + 1:,}: '
                             f"{chips([p.piece], [p.id])} ({made}){tried}</div>")
     else:
-        intro = (f"“{word}” starts as its {'bytes' if found.algorithm == 'bbpe' else 'characters'}"
+        intro = (f"“{word}” starts as its {alg.units}"
                  f"; encoding at step {found.step:,} applies the merges it holds, the "
                  "earliest-learned merge first, until none is left.")
         rows.append(f'<div class="bv-trace-row" data-merge="0">start: '

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.corpus import Corpus
 from bpeviz.symbols import Symbol
 
@@ -29,7 +30,7 @@ def _sym_out(sym: Symbol) -> str:
 def _sym_in(value: Any, algorithm: str) -> Symbol:
     if not isinstance(value, str):
         raise ValueError(f"a token must be a string in the file, got {value!r}")
-    return bytes.fromhex(value) if algorithm == "bbpe" else value
+    return bytes.fromhex(value) if get_algorithm(algorithm).byte_level else value
 
 
 def training_to_dict(training: Training) -> dict[str, Any]:

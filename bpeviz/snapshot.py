@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.engine import compiled_module
+from bpeviz.engine.inputs import count_array
 from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol
 
@@ -69,7 +72,7 @@ class Snapshot:
     def _ids(self) -> tuple[np.ndarray, np.ndarray]:
         """All words' token ids at this step, concatenated, and each id's word index."""
         log = self.training._log
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None:
             ids, word_of = fast.live(log.token, log.word, log.step, log.until, self.step)
             return np.frombuffer(ids, dtype=np.int32), np.frombuffer(word_of, dtype=np.int64)
@@ -84,7 +87,7 @@ class Snapshot:
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
         tables = _tables(self.training)
         ids, word_of = self._ids
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None:
             with _gc_paused():
                 return fast.splits(tables.words, self.training.vocab, ids, word_of)
@@ -108,7 +111,7 @@ class Snapshot:
         training = self.training
         tables = _tables(training)
         ids, word_of = self._ids
-        fast = _compiled()
+        fast = compiled_module()
         if fast is not None and tables.counts.dtype == np.int64:
             # grouped by a hash table, in order of first occurrence
             keys, counts = fast.pair_counts(ids, word_of, tables.counts)
@@ -125,7 +128,7 @@ class Snapshot:
         # best first: higher score, then the earlier first occurrence ("first") or the
         # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
         tie = first if training.options.tie_break == "first" else ranks
-        if training.options.algorithm == "wordpiece" and training.options.scoring == "score":
+        if get_algorithm(training.algorithm).value_name(training.options.scoring) == "score":
             units = np.bincount(ids, weights=tables.counts[word_of].astype(np.float64),
                                 minlength=len(training.vocab))
             score = pair_count.astype(np.float64) / (units[lid] * units[rid])
@@ -200,21 +203,12 @@ def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,
     return unique // n_vocab, unique % n_vocab, pair_count, first, np.arange(len(unique))
 
 
-def _compiled() -> Any:
-    """bpeviz._merge when it is built and chosen (see training.default_engine), else None."""
-    from bpeviz import training
-
-    return training._compiled if training.default_engine() == "compiled" else None
-
-
 class _Tables:
     """Arrays every snapshot of one training reuses (built once per training)."""
 
     def __init__(self, training: Training) -> None:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
-        from bpeviz.training import count_array
-
         self.counts = count_array(training.corpus.counts)
         self.words = tuple(training.corpus.words)
         # a vocabulary of strings becomes pandas' string column type, as the DataFrame

@@ -1,4 +1,5 @@
-"""The initial symbols of each algorithm, how two symbols join, and how symbols are shown.
+"""Symbols (str or bytes) and how they are shown; the per-algorithm facts (initial symbols,
+joins, surface forms) live in :mod:`bpeviz.algorithms`, and the functions here ask it.
 
 >>> initial_symbols("hug", "wordpiece")
 ['h', '##u', '##g']
@@ -11,17 +12,21 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 Symbol = str | bytes
 
-ALGORITHMS = ("bpe", "bbpe", "wordpiece")
 WORDPIECE_PREFIX = "##"
-#: Special tokens put first in the vocabulary (ids 0, 1, ...) unless a training says otherwise.
-DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {
-    "bpe": ("[UNK]",),
-    "bbpe": (),
-    "wordpiece": ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
-}
+
+
+def __getattr__(name: str) -> Any:
+    """``ALGORITHMS`` and ``DEFAULT_SPECIAL_TOKENS``, kept here for old imports, come from
+    :mod:`bpeviz.algorithms` (read lazily: it imports this module)."""
+    if name in ("ALGORITHMS", "DEFAULT_SPECIAL_TOKENS"):
+        from bpeviz import algorithms
+
+        return getattr(algorithms, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def utf8_bytes(text: str) -> bytes:
@@ -40,33 +45,26 @@ def utf8_bytes(text: str) -> bytes:
 
 
 def check_algorithm(name: str) -> str:
-    if name not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
-    return name
+    """``name`` if it is a registered algorithm, else ValueError naming the choices."""
+    from bpeviz.algorithms import get
+
+    return get(name).name
 
 
 def initial_symbols(
     word: str, algorithm: str, marker: str | None = None, marker_style: str = "separate"
 ) -> list[Symbol]:
-    """The symbols a word starts as, before any merge."""
-    if algorithm == "bbpe":
-        return [bytes((b,)) for b in utf8_bytes(word)]
-    if algorithm == "wordpiece":
-        return [word[0]] + [WORDPIECE_PREFIX + ch for ch in word[1:]] if word else []
-    symbols: list[Symbol] = list(word)
-    if marker:
-        if marker_style == "glued" and symbols:
-            symbols[-1] = symbols[-1] + marker
-        else:
-            symbols.append(marker)
-    return symbols
+    """The symbols a word starts as, before any merge (see ``Algorithm.initial_symbols``)."""
+    from bpeviz.algorithms import get
+
+    return get(algorithm).initial_symbols(word, marker, marker_style)
 
 
 def join(left: Symbol, right: Symbol, algorithm: str) -> Symbol:
-    """The token a merge of ``left`` and ``right`` creates."""
-    if algorithm == "wordpiece" and right.startswith(WORDPIECE_PREFIX):  # type: ignore[arg-type]
-        return left + right[len(WORDPIECE_PREFIX) :]  # type: ignore[operator]
-    return left + right  # type: ignore[operator]
+    """The token a merge of ``left`` and ``right`` creates (see ``Algorithm.join``)."""
+    from bpeviz.algorithms import get
+
+    return get(algorithm).join(left, right)
 
 
 def surface(
@@ -77,15 +75,9 @@ def surface(
     >>> surface(("tall", "er_"), "bpe"), surface(("Sh", "##e"), "wordpiece")
     ('taller_', 'She')
     """
-    if algorithm == "bbpe":
-        return b"".join(symbols).decode("utf-8", "surrogatepass")  # type: ignore[arg-type]
-    if algorithm == "wordpiece":
-        return "".join(s[len(WORDPIECE_PREFIX):] if i and s.startswith(WORDPIECE_PREFIX) else s
-                       for i, s in enumerate(symbols))  # type: ignore[union-attr]
-    text = "".join(symbols)  # type: ignore[arg-type]
-    if marker and text.endswith(marker):
-        text = text[: -len(marker)]
-    return text
+    from bpeviz.algorithms import get
+
+    return get(algorithm).surface(symbols, marker)
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol, display
@@ -429,9 +430,9 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
     key = ("stage_merges", byte_style)
     found = _cached(training, key)
     if found is None:
-        wordpiece = training.algorithm == "wordpiece"
+        scored = get_algorithm(training.algorithm).scored  # as the merge card shows it
         merges = [[m.left_id, m.right_id, m.token_id,
-                   f"score {m.score:.4g} · count {m.count:,}" if wordpiece
+                   f"score {m.score:.4g} · count {m.count:,}" if scored
                    else f"count {m.count:,}"] for m in training.merges]
         labels = [list(v) for v in token_labels(training, None, byte_style).values()]
         found = _cache(training, key, {"merges": merges, "labels": labels,

@@ -1,7 +1,7 @@
 """Shared fixtures: the merge engine a test runs on, and one real ``streamlit run app.py``
 server for the browser tests.
 
-``engine`` runs a test twice, once on the compiled merge loop and encoder (``bpeviz._merge``)
+``engine`` runs a test twice, once on the compiled merge loop and encoder (``bpeviz.engine._merge``)
 and once on the pure-Python ones; a module opts in with
 ``pytestmark = pytest.mark.usefixtures("engine")``. Where the C extension is not built the
 compiled run is skipped, except under CI (``CI`` set), where that is a failure; the
@@ -32,11 +32,11 @@ def in_ci() -> bool:
 
 
 def require_compiled() -> None:
-    """Skip when ``bpeviz._merge`` is not built; under CI fail instead (CI builds it)."""
-    from bpeviz import training
+    """Skip when ``bpeviz.engine._merge`` is not built; under CI fail instead (CI builds it)."""
+    from bpeviz import engine
 
-    if training._compiled is None:
-        message = ("the compiled merge loop bpeviz._merge is not built "
+    if engine._compiled is None:
+        message = ("the compiled merge loop bpeviz.engine._merge is not built "
                    "(python setup.py build_ext --inplace)")
         if in_ci():
             pytest.fail(f"{message}; CI must build it", pytrace=False)
@@ -51,18 +51,18 @@ def compiled() -> None:
 
 @pytest.fixture(params=["compiled", "python"])
 def engine(request, monkeypatch) -> str:
-    """Run the test on one engine: "compiled" (bpeviz._merge) or "python".
+    """Run the test on one engine: "compiled" (bpeviz.engine._merge) or "python".
 
     The choice is ``BPEVIZ_ENGINE`` (read by training, snapshots and encoders at each
     call); for "python" the compiled module is also hidden, so no C code can run.
     Cached encoders are kept per engine (bpeviz.encoding.encoder), so none crosses over.
     """
-    from bpeviz import training
+    from bpeviz import engine as engines
 
     if request.param == "compiled":
         require_compiled()
     else:
-        monkeypatch.setattr(training, "_compiled", None)
+        monkeypatch.setattr(engines, "_compiled", None)
     monkeypatch.setenv("BPEVIZ_ENGINE", request.param)
     yield request.param
 

@@ -1,4 +1,4 @@
-"""The compiled merge loop (bpeviz._merge) gives exactly what the Python reference gives."""
+"""The compiled merge loop (bpeviz.engine._merge) gives exactly what the Python reference gives."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from bpeviz.training import (
 )
 from tests.reference import random_ranks
 
-# skipped where bpeviz._merge is not built, but a failure under CI (see conftest.compiled)
+# skipped where bpeviz.engine._merge is not built, but a failure under CI (see conftest.compiled)
 pytestmark = pytest.mark.usefixtures("compiled")
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -182,7 +182,7 @@ def test_compiled_and_numpy_snapshots_agree_on_real_text(algorithm, pretokenizer
     assert_same_snapshots(training)
 
 
-# -- encoding: bpeviz._merge.Ranks / Coder against the Python encoder -----------------------
+# -- encoding: bpeviz.engine._merge.Ranks / Coder against the Python encoder -----------------------
 def encoders(training, step):
     compiled, python = _Encoder(training, step, "compiled"), _Encoder(training, step, "python")
     assert compiled._coder is not None and python._coder is None
@@ -202,7 +202,7 @@ def assert_same_encodings(training, step, text):
 
 
 def test_compiled_merge_equals_merge_word():
-    from bpeviz._merge import Ranks
+    from bpeviz.engine._merge import Ranks
 
     rng = random.Random(7)
     for _ in range(600):
@@ -231,7 +231,7 @@ ENCODE_TEXT = st.lists(
 
 
 def test_compiled_pre_tokenizers_cut_like_split_words():
-    from bpeviz._merge import Coder
+    from bpeviz.engine._merge import Coder
 
     def one_token(word):  # every word one token: the token offsets are the word offsets
         return (0,), (0,), (len(word),), (0,)

@@ -43,24 +43,25 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from bpeviz.corpus import decode_utf8
-from bpeviz.formats import gpt2, hf, tiktoken_ranks, vocab_txt
+from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
 from bpeviz.formats._common import NOT_JSON, SIDECAR, parse_json, recognise_sidecar
 from bpeviz.serialize import FORMAT as TRAINING_FORMAT
-from bpeviz.serialize import training_from_dict, training_to_dict, write_atomic
+from bpeviz.serialize import training_from_dict, write_atomic
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: The format modules, in the order exports are listed. Each declares ``NAME`` (the
+#: export's name), ``ABOUT`` (what it holds), ``FILES`` (the file names it reads and
+#: writes), ``export(snapshot)`` and ``recognise(name, text, data)``. A new format is a
+#: module and a line here (an algorithm lists the formats that hold it exactly:
+#: ``Algorithm.export_formats``).
+MODULES = (hf, tiktoken_ranks, vocab_txt, gpt2, training_json)
+_BY_NAME = {m.NAME: m for m in MODULES}
 #: Export formats and what each holds.
-FORMATS: dict[str, str] = {
-    "hf": "Hugging Face tokenizer.json",
-    "tiktoken": "tiktoken rank file + pattern (byte-level BPE)",
-    "vocab": "vocab.txt (WordPiece)",
-    "gpt2": "vocab.json + merges.txt (BPE, byte-level BPE)",
-    "training": "the bpeviz training (JSON), reloadable at every step",
-}
-TRAINING_FILE = "training.json"
+FORMATS: dict[str, str] = {m.NAME: m.ABOUT for m in MODULES}
+TRAINING_FILE = training_json.FILENAME
 #: Largest file an import reads (the GPT-4o rank file is about 3.6 MB).
 MAX_FILE_BYTES = 64_000_000
 
@@ -74,18 +75,10 @@ def export(snapshot: Snapshot, fmt: str) -> dict[str, str]:
     >>> sorted(files), files["vocab.txt"].split()[:6]
     (['bpeviz.json', 'vocab.txt'], ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '##g'])
     """
-    if fmt == "hf":
-        return hf.export(snapshot)
-    if fmt == "tiktoken":
-        return tiktoken_ranks.export(snapshot)
-    if fmt == "vocab":
-        return vocab_txt.export(snapshot)
-    if fmt == "gpt2":
-        return gpt2.export(snapshot)
-    if fmt == "training":
-        return {TRAINING_FILE: json.dumps(training_to_dict(snapshot.training),
-                                          ensure_ascii=False)}
-    raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    module = _BY_NAME.get(fmt) if isinstance(fmt, str) else None
+    if module is None:
+        raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return module.export(snapshot)  # type: ignore[no-any-return]
 
 
 def import_files(files: Mapping[str, str | bytes]) -> Training:
@@ -116,7 +109,7 @@ def _import(texts: dict[str, str]) -> Training:
     if not texts:
         raise ValueError("no files given: give a tokenizer.json, vocab.txt, vocab.json + "
                          "merges.txt, a .tiktoken rank file or a training.json")
-    ranks = [name for name in texts if name.endswith(".tiktoken")]
+    ranks = [name for name in texts if name.endswith(tiktoken_ranks.SUFFIX)]
     if len(ranks) > 1:
         raise ValueError(f"give one .tiktoken rank file, not {len(ranks)}")
     if ranks:
@@ -142,7 +135,7 @@ def _import(texts: dict[str, str]) -> Training:
         raise ValueError(f"{name} is neither JSON (tokenizer.json, training.json) nor a "
                          "tiktoken rank file")
     data = parse_json(text, name)
-    if isinstance(data, dict) and data.get("format") == TRAINING_FORMAT:
+    if training_json.is_training(data):
         return training_from_dict(data)
     if name == gpt2.VOCAB:
         raise ValueError(f"{gpt2.VOCAB} needs its {gpt2.MERGES}; give both files")
@@ -152,14 +145,9 @@ def _import(texts: dict[str, str]) -> Training:
                      f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
 
 
-def _recognise_training(name: str, text: str, data: object) -> str | None:
-    return (TRAINING_FILE if isinstance(data, dict) and data.get("format") == TRAINING_FORMAT
-            else None)
-
-
-#: ``recognise(name, text, data)`` of each format, in order: the usual file name for a
-#: file's content, or None. ``data`` is the parsed JSON, or ``NOT_JSON``.
-RECOGNISERS = (tiktoken_ranks.recognise, _recognise_training, recognise_sidecar,
+#: ``recognise(name, text, data)`` of each format, most specific first: the usual file
+#: name for a file's content, or None. ``data`` is the parsed JSON, or ``NOT_JSON``.
+RECOGNISERS = (tiktoken_ranks.recognise, training_json.recognise, recognise_sidecar,
                hf.recognise, gpt2.recognise, vocab_txt.recognise)
 
 
@@ -177,7 +165,7 @@ def _recognise(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     renamed: dict[str, str] = {}
     for name, text in texts.items():
         usual = None
-        if name not in known and not name.endswith(".tiktoken"):
+        if name not in known and not name.endswith(tiktoken_ranks.SUFFIX):
             data = NOT_JSON
             if text.lstrip()[:1] in ("{", "["):
                 with contextlib.suppress(ValueError, RecursionError):
@@ -197,7 +185,7 @@ def import_path(path: str | os.PathLike[str]) -> Training:
     if path.is_dir():
         names = {*_KNOWN_NAMES}
         chosen = [p for p in path.iterdir()
-                  if p.is_file() and (p.name in names or p.suffix == ".tiktoken")]
+                  if p.is_file() and (p.name in names or p.suffix == tiktoken_ranks.SUFFIX)]
         if not chosen:
             raise ValueError(f"{path} holds no tokenizer files ({', '.join(sorted(names))}, "
                              "*.tiktoken)")
@@ -219,8 +207,9 @@ def write_files(files: Mapping[str, str], out: str | os.PathLike[str]) -> list[P
     return list(targets)
 
 
-_KNOWN_NAMES = (hf.FILENAME, TRAINING_FILE, vocab_txt.FILENAME, gpt2.VOCAB, gpt2.MERGES,
-                SIDECAR, tiktoken_ranks.CONFIG)
+#: every file name some format reads (a rank file may have any name ending in .tiktoken)
+_KNOWN_NAMES = tuple(dict.fromkeys(
+    [n for m in MODULES for n in m.FILES if n != tiktoken_ranks.RANKS] + [SIDECAR]))
 
 
 def _read(path: Path) -> bytes:

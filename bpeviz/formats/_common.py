@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.corpus import Corpus
 from bpeviz.encoding import UNK_TOKENS, known_ids
 from bpeviz.pretokenize import PRETOKENIZERS
@@ -174,7 +175,7 @@ def build_training(
         start, extra = early, late
     else:  # renumber: base tokens by id, then merged tokens in merge order
         start, extra = base, []
-    if algorithm == "bbpe":
+    if get_algorithm(algorithm).byte_level:
         missing = [b for b in range(256) if bytes((b,)) not in vocab]
         if missing:
             raise ValueError(f"{source} is byte-level but its vocabulary lacks "

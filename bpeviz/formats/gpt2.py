@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import BBPE, BPE
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
@@ -33,18 +35,22 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "gpt2"
+ABOUT = "vocab.json + merges.txt (BPE, byte-level BPE)"
 VOCAB = "vocab.json"
 MERGES = "merges.txt"
+FILES = (VOCAB, MERGES)
 VERSION_LINE = "#version: 0.2"
 
 
 def export(snapshot: Snapshot) -> dict[str, str]:
     """``vocab.json``, ``merges.txt`` and ``bpeviz.json`` at the snapshot's step."""
     training = snapshot.training
-    if training.algorithm == "wordpiece":
-        raise ValueError("WordPiece encodes by longest match, not by merges; export it as "
-                         "'hf' or 'vocab'")
-    byte_level = training.algorithm == "bbpe"
+    alg = get_algorithm(training.algorithm)
+    alg.check_export("gpt2", f"{alg.label} encodes by longest match, not by merges"
+                     if alg.longest_match else "vocab.json + merges.txt hold BPE merges")
+    byte_level = alg.byte_level
     spell = bytes_to_gpt2 if byte_level else str
     vocab = {spell(token): i for token, i in vocab_items(snapshot)}  # type: ignore[arg-type]
     lines = [VERSION_LINE]
@@ -68,10 +74,10 @@ def import_files(files: Mapping[str, str]) -> Training:
     for token, i in vocab.items():
         check_id(i, f"{VOCAB}: the id of {token!r}")
     merges = parse_merges(files[MERGES])
-    algorithm = settings.get("algorithm") or ("bbpe" if _byte_level(vocab) else "bpe")
-    if algorithm == "wordpiece":
-        raise ValueError(f"{SIDECAR} says wordpiece, but vocab.json + merges.txt is BPE")
-    if algorithm == "bbpe":
+    algorithm = settings.get("algorithm") or (BBPE if _byte_level(vocab) else BPE).name
+    if "gpt2" not in get_algorithm(algorithm).export_formats:
+        raise ValueError(f"{SIDECAR} says {algorithm}, but vocab.json + merges.txt is BPE")
+    if get_algorithm(algorithm).byte_level:
         raw: dict[bytes, int] = {}
         for token, i in vocab.items():
             try:
@@ -84,11 +90,11 @@ def import_files(files: Mapping[str, str]) -> Training:
             byte_merges = [(gpt2_to_bytes(a), gpt2_to_bytes(b)) for a, b in merges]
         except ValueError as err:
             raise ValueError(f"{MERGES}: {err}") from None
-        return build_training(algorithm="bbpe", vocab=raw, merges=byte_merges,
-                              pretokenizer=settings.get("pretokenizer", "gpt2"),
+        return build_training(algorithm=algorithm, vocab=raw, merges=byte_merges,
+                              pretokenizer=settings.get("pretokenizer", BBPE.pretokenizer),
                               source=f"{VOCAB} + {MERGES}")
-    return build_training(algorithm="bpe", vocab=vocab, merges=merges,
-                          pretokenizer=settings.get("pretokenizer", "whitespace"),
+    return build_training(algorithm=algorithm, vocab=vocab, merges=merges,
+                          pretokenizer=settings.get("pretokenizer", BPE.pretokenizer),
                           marker=settings.get("marker"),
                           marker_style=settings.get("marker_style", "separate"),
                           special_tokens=[t for t in ("[UNK]", "<unk>") if t in vocab],

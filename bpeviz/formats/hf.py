@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import BBPE, BPE, WORDPIECE
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.encoding import MAX_WORDPIECE_CHARS, unk_token
 from bpeviz.formats._common import (
     build_training,
@@ -55,7 +57,11 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "hf"
+ABOUT = "Hugging Face tokenizer.json"
 FILENAME = "tokenizer.json"
+FILES = (FILENAME,)
 WHITESPACE_PATTERN = r"[\s\x1c-\x1f]+"
 #: tiktoken's spelling of the GPT-2 pattern (r50k_base): the same matches.
 TIKTOKEN_GPT2_PATTERN = (
@@ -94,18 +100,19 @@ def export(snapshot: Snapshot) -> dict[str, str]:
     """``{"tokenizer.json": ...}`` for the vocabulary and merges at the snapshot's step."""
     training = snapshot.training
     options = training.options
-    algorithm = options.algorithm
+    alg = get_algorithm(options.algorithm)
+    alg.check_export("hf", "tokenizer.json holds BPE and WordPiece")
     name = pretokenizer_of(training)
     items = vocab_items(snapshot)
     unk = unk_token(training)
-    if algorithm == "wordpiece":
+    if alg.longest_match:
         model: dict[str, Any] = {
             "type": "WordPiece", "unk_token": unk or "[UNK]",
-            "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "continuing_subword_prefix": alg.continuing_prefix,
             "max_input_chars_per_word": MAX_WORDPIECE_CHARS,
             "vocab": {token: i for token, i in items},
         }
-        decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX,
+        decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": alg.continuing_prefix,
                                           "cleanup": False}
     else:
         if options.marker and options.marker_style == "separate":
@@ -114,7 +121,7 @@ def export(snapshot: Snapshot) -> dict[str, str]:
                 "Hugging Face equivalent; train with marker_style='glued' (HF's "
                 "end_of_word_suffix), or export as 'gpt2' or 'training'"
             )
-        byte_level = algorithm == "bbpe"
+        byte_level = alg.byte_level
         spell = bytes_to_gpt2 if byte_level else str
         vocab = {spell(token): i for token, i in items}  # type: ignore[arg-type]
         merges = [[spell(m.left), spell(m.right)]  # type: ignore[arg-type]
@@ -133,7 +140,7 @@ def export(snapshot: Snapshot) -> dict[str, str]:
             decoder = {"type": "Fuse"}
     data = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
-        "normalizer": None, "pre_tokenizer": pre_tokenizer(name, algorithm == "bbpe"),
+        "normalizer": None, "pre_tokenizer": pre_tokenizer(name, alg.byte_level),
         "post_processor": None, "decoder": decoder, "model": model,
     }
     return {FILENAME: dumps(data)}
@@ -174,12 +181,12 @@ def import_json(text: str, source: str = FILENAME) -> Training:
         raise ValueError(f"{source}: end_of_word_suffix={suffix!r} is not supported here")
     if byte_level:
         vocab, merges = _to_bytes(vocab, merges, specials, source)
-        return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
+        return build_training(algorithm=BBPE.name, vocab=vocab, merges=merges, pretokenizer=name,
                               source=source)
     unk = check_unk(model.get("unk_token"), vocab, source)
     if unk and unk not in specials:
         specials.insert(0, unk)
-    return build_training(algorithm="bpe", vocab=vocab, merges=merges, pretokenizer=name,
+    return build_training(algorithm=BPE.name, vocab=vocab, merges=merges, pretokenizer=name,
                           marker=suffix or None, marker_style="glued",
                           special_tokens=specials, source=source)
 
@@ -203,7 +210,7 @@ def _wordpiece(model: dict[str, Any], vocab: dict[str, int], specials: list[str]
     unk = check_unk(model.get("unk_token", "[UNK]"), vocab, source)
     if unk and unk not in specials:
         specials.insert(0, unk)
-    return build_training(algorithm="wordpiece", vocab=vocab, merges=[], pretokenizer=name,
+    return build_training(algorithm=WORDPIECE.name, vocab=vocab, merges=[], pretokenizer=name,
                           special_tokens=specials, source=source)
 
 

@@ -23,6 +23,8 @@ import binascii
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import BBPE
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.formats._common import (
     NOT_JSON,
     build_training,
@@ -41,8 +43,14 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "tiktoken"
+ABOUT = "tiktoken rank file + pattern (byte-level BPE)"
 RANKS = "tokenizer.tiktoken"
 CONFIG = "tiktoken.json"
+FILES = (RANKS, CONFIG)
+#: any file whose name ends so is a rank file
+SUFFIX = ".tiktoken"
 #: The pattern for each pre-tokenizer; tiktoken encodes only the matches, so the text
 #: between them is dropped exactly as bpeviz drops it.
 PATTERNS = {
@@ -59,11 +67,8 @@ MAX_RECOVERY_WORK = 10**8
 def export(snapshot: Snapshot) -> dict[str, str]:
     """The rank file and ``tiktoken.json`` (name, pat_str, special_tokens)."""
     training = snapshot.training
-    if training.algorithm != "bbpe":
-        raise ValueError("the tiktoken format holds byte-level BPE only; export "
-                         f"{training.algorithm} as 'hf'"
-                         + (" or 'vocab'" if training.algorithm == "wordpiece" else
-                            " or 'gpt2'"))
+    get_algorithm(training.algorithm).check_export(
+        "tiktoken", "the tiktoken format holds byte-level BPE only")
     items = vocab_items(snapshot)
     check_reproducible(snapshot, dict(items))  # type: ignore[arg-type]
     lines = "".join(f"{base64.b64encode(token).decode('ascii')} {i}\n"  # type: ignore[arg-type]
@@ -139,7 +144,7 @@ def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
         raise ValueError(f"{CONFIG}: special token {min(overlap)!r} is also in the rank file")
     vocab.update(ranks)
     merges = recover_merges(ranks, ranks_name)
-    return build_training(algorithm="bbpe", vocab=vocab, merges=merges, pretokenizer=name,
+    return build_training(algorithm=BBPE.name, vocab=vocab, merges=merges, pretokenizer=name,
                           source=ranks_name)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.algorithms import WORDPIECE
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.encoding import UNK_TOKENS
 from bpeviz.formats._common import (
     NOT_JSON,
@@ -27,17 +29,18 @@ if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
     from bpeviz.training import Training
 
+#: the format's name in exports, what it holds, and the file names it reads and writes
+NAME = "vocab"
+ABOUT = "vocab.txt (WordPiece)"
 FILENAME = "vocab.txt"
+FILES = (FILENAME,)
 _BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 
 def export(snapshot: Snapshot) -> dict[str, str]:
     """``vocab.txt`` and ``bpeviz.json`` for a WordPiece vocabulary."""
-    algorithm = snapshot.training.algorithm
-    if algorithm != "wordpiece":
-        raise ValueError(f"vocab.txt holds a WordPiece vocabulary (no merges); export "
-                         f"{algorithm} as 'hf', 'gpt2'"
-                         + (" or 'tiktoken'" if algorithm == "bbpe" else ""))
+    get_algorithm(snapshot.training.algorithm).check_export(
+        "vocab", "vocab.txt holds a WordPiece vocabulary (no merges)")
     items = vocab_items(snapshot)
     if [i for _, i in items] != list(range(len(items))):
         raise ValueError("vocab.txt needs the ids 0, 1, 2, ... without gaps")
@@ -59,7 +62,7 @@ def recognise(name: str, text: str, data: Any) -> str | None:
 def import_files(files: Mapping[str, str]) -> Training:
     """Open ``vocab.txt`` (and ``bpeviz.json`` if given) as a step-0 WordPiece training."""
     settings = read_sidecar(files)
-    if settings.get("algorithm", "wordpiece") != "wordpiece":
+    if settings.get("algorithm", WORDPIECE.name) != WORDPIECE.name:
         raise ValueError(f"{SIDECAR} says {settings['algorithm']!r}, but vocab.txt is WordPiece")
     lines = files[FILENAME].split("\n")
     if lines and lines[-1] == "":
@@ -77,6 +80,6 @@ def import_files(files: Mapping[str, str]) -> Training:
     if not vocab:
         raise ValueError(f"{FILENAME} holds no tokens")
     specials = [t for t in vocab if t in _BERT_SPECIALS or t in UNK_TOKENS]
-    return build_training(algorithm="wordpiece", vocab=vocab, merges=[],
-                          pretokenizer=settings.get("pretokenizer", "whitespace"),
+    return build_training(algorithm=WORDPIECE.name, vocab=vocab, merges=[],
+                          pretokenizer=settings.get("pretokenizer", WORDPIECE.pretokenizer),
                           special_tokens=specials, source=FILENAME)

@@ -1,4 +1,4 @@
-/* bpeviz._merge: the incremental merge loop of bpeviz.training, compiled.
+/* bpeviz.engine._merge: the incremental merge loop of bpeviz.training, compiled.
  *
  * The pair counts, word index, heap and choosing rules are a line-for-line port of the
  * pure-Python engine ``_PairState`` in bpeviz/training.py, which stays the reference:
@@ -927,7 +927,7 @@ static PyMethodDef State_methods[] = {
 
 static PyTypeObject StateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bpeviz._merge.State",
+    .tp_name = "bpeviz.engine._merge.State",
     .tp_basicsize = sizeof(State),
     .tp_dealloc = (destructor)State_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1379,7 +1379,7 @@ static PyMethodDef Ranks_methods[] = {
 
 static PyTypeObject RanksType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bpeviz._merge.Ranks",
+    .tp_name = "bpeviz.engine._merge.Ranks",
     .tp_basicsize = sizeof(Ranks),
     .tp_dealloc = (destructor)Ranks_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1927,7 +1927,7 @@ static PyMethodDef Coder_methods[] = {
 
 static PyTypeObject CoderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bpeviz._merge.Coder",
+    .tp_name = "bpeviz.engine._merge.Coder",
     .tp_basicsize = sizeof(Coder),
     .tp_dealloc = (destructor)Coder_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1949,7 +1949,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef merge_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "bpeviz._merge",
+    .m_name = "bpeviz.engine._merge",
     .m_doc = "The compiled merge loop of bpeviz.training (see _PairState there).",
     .m_size = -1,
     .m_methods = module_methods,

@@ -1,0 +1,61 @@
+"""The algorithms bpeviz trains, one :class:`Algorithm` record each, and their registry.
+
+>>> names()
+('bpe', 'bbpe', 'wordpiece')
+>>> get("bbpe").label, get("bbpe").pretokenizer, get("wordpiece").scored
+('Byte-level BPE', 'gpt2', True)
+>>> get("unigram")
+Traceback (most recent call last):
+ValueError: unknown algorithm 'unigram'; choose one of bpe, bbpe, wordpiece
+
+Adding an algorithm: a module declaring its record, and one line here (or a call to
+:func:`register` from anywhere, as tests/test_algorithms.py does).
+"""
+
+from __future__ import annotations
+
+from bpeviz.algorithms.base import Algorithm
+from bpeviz.algorithms.bbpe import BBPE
+from bpeviz.algorithms.bpe import BPE
+from bpeviz.algorithms.wordpiece import WORDPIECE
+
+_REGISTRY: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Make ``algorithm`` known by its name (again: the newer record replaces the older)."""
+    _REGISTRY[algorithm.name] = algorithm
+    return algorithm
+
+
+def unregister(name: str) -> None:
+    """Forget an algorithm (for tests that register a toy one)."""
+    _REGISTRY.pop(name, None)
+
+
+def names() -> tuple[str, ...]:
+    """The names of every registered algorithm, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def get(name: str) -> Algorithm:
+    """The record of algorithm ``name``; ValueError naming the choices if there is none."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown algorithm {name!r}; choose one of "
+                         f"{', '.join(_REGISTRY)}") from None
+
+
+register(BPE)
+register(BBPE)
+register(WORDPIECE)
+
+#: the built-in algorithms' names (``names()`` also lists those registered later)
+ALGORITHMS = names()
+#: special tokens put first in the vocabulary unless a training says otherwise
+DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
+                                                      for a in _REGISTRY.values()}
+
+__all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "WORDPIECE", "Algorithm",
+           "get", "names", "register", "unregister"]

@@ -1,0 +1,143 @@
+"""The :class:`Algorithm` record: everything bpeviz knows about one algorithm.
+
+Every other module asks the record (``bpeviz.algorithms.get(name)``) instead of
+comparing names, so an algorithm's facts live in its own module.
+
+>>> from bpeviz.algorithms import get
+>>> wp = get("wordpiece")
+>>> wp.initial_symbols("hug"), wp.join("h", "##u"), wp.surface(["hu", "##g"])
+(['h', '##u', '##g'], 'hu', 'hug')
+>>> wp.score(6, 3, 4)  # count(ab) / (count(a) x count(b))
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bpeviz.symbols import Symbol, display, utf8_bytes
+
+#: what a word starts as: its characters, or the bytes of its UTF-8 encoding
+UNITS = ("characters", "bytes")
+#: how a word is encoded: by applying the merges in order, or by longest match from the left
+ENCODERS = ("merges", "longest_match")
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One algorithm's facts. Adding an algorithm = one module declaring one of these,
+    plus one :func:`bpeviz.algorithms.register` line (and its tests)."""
+
+    #: the name used in options, files, URLs and the CLI ("bpe")
+    name: str
+    #: what the UI calls it ("BPE (characters)")
+    label: str
+    #: one or two sentences for the UI's help
+    help: str
+    #: "characters" or "bytes" (then the vocabulary starts with the 256 bytes, ids 0-255)
+    units: str = "characters"
+    #: put on every piece of a word but the first ("##" for WordPiece), "" for none
+    continuing_prefix: str = ""
+    #: whether an end-of-word marker (``</w>``) may be added to each word
+    takes_marker: bool = False
+    #: the special tokens a training starts its vocabulary with unless told otherwise
+    special_tokens: tuple[str, ...] = ()
+    #: ``score(pair count, left count, right count)`` a pair wins with; None: its count
+    score: Callable[[int, int, int], float] | None = None
+    #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.pretokenize`)
+    pretokenizer: str = "whitespace"
+    #: how text is encoded with the vocabulary: "merges" or "longest_match"
+    encoder: str = "merges"
+    #: the export formats that hold it exactly (see :data:`bpeviz.formats.FORMATS`)
+    export_formats: tuple[str, ...] = ("hf", "training")
+    #: what one step of a training is, in words a newcomer reads ("merge")
+    step: str = "merge"
+
+    def __post_init__(self) -> None:
+        if self.units not in UNITS:
+            raise ValueError(f"units must be one of {UNITS}, got {self.units!r}")
+        if self.encoder not in ENCODERS:
+            raise ValueError(f"encoder must be one of {ENCODERS}, got {self.encoder!r}")
+        if self.byte_level and (self.special_tokens or self.continuing_prefix):
+            raise ValueError("a byte-level algorithm keeps ids 0-255 for the bytes: "
+                             "no special tokens, no continuing prefix")
+
+    @property
+    def byte_level(self) -> bool:
+        """Symbols are bytes, the vocabulary starts with all 256 of them."""
+        return self.units == "bytes"
+
+    @property
+    def scored(self) -> bool:
+        """Pairs are ranked by :attr:`score`, not by their count."""
+        return self.score is not None
+
+    @property
+    def longest_match(self) -> bool:
+        """Text is encoded by longest match from the left, not by applying merges."""
+        return self.encoder == "longest_match"
+
+    def initial_symbols(self, word: str, marker: str | None = None,
+                        marker_style: str = "separate") -> list[Symbol]:
+        """The symbols ``word`` starts as, before any merge.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bpe").initial_symbols("low", "</w>", "glued"), get("bbpe").initial_symbols("é")
+        (['l', 'o', 'w</w>'], [b'\\xc3', b'\\xa9'])
+        """
+        if self.byte_level:
+            return [bytes((b,)) for b in utf8_bytes(word)]
+        if self.continuing_prefix:
+            prefix = self.continuing_prefix
+            return [word[0]] + [prefix + ch for ch in word[1:]] if word else []
+        symbols: list[Symbol] = list(word)
+        if marker:
+            if marker_style == "glued" and symbols:
+                symbols[-1] = symbols[-1] + marker
+            else:
+                symbols.append(marker)
+        return symbols
+
+    def join(self, left: Symbol, right: Symbol) -> Symbol:
+        """The token a merge of ``left`` and ``right`` creates."""
+        prefix = self.continuing_prefix
+        if prefix and right.startswith(prefix):  # type: ignore[arg-type]
+            return left + right[len(prefix):]  # type: ignore[operator]
+        return left + right  # type: ignore[operator]
+
+    def surface(self, symbols: Sequence[Symbol], marker: str | None = None) -> str:
+        """The text a split stands for: markers and prefixes removed, bytes decoded."""
+        if self.byte_level:
+            return b"".join(symbols).decode("utf-8", "surrogatepass")  # type: ignore[arg-type]
+        prefix = self.continuing_prefix
+        if prefix:
+            return "".join(s[len(prefix):] if i and s.startswith(prefix) else s  # type: ignore[union-attr]
+                           for i, s in enumerate(symbols))  # type: ignore[misc]
+        text = "".join(symbols)  # type: ignore[arg-type]
+        if marker and text.endswith(marker):
+            text = text[: -len(marker)]
+        return text
+
+    def show(self, symbol: Symbol, byte_style: str = "gpt2") -> str:
+        """A readable string for one of its symbols (bytes as GPT-2 characters or hex)."""
+        return display(symbol, byte_style)
+
+    def value_name(self, scoring: str = "score") -> str:
+        """What a pair wins with under ``scoring``: "score" or "count"."""
+        return "score" if self.scored and scoring == "score" else "count"
+
+    def check_export(self, fmt: str, holds: str) -> None:
+        """Raise ValueError (``holds``, then where to export instead) unless ``fmt`` holds
+        this algorithm exactly.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bpe").check_export("vocab", "vocab.txt holds WordPiece")
+        Traceback (most recent call last):
+        ValueError: vocab.txt holds WordPiece; export bpe as 'hf' or 'gpt2'
+        """
+        if fmt in self.export_formats:
+            return
+        others = [f"'{f}'" for f in self.export_formats if f != "training"]
+        where = " or ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
+        raise ValueError(f"{holds}; export {self.name} as {where}")

@@ -1,0 +1,35 @@
+"""WordPiece (BERT): pairs ranked by a score, text encoded by longest match.
+
+The score of a pair is ``count(ab) / (count(a) x count(b))``: how much more often the
+two appear together than their own counts predict.
+
+>>> WORDPIECE.initial_symbols("hug"), WORDPIECE.join("##u", "##g"), WORDPIECE.score(6, 3, 4)
+(['h', '##u', '##g'], '##ug', 0.5)
+"""
+
+from bpeviz.algorithms.base import Algorithm
+from bpeviz.symbols import WORDPIECE_PREFIX as PREFIX  # the mark on pieces inside a word
+
+
+def score(pair: int, left: int, right: int) -> float:
+    """WordPiece's score of a pair: its count over the product of its parts' counts.
+
+    The merge loops (bpeviz.engine) compute this formula natively.
+    """
+    return pair / (left * right)
+
+
+WORDPIECE = Algorithm(
+    name="wordpiece",
+    label="WordPiece",
+    help=("BERT's algorithm: merges the pair with the best score, count(ab) / (count(a) × "
+          "count(b)), and encodes a word by the longest pieces in the vocabulary, from the "
+          "left; ## marks a piece inside a word."),
+    units="characters",
+    continuing_prefix=PREFIX,
+    special_tokens=("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
+    score=score,
+    pretokenizer="whitespace",
+    encoder="longest_match",
+    export_formats=("hf", "vocab", "training"),
+)

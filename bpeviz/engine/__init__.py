@@ -1,0 +1,40 @@
+"""The merge loop's wing: the compiled module, its pure-Python twin, and the choice.
+
+``bpeviz.engine._merge`` (``_merge.c``, built by ``python setup.py build_ext --inplace``)
+runs the merge loop, the snapshot kernels and the encoder in C; :mod:`bpeviz.engine.python`
+is the same loop in Python, the reference the compiled one is tested against (as
+tiktoken keeps ``_educational.py`` beside its fast path). Everything that may use the
+compiled module asks :func:`compiled_module`, so ``BPEVIZ_ENGINE=python`` (or hiding the
+module, as the tests' ``engine`` fixture does) switches every caller at once.
+
+>>> default_engine() in ENGINES
+True
+>>> compiled_module("python") is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
+    from bpeviz.engine import _merge as _compiled
+except ImportError:  # not built: the pure-Python loop gives the same results, slower
+    _compiled = None
+
+#: "compiled" (bpeviz.engine._merge, a C extension) or "python" (the reference loop)
+ENGINES = ("compiled", "python")
+
+
+def default_engine() -> str:
+    """The engine used when none is named: ``BPEVIZ_ENGINE`` if set, else compiled if built."""
+    return os.environ.get("BPEVIZ_ENGINE") or ("compiled" if _compiled else "python")
+
+
+def compiled_module(engine: str | None = None) -> ModuleType | None:
+    """The compiled module if ``engine`` (default: :func:`default_engine`) is "compiled"
+    and the module is built, else None (the caller runs its Python path)."""
+    if (engine or default_engine()) != "compiled":
+        return None
+    return _compiled
