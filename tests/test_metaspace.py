@@ -140,3 +140,30 @@ def test_trace_takes_the_word_with_or_without_its_mark(trainings):
     snap = trainings["bpe"].at()
     assert snap.trace("hugs").initial == snap.trace(WS + "hugs").initial
     assert snap.trace("hugs").initial[0] == WS
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(alphabet="thequickbrownfoxé日 \n\t", max_size=30))
+def test_hf_export_encodes_and_decodes_the_same(trainings, text):
+    """``tokenizer.json`` of a metaspace training: Split on whitespace, then Metaspace
+    (prepend always): the same ids as bpeviz on any text, and the same decoding."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from bpeviz.formats.hf import import_json
+
+    for algorithm, t in trainings.items():
+        snap = t.at(25)
+        data = snap.export("hf")["tokenizer.json"]
+        hf = tokenizers.Tokenizer.from_str(data)
+        encoded = snap.encode(text)
+        ids = encoded.ids
+        assert hf.encode(text).ids == ids, algorithm
+        if not any(tok.unk for tok in encoded):
+            assert hf.decode(ids) == snap.decode(ids) == " ".join(text.split())
+        back = import_json(data)
+        assert back.corpus.pretokenizer == "metaspace"
+        assert back.at().encode(text).ids == ids
+
+
+def test_tiktoken_export_says_why_not(trainings):
+    with pytest.raises(ValueError, match="no tiktoken pattern"):
+        trainings["bbpe"].at().export("tiktoken")
