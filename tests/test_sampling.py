@@ -304,3 +304,26 @@ def test_cloud_by_word(bpe_trainings, spm_files):
                                by_word=True)
     assert list(dict.fromkeys(cloud.word)) == ["returns", "values"]
     assert all("".join(seg) == "\u2581" + w for w, seg in zip(cloud.word, cloud.segmentation))
+
+
+def test_cli_encode_with_dropout(tmp_path, capsys):
+    import json
+
+    from bpeviz.cli import main
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    out = tmp_path / "t.json"
+    assert main(["train", str(corpus), "--merges", "40", "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+
+    def run(*extra):
+        assert main(["encode", "--training", str(out), *extra, "huggers hugging"]) == 0
+        return [json.loads(line)["text"] for line in capsys.readouterr().out.splitlines()]
+
+    plain = run()
+    assert run("--dropout", "0") == plain
+    assert run("--dropout", "1") == list("huggers") + list("hugging")
+    assert run("--dropout", "0.5", "--seed", "4") == run("--dropout", "0.5", "--seed", "4")
+    assert main(["encode", "--training", str(out), "--dropout", "1.5", "hug"]) == 2
+    assert "dropout must be a number between 0 and 1" in capsys.readouterr().err
