@@ -22,6 +22,7 @@ from scipy.stats import chi2
 
 from bpeviz import Corpus, train
 from bpeviz.encoding import encoder
+from bpeviz.pretokenize import words
 from bpeviz.sampling import (
     dropout_sampler,
     encode_dropout,
@@ -61,7 +62,9 @@ def bpe_trainings():
     corpus = Corpus.from_text(TEXT)
     return {"bpe": train(corpus, "bpe", merges=60),
             "bpe-marker": train(corpus, "bpe", merges=60, marker="</w>"),
-            "bbpe": train(Corpus.from_text(TEXT, "gpt2"), "bbpe", merges=80)}
+            "bbpe": train(Corpus.from_text(TEXT, "gpt2"), "bbpe", merges=80),
+            "bpe-metaspace": train(Corpus.from_text(TEXT, "metaspace"), "bpe", merges=60),
+            "bbpe-metaspace": train(Corpus.from_text(TEXT, "metaspace"), "bbpe", merges=60)}
 
 
 @pytest.mark.usefixtures("engine")
@@ -82,11 +85,11 @@ def test_dropout_one_gives_the_initial_symbols(bpe_trainings, text):
         enc = encoder(t, 0)
         got = [tok.id for tok in encode_dropout(snap, text, 1.0, seed=1)]
         assert got == [tok.id for tok in t.at(0).encode(text)]
-        if name == "bbpe":
+        if name.startswith("bbpe"):
             assert [tok.bytes for tok in encode_dropout(snap, text, 1.0)] == [
                 bytes((b,)) for w in t.at(0).encode(text) for b in w.bytes]
         else:
-            expected = [enc.ids.get(s, enc.unk_id) for w in text.split()
+            expected = [enc.ids.get(s, enc.unk_id) for w in words(text, t.corpus.pretokenizer)
                         for s in initial_symbols(w, "bpe", t.options.marker,
                                                  t.options.marker_style)]
             assert got == expected
@@ -178,8 +181,10 @@ def spm_files(tmp_path_factory):
 
 def exact_unigram(model, normalized: str, alpha: float, nbest: int = -1) -> dict:
     """Every segmentation of ``normalized`` into the model's normal pieces (brute force),
-    with probability exp(alpha * score) / sum, among the ``nbest`` best when given."""
-    scores = {piece: score for piece, score, kind in model.pieces if kind == 1}
+    with probability exp(alpha * score) / sum, among the ``nbest`` best when given.
+    ``model``: an opened ``.model`` or a mapping of piece -> score."""
+    scores = (model if isinstance(model, dict) else
+              {piece: score for piece, score, kind in model.pieces if kind == 1})
     segs = []
     n = len(normalized)
     for cuts in itertools.product((0, 1), repeat=n - 1):
@@ -327,3 +332,22 @@ def test_cli_encode_with_dropout(tmp_path, capsys):
     assert run("--dropout", "0.5", "--seed", "4") == run("--dropout", "0.5", "--seed", "4")
     assert main(["encode", "--training", str(out), "--dropout", "1.5", "hug"]) == 2
     assert "dropout must be a number between 0 and 1" in capsys.readouterr().err
+
+
+def test_cloud_of_a_trained_unigram_model():
+    """Sampling with a Unigram model trained by bpeviz: valid splits, lattice frequencies."""
+    from bench.data import corpus_text
+    from bpeviz.unigram import train_unigram
+    from bpeviz.unigram.model import normalize_identity
+
+    training = train_unigram(corpus_text(0.05), vocab_size=400)
+    model = training.final.model
+    word = "tokenizers"
+    expected = exact_unigram(dict(model.scores), normalize_identity(word)[0], ALPHA)
+    assert sum(p > 0.04 for p in expected.values()) >= 2
+    n = 3000
+    cloud = segmentation_cloud(unigram_sampler(training.final, ALPHA), word, n=n, seed=5)
+    assert chi_square_ok(Counter(dict(zip(cloud.segmentation, cloud["count"]))), expected,
+                         n) > 1e-4
+    viterbi = segmentation_cloud(unigram_sampler(model, ALPHA, nbest_size=1), word, n=50)
+    assert viterbi.segmentation.tolist() == [tuple(t.text for t in model.encode(word))]
