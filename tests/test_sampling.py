@@ -161,6 +161,21 @@ def test_dropout_frequencies_match_the_exact_distribution_and_hf(bpe_trainings, 
     assert chi_square_ok(theirs, expected, n) > 1e-4
 
 
+@pytest.mark.parametrize("word", ["hugs", " café", " naïve"])
+def test_byte_level_dropout_frequencies_match_the_exact_distribution(bpe_trainings, word):
+    from bpeviz.encoding import readable
+
+    t = bpe_trainings["bbpe"]
+    p, n = 0.5, 3000
+    ranks = {(m.left, m.right): m.step for m in t.merges}
+    exact = exact_dropout(tuple(bytes((b,)) for b in word.encode()), ranks, p)
+    expected = {tuple(readable(x) for x in seg): q for seg, q in exact.items()}
+    assert sum(q > 0.04 for q in expected.values()) >= 2
+    cloud = segmentation_cloud(dropout_sampler(t.at(), p), word, n=n, seed=8)
+    ours = Counter(dict(zip(cloud.segmentation, cloud["count"])))
+    assert chi_square_ok(ours, expected, n) > 1e-4
+
+
 # -- Unigram sampling on opened .model files ---------------------------------------------
 @pytest.fixture(scope="module")
 def spm_files(tmp_path_factory):
