@@ -102,6 +102,11 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("encode", help="cut a text into the tokens of a step (JSON lines)")
     _add_step_source(p)
     p.add_argument("text", metavar="TEXT", help="the text to encode ('-' reads standard input)")
+    p.add_argument("--dropout", type=float, default=0.0, metavar="P",
+                   help="BPE-dropout: skip each candidate merge with probability P "
+                        "(BPE and byte-level BPE; default 0, plain encoding)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed for --dropout (the same seed gives the same tokens)")
     p.set_defaults(run=_run_encode)
 
 
@@ -110,7 +115,7 @@ def _run_encode(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     out = sys.stdout
     try:
-        for token in snapshot.encode(text):
+        for token in snapshot.encode(text, dropout=args.dropout, seed=args.seed):
             out.write(json.dumps(token.to_dict(), ensure_ascii=False) + "\n")
         out.flush()
     except BrokenPipeError:  # the reader stopped early (| head): not an error

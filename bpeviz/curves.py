@@ -103,6 +103,8 @@ def _replayed_spans(training: Training, text: str,
         return None
     if algorithm == "bpe" and ((marker and marker in text) or (unk and unk in text)):
         return None
+    if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
+        return None
     words, offsets = split_words(text, pretokenizer_of(training))
     if not words:
         return None
@@ -178,6 +180,8 @@ def _wordpiece_spans(training: Training,
     from bpeviz.encoding import MAX_WORDPIECE_CHARS, known_ids, split_words
     from bpeviz.recount import pretokenizer_of
 
+    if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
+        return None
     words, offsets = split_words(text, pretokenizer_of(training))
     if not words:
         return None

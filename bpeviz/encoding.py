@@ -269,7 +269,7 @@ class _Encoder:
                                dtype=np.int32).reshape(-1, 4).T
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
             self._merge = ranks.merge
-        split = _COMPILED_SPLITS.get(self.pretokenizer)
+        split = _COMPILED_SPLITS.get(self.pretokenizer)  # "metaspace": the Python path
         if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
         native = self.byte_level and -1 not in self.byte_ids
@@ -418,9 +418,10 @@ class _Encoder:
         if self.byte_level:
             data = b"".join(vocab[i] if i >= 0 else b"" for i in ids)  # type: ignore[misc]
             try:
-                return data.decode("utf-8", "surrogatepass")
+                text = data.decode("utf-8", "surrogatepass")
             except UnicodeDecodeError:
-                return data.decode("utf-8", "replace")
+                text = data.decode("utf-8", "replace")
+            return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
         tokens = [vocab[i] if i >= 0 else self.unk_text for i in ids]
         spaced = self.pretokenizer in _SPACE_DROPPING
         if self.longest_match:
@@ -432,11 +433,22 @@ class _Encoder:
                     if out and spaced:
                         out.append(" ")
                     out.append(token)  # type: ignore[arg-type]
-            return "".join(out)
+            text = "".join(out)
+            return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
         text = "".join(tokens)  # type: ignore[arg-type]
         if self.marker:
             text = text.replace(self.marker, " " if spaced else "")
-        return text
+        return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
+
+
+def _unmetaspace(text: str) -> str:
+    """``▁`` back to a space, the first one dropped (Hugging Face's Metaspace decoder).
+
+    >>> _unmetaspace("\u2581hug\u2581the")
+    'hug the'
+    """
+    text = text.replace("\u2581", " ")
+    return text[1:] if text.startswith(" ") else text
 
 
 # -- pre-tokenization with offsets ---------------------------------------------------------
@@ -449,7 +461,17 @@ def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
 
     >>> split_words(" hug  the", "whitespace"), split_words("I'm here", "gpt2")
     ((['hug', 'the'], [1, 6]), (['I', "'m", ' here'], [0, 1, 3]))
+
+    ``"metaspace"`` words carry a ``▁`` that stands for the space before them, so a
+    word's offset is that space's (``-1`` for a word at the very start: tokens are then
+    clamped to 0, see :func:`_flat_columns`).
+
+    >>> split_words("hug  the", "metaspace")
+    (['\u2581hug', '\u2581the'], [-1, 4])
     """
+    if pretokenizer == "metaspace":
+        words, offsets = split_words(text, "whitespace")
+        return ["\u2581" + w for w in words], [o - 1 for o in offsets]
     if pretokenizer in _SPACE_DROPPING:
         pairs = _WHITESPACE_WORDS.findall(text)
         words = list(map(itemgetter(1), pairs))
@@ -484,6 +506,8 @@ def _flat_columns(entries: list[_Entry], offsets: list[int], n: int) -> _Columns
     shift = np.repeat(np.asarray(offsets, dtype=np.int64), counts)
     starts = np.fromiter(chain.from_iterable(map(_STARTS, entries)), np.int64, n) + shift
     ends = np.fromiter(chain.from_iterable(map(_ENDS, entries)), np.int64, n) + shift
+    if offsets and offsets[0] < 0:  # a metaspace "▁" before the first word: no space there
+        np.maximum(starts, 0, out=starts)
     flags = np.fromiter(chain.from_iterable(map(_FLAGS, entries)), np.uint8, n)
     return starts, ends, flags if flags.any() else None
 

@@ -279,7 +279,11 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     if not isinstance(word, str) or not word:
         raise ValueError("give one word to trace (not empty)")
     enc = encoder(snapshot.training, snapshot.step)
-    words, _ = split_words(word, enc.pretokenizer)
+    if enc.pretokenizer == "metaspace":  # its words carry "▁": "hug" is traced as "▁hug"
+        word = word if word.startswith("\u2581") else "\u2581" + word
+        words, _ = split_words(word[1:], "metaspace")
+    else:
+        words, _ = split_words(word, enc.pretokenizer)
     if words != [word]:
         raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
                          "pre-tokenizer; trace one word at a time")

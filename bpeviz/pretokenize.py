@@ -2,7 +2,10 @@
 
 Every pre-tokenizer returns ``(start, end)`` character spans, so encoders can report
 offsets into the original text. Text outside every span (whitespace for
-``"whitespace"``) produces no token.
+``"whitespace"``) produces no token. ``"metaspace"`` (SentencePiece's whitespace
+handling, :mod:`bpeviz.unigram.metaspace`) is the one pre-tokenizer whose words are not
+slices of the text: each word is its span with ``▁`` (U+2581) in front, the ``▁``
+standing for the space before it (see :func:`words`).
 
 >>> [text[s:e] for text in ["hug  the pug"] for s, e in spans(text, "whitespace")]
 ['hug', 'the', 'pug']
@@ -25,6 +28,8 @@ PRETOKENIZERS: dict[str, str] = {
     "whitespace": "split on Unicode whitespace, like str.split(); whitespace is dropped",
     "gpt2": "GPT-2's regular expression; spaces stay attached to the following word",
     "none": "each line (with its line break) is one word, so merges may cross spaces",
+    "metaspace": "SentencePiece's: split on whitespace, each word gets \u2581 in front "
+                 "(the first word too)",
 }
 
 _PATTERNS = {
@@ -32,6 +37,8 @@ _PATTERNS = {
     "whitespace": regex.compile(r"[^\s\x1c-\x1f]+"),
     "gpt2": regex.compile(GPT2_PATTERN),
     "none": regex.compile(r"[^\n]*\n|[^\n]+"),
+    # the spans of the words, without the "▁" that words() puts in front
+    "metaspace": regex.compile(r"[^\s\x1c-\x1f]+"),
 }
 
 
@@ -50,7 +57,15 @@ def spans(text: str, name: str) -> Iterator[tuple[int, int]]:
 
 
 def words(text: str, name: str) -> list[str]:
-    """The words of ``text`` in order, repeats included."""
+    """The words of ``text`` in order, repeats included.
+
+    >>> words(" hug  the", "metaspace")
+    ['\u2581hug', '\u2581the']
+    """
     if name == "whitespace":  # str.split is the same thing, several times faster
         return text.split()
+    if name == "metaspace":
+        from bpeviz.unigram.metaspace import metaspace_words
+
+        return metaspace_words(text)
     return _PATTERNS[check_pretokenizer(name)].findall(text)

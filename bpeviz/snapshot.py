@@ -155,8 +155,16 @@ class Snapshot:
         })
 
     # -- encoding (bpeviz.encoding) -----------------------------------------------
-    def encode(self, text: str) -> list[Any]:
-        """Cut ``text`` into the tokens of this step (see :mod:`bpeviz.encoding`)."""
+    def encode(self, text: str, *, dropout: float = 0.0, seed: int | None = None) -> list[Any]:
+        """Cut ``text`` into the tokens of this step (see :mod:`bpeviz.encoding`).
+
+        ``dropout=p`` > 0: BPE-dropout, each candidate merge skipped with probability p,
+        reproducible with ``seed`` (see :mod:`bpeviz.sampling`).
+        """
+        if dropout:
+            from bpeviz.sampling import encode_dropout
+
+            return encode_dropout(self, text, dropout, seed)
         from bpeviz.encoding import encode
 
         return encode(self, text)

@@ -84,6 +84,10 @@ _SPLITS = {
     "gpt2": _split(GPT2_PATTERN, "Isolated"),
     "none": _split("\n", "MergedWithPrevious"),
 }
+#: SentencePiece's "▁word": split on whitespace, then "▁" in front of every word.
+METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
+             "split": False}
+_SPLITS["metaspace"] = {"type": "Sequence", "pretokenizers": [_SPLITS["whitespace"], METASPACE]}
 
 
 def pre_tokenizer(name: str, byte_level: bool) -> dict[str, Any]:
@@ -138,6 +142,11 @@ def export(snapshot: Snapshot) -> dict[str, str]:
             decoder = {"type": "BPEDecoder", "suffix": options.marker}
         else:
             decoder = {"type": "Fuse"}
+    if name == "metaspace":  # "▁" back to a space; then one space off the front of each
+        # piece (the decoders before join all tokens, or put a space before each word)
+        decoder = {"type": "Sequence", "decoders": [
+            decoder, {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}
     data = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
         "normalizer": None, "pre_tokenizer": pre_tokenizer(name, alg.byte_level),
@@ -295,6 +304,9 @@ def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
             raise ValueError(f"{source}: a Sequence pre-tokenizer needs a pretokenizers list")
         if len(parts) == 1:
             return _read_pre_tokenizer(parts[0], source)
+        if len(parts) == 2 and parts[1] == METASPACE \
+                and _read_pre_tokenizer(parts[0], source) == ("whitespace", False):
+            return "metaspace", False
         if len(parts) == 2 and isinstance(parts[1], dict) and parts[1].get("type") == "ByteLevel":
             if _byte_level_regex(parts[1], source):
                 raise ValueError(f"{source}: a ByteLevel pre-tokenizer with use_regex after "

@@ -69,6 +69,9 @@ def export(snapshot: Snapshot) -> dict[str, str]:
     training = snapshot.training
     get_algorithm(training.algorithm).check_export(
         "tiktoken", "the tiktoken format holds byte-level BPE only")
+    if pretokenizer_of(training) not in PATTERNS:
+        raise ValueError(f"the {pretokenizer_of(training)!r} pre-tokenizer has no tiktoken "
+                         "pattern (tiktoken cannot put \u2581 before words); export as 'hf'")
     items = vocab_items(snapshot)
     check_reproducible(snapshot, dict(items))  # type: ignore[arg-type]
     lines = "".join(f"{base64.b64encode(token).decode('ascii')} {i}\n"  # type: ignore[arg-type]

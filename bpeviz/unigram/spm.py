@@ -32,6 +32,8 @@ Usage::
 from __future__ import annotations
 
 import heapq
+import math
+import random
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -122,13 +124,30 @@ class SentencePieceModel:
         return sentencepiece.SentencePieceProcessor(model_proto=self.data)
 
     # -- encoding ---------------------------------------------------------------------------
-    def encode(self, text: str) -> list[Token]:
-        """Tokens with ids exactly as ``SentencePieceProcessor.encode`` gives them."""
+    def encode(self, text: str, *, alpha: float | None = None, nbest_size: int = -1,
+               seed: int | None = None) -> list[Token]:
+        """Tokens with ids exactly as ``SentencePieceProcessor.encode`` gives them.
+
+        With ``alpha`` set: subword sampling, as ``encode(..., enable_sampling=True,
+        alpha=, nbest_size=)`` (reproducible with ``seed``; the draws are bpeviz's own,
+        not the library's random numbers). Unigram: ``nbest_size`` 0 or 1 is the Viterbi
+        segmentation, ``n > 1`` draws among the n best with probability proportional to
+        ``exp(alpha * score)``, ``-1`` draws from every segmentation the same way.
+        BPE: ``alpha`` is the probability of skipping each merge as it comes up (the
+        library's BPE-dropout; ``nbest_size`` is not used).
+        """
         normalized, offsets = self.normalize(text)
+        rng = None
+        if alpha is not None:
+            from bpeviz.sampling import check_probability
+
+            check_probability(alpha, "alpha", upper=None if self.model_type == "unigram"
+                              else 1.0)
+            rng = random.Random(seed)
         if self.model_type == "unigram":
-            pieces = self._unigram(normalized)
+            pieces = self._unigram(normalized, alpha, nbest_size, rng)
         elif self.model_type == "bpe":
-            pieces = self._bpe(normalized)
+            pieces = self._bpe(normalized, alpha, rng)
         else:
             raise ValueError(f"SentencePiece {self.model_type!r} models are not supported; "
                              "open a unigram or bpe model")
@@ -137,7 +156,8 @@ class SentencePieceModel:
     def encode_ids(self, text: str) -> list[int]:
         return [t.id for t in self.encode(text)]
 
-    def _unigram(self, normalized: str) -> list[tuple[int, int, int]]:
+    def _unigram(self, normalized: str, alpha: float | None = None, nbest_size: int = -1,
+                 rng: random.Random | None = None) -> list[tuple[int, int, int]]:
         scores = self._normal_scores
         min_score = min(scores) if scores else 0.0
         max_score = max(scores) if scores else 0.0
@@ -150,11 +170,19 @@ class SentencePieceModel:
                 else score
         lattice = lat.Lattice.build(normalized, table,
                                     unk_score=lat.f32(min_score - lat.UNK_PENALTY))
-        path, _ = lat.viterbi(lattice)
+        if rng is None or alpha is None or nbest_size in (0, 1):
+            path, _ = lat.viterbi(lattice)
+        elif nbest_size < 0:
+            path = lat.sample(lattice, alpha, rng)
+        else:
+            paths = lat.nbest(lattice, nbest_size)
+            weights = [math.exp(alpha * (score - paths[0][1])) for _, score in paths]
+            path = rng.choices([p for p, _ in paths], weights)[0]
         return [(n.start, n.end, self._table[n.piece] if n.piece is not None else -1)
                 for n in path]
 
-    def _bpe(self, normalized: str) -> list[tuple[int, int, int]]:
+    def _bpe(self, normalized: str, alpha: float | None = None,
+             rng: random.Random | None = None) -> list[tuple[int, int, int]]:
         n = len(normalized)
         # symbols: [start, end) per index; linked list over indices
         start = list(range(n))
@@ -184,6 +212,8 @@ class SentencePieceModel:
             if not (alive[left] and alive[right]) or nxt[left] != right \
                     or end[right] - start[left] != size:
                 continue
+            if rng is not None and alpha and rng.random() < alpha:
+                continue  # skipped (BPE-dropout); only a neighbour's merge brings it back
             end[left] = end[right]
             alive[right] = False
             nxt[left] = nxt[right]
