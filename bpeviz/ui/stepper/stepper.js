@@ -309,7 +309,7 @@ function drawCard(c, k) {
   const one = (m, box) => {
     box.append(chip(d.labels, m[0], d.strong, false), " + ", chip(d.labels, m[1], d.strong, false),
       el("span", "bv-arrow", "→"), chip(d.labels, m[2], d.strong, true),
-      " ", el("span", "bv-muted", `${m[3]} · id ${m[2]}`));
+      " ", el("span", "bv-muted bv-nums", `${m[3]} · id ${m[2]}`));
   };
   if (k <= 0) {
     const now = el("div");
