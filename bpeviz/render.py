@@ -402,8 +402,10 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     n_rows, n_cols = len(ylab), len(xlab)
     cell = heatmap_cell(max(n_rows, n_cols), presentation)
     if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
+        longest = max((len(html.unescape(t)) for t in xlab), default=0)
+        labels = 17 * (1.5 if longest <= 3 or n_cols <= 8 else 0.65 * min(longest, 24))
         cell = max(CELL_MIN_PRESENTATION,
-                   min(cell, (HEATMAP_FIT_PRESENTATION - 60 - (40 + 17 * 1.5)) // max(n_rows, 1)))
+                   min(cell, int(HEATMAP_FIT_PRESENTATION - 100 - labels) // max(n_rows, 1)))
     font = min(17 if presentation else 12, cell - 3)
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),

@@ -36,7 +36,8 @@ OVERFLOWS = """() => {
   const bad = [];
   const pageWidth = document.documentElement.clientWidth;
   for (const e of main.querySelectorAll('*')) {
-    if (!(e instanceof HTMLElement) || e.closest('.js-plotly-plot, [data-testid="stDataFrame"]')) continue;
+    if (!(e instanceof HTMLElement)) continue;
+    if (e.closest('.js-plotly-plot, [data-testid="stDataFrame"]')) continue;
     const cs = getComputedStyle(e);
     if (cs.display === 'inline' || cs.display === 'none' || cs.visibility === 'hidden') continue;
     const r = e.getBoundingClientRect();
@@ -56,8 +57,10 @@ OVERFLOWS = """() => {
     for (const e of card.querySelectorAll('*')) {
       const r = e.getBoundingClientRect();
       if (!r.width) continue;
-      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1)
-        bad.push('outside the card: ' + (e.className || e.tagName) + ' ' + (e.textContent || '').slice(0, 40));
+      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1
+          || r.bottom > c.bottom + 1)
+        bad.push('outside the card: ' + (e.className || e.tagName) + ' '
+                 + (e.textContent || '').slice(0, 40));
     }
   }
   if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1)
