@@ -77,8 +77,9 @@ def word_splits(snap) -> None:
     st.subheader("Word splits")
     frame = views.words_frame(snap)
     c1, c2, c3 = st.columns([4, 4, 3], vertical_alignment="bottom")
-    search = c1.text_input("Search words", key="word_search", placeholder="substring",
-                           max_chars=200)
+    with c1:
+        search = state.bound(st.text_input, "Search words", "search", widget_key="word_search",
+                             placeholder="substring", max_chars=200)
     sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort",
                         format_func=lambda k: SORT_LABELS.get(k, k))
     only = c3.checkbox("Changed only", key="word_changed",
@@ -221,3 +222,4 @@ def merges_table(step: int) -> None:
 
 
 explore()
+state.write_url()  # what this run changed (a pair picked here, a pair dropped at a new step)
