@@ -163,3 +163,16 @@ def tokens_at(history: dict[str, Any], step: int) -> list[tuple[int, int, int, i
         _, ids, starts, ends, flags = chosen
         out.extend((i, offset + s, offset + e, f) for i, s, e, f in zip(ids, starts, ends, flags))
     return out
+
+
+def stage_tokens(training: Training, text: str, byte_style: str = "gpt2",
+                 history: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the stage's "tokens" part draws: the text, its history (:func:`text_history`)
+    and the labels of the tokens it uses (the app and the offline slides share it)."""
+    from bpeviz import views
+
+    history = text_history(training, text) if history is None else history
+    used = {i for form in history["forms"] for version in form for i in version[1] if i >= 0}
+    labels = {str(i): list(v) for i, v in views.token_labels(training, used, byte_style).items()}
+    return {"text": text, "labels": labels,
+            "unkText": encoding.unk_token(training) or "[UNK]", **history}

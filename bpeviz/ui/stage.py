@@ -29,8 +29,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bpeviz import encoding, views
-from bpeviz.text_history import text_history
+from bpeviz import views
+from bpeviz.text_history import stage_tokens, text_history
 from bpeviz.training import Training
 from bpeviz.ui import state
 from bpeviz.ui.state import get, put
@@ -156,12 +156,8 @@ def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool
     """``text`` cut into the tokens of the browser's step (Tokenize): the text's tokens
     at every step travel once (:mod:`bpeviz.text_history`), the browser redraws them;
     the tokens a merge just made are outlined."""
-    history = _text_history(training, text)
-    used = {i for form in history["forms"] for version in form for i in version[1] if i >= 0}
-    labels = {str(i): list(v) for i, v in views.token_labels(training, used,
-                                                             byte_style).items()}
     data = {"role": "tokens", "step": int(get("step")), "n": len(training.merges),
-            "hist": _history_id(training), "strong": strong, "text": text,
-            "showWs": show_whitespace, "maxTokens": max_tokens,
-            "unkText": encoding.unk_token(training) or "[UNK]", "labels": labels, **history}
+            "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,
+            "maxTokens": max_tokens,
+            **stage_tokens(training, text, byte_style, _text_history(training, text))}
     _component()(key=f"{KEY}_tokens", data=data)

@@ -159,7 +159,8 @@ function drawControls(s) {
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
-  s.note.textContent = s.playing ? "The heatmap and tables follow when you pause." : "";
+  s.note.textContent = s.playing && !s.standalone
+    ? "The heatmap and tables follow when you pause." : "";
 }
 
 function setStep(s, k) {
@@ -279,7 +280,8 @@ function controls(component, data) {
     s.keyHandler = (e) => onKey(s, e);
     document.addEventListener("keydown", s.keyHandler, true);
   }
-  s.setTriggerValue = component.setTriggerValue;
+  s.setTriggerValue = component.setTriggerValue || (() => {});
+  s.standalone = Boolean(data.standalone);
   const py = data.step;
   const newHistory = s.hist !== data.hist;
   s.n = data.n;
@@ -477,7 +479,10 @@ function follower(component, data, build, draw) {
   draw(f, k);
 }
 
-export default function (component) {
+// `component` is what Streamlit's components v2 hands over: {parentElement, data,
+// setTriggerValue}. bpeviz's offline slides (bpeviz/slides.py) mount the same roles
+// with a plain object of that shape through window.bpevizStage.
+function mount(component) {
   const data = component.data || {};
   const st = store();
   if (data.role === "controls") {
@@ -492,3 +497,6 @@ export default function (component) {
   }
   return () => {};
 }
+
+if (typeof window !== "undefined") window.bpevizStage = mount;
+export default mount;
