@@ -198,7 +198,7 @@ def _run_slides(args: argparse.Namespace) -> int:
     training = import_path(args.training)
     text = sys.stdin.read() if args.text == "-" else args.text
     size = write_slides(training, args.out, text=text, words=max(args.words, 0),
-                        byte_style=args.byte_style)
+                        byte_style=args.byte_style, title=os.path.basename(args.training))
     print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} merges)",
           file=sys.stderr)
     return 0

@@ -88,3 +88,9 @@ def test_a_short_typed_text_goes_into_the_link_a_long_one_never():
     assert "text" not in params(at)
     refused = open_link("pages/2_Tokenize.py", text="y" * (TEXT_IN_URL + 1))
     assert refused.text_area(key="w_text").value != "y" * (TEXT_IN_URL + 1)
+
+
+def test_explore_offers_the_offline_slides():
+    at = open_page("pages/1_Explore.py")
+    buttons = [b for b in at.get("download_button") if "slides" in b.proto.label.lower()]
+    assert buttons, "a download button for the slides"

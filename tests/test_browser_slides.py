@@ -84,7 +84,7 @@ def test_the_slides_play_offline(browser, tmp_path, algorithm):
         new = page.locator(".bv-card .bv-big .bv-chip.bv-new")
         assert int(new.get_attribute("data-id")) == last.token_id
         box = new.bounding_box()
-        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, "on screen"
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 720, "on screen"
         assert chips() == [t.id for t in encoding.encode(training.at(len(training.merges)),
                                                          text)]
         assert page.locator("#bv-tokens b").count() == 0, "the text is drawn as text"
@@ -96,5 +96,31 @@ def test_the_slides_play_offline(browser, tmp_path, algorithm):
         page.keyboard.press(" ")
         assert not errors, errors
         assert asked == [url]
+    finally:
+        context.close()
+
+
+def test_explore_downloads_slides_that_play_offline(browser, server, tmp_path):
+    context = browser.new_context(viewport={"width": 1440, "height": 1000},
+                                  accept_downloads=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/Explore?step=10")
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                               timeout=60_000)
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name="Download offline slides").click()
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        assert saved.name.endswith(".html") and saved.stat().st_size < 400_000
+        offline = context.new_page()
+        offline.route("**/*", lambda route: route.continue_()
+                      if route.request.url == saved.as_uri() else route.abort())
+        offline.goto(saved.as_uri())
+        offline.wait_for_selector(HOOK)
+        offline.keyboard.press("End")
+        assert offline.locator(HOOK).get_attribute("data-bpeviz-step") == "200"
+        assert "This is the last merge." in offline.locator(".bv-card").inner_text()
+        assert offline.locator("#bv-tokens .bv-chip").count() > 5, "the Tokenize text"
     finally:
         context.close()
