@@ -67,7 +67,7 @@ def slides_button() -> None:
         "Download offline slides", key="slides",
         data=lambda: slides_html(training, text=text[:SLIDES_TEXT] or None, words=12,
                                  byte_style=byte_style, title=name),
-        file_name="bpeviz-slides.html", mime="text/html", on_click="ignore", icon="🎞️",
+        file_name="bpeviz-slides.html", mime="text/html", on_click="ignore",
         help="One HTML file that plays these merges with the same keys: the card, the "
              "splits of the 12 most frequent words and the Tokenize text (its first "
              f"{SLIDES_TEXT:,} characters) at every step. It needs no Python and no "
