@@ -196,3 +196,24 @@ def test_the_longest_wordpiece_token_stays_in_its_box(browser, server, width, he
         page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-wordpiece-longest.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_tokenize_fits_a_projector(browser, server, width, height):
+    context, page = open_page(browser, width, height, "dark")
+    try:
+        page.goto(f"{server}/Tokenize?present=1&step=10")
+        ready(page)
+        page.wait_for_selector(".bv-stage-tokens .bv-chip")
+        collapse_sidebar(page)
+        blur(page)
+        page.keyboard.press("ArrowRight")
+        assert hook(page) == 11
+        for selector in (".bv-stage-bar", HOOK, ".bv-stage-tokens .bv-chip"):
+            box = page.locator(selector).first.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, selector
+        no_overflow(page)
+        tb.SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-dark-tokenize.png"))
+    finally:
+        context.close()
