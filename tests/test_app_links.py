@@ -94,3 +94,12 @@ def test_explore_offers_the_offline_slides():
     at = open_page("pages/1_Explore.py")
     buttons = [b for b in at.get("download_button") if "slides" in b.proto.label.lower()]
     assert buttons, "a download button for the slides"
+
+
+def test_a_pair_that_is_not_two_ids_never_breaks_the_page():
+    """Under queued reruns (tests/test_browser_stage.py, six sessions) the pair box can
+    hand back its label, such as "t + o", instead of a pair: writing it into the link
+    crashed every page (ValueError)."""
+    at = open_page("pages/1_Explore.py", step=10, pair="t + o", pair_step=10)
+    ok(at)
+    assert "pair" not in params(at)

@@ -168,6 +168,11 @@ def write_url(extra: Sequence[str] = ()) -> None:
             if setting.only_if and ss.get(setting.only_if) in (None, False):
                 continue
             if setting.kind == "pair":
+                # a selectbox whose options changed under a queued rerun hands back its
+                # label ("t + o"), not a pair: such a value stays out of the link
+                if not (isinstance(value, (tuple, list)) and len(value) == 2
+                        and all(isinstance(x, int) for x in value)):
+                    continue
                 value = ",".join(str(int(x)) for x in value)
             if setting.max_len is not None and len(str(value)) > setting.max_len:
                 continue
