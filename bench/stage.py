@@ -1,4 +1,5 @@
-"""Stage latency in Chromium: key press to redraw and slider drag to redraw on Explore.
+"""Stage latency in Chromium: key press to redraw and slider drag to redraw on Explore
+and Tokenize.
 
     python -m bench.stage                 # default sample, and 300 KB with 2,000 merges
     python -m bench.stage --presses 200   # more samples
@@ -134,6 +135,10 @@ def run(presses: int = 100, port: int = 8799, large: bool = True) -> dict[str, d
             ready(page)
             results["default sample"] = report("Explore, default sample (200 merges)",
                                                measure(page, presses))
+            page.goto(f"{url}/Tokenize?step=0")
+            ready(page)
+            results["Tokenize, default sample"] = report(
+                "Tokenize, default sample and text", measure(page, presses))
             if large:
                 from bench.data import corpus_path
 
@@ -147,6 +152,10 @@ def run(presses: int = 100, port: int = 8799, large: bool = True) -> dict[str, d
                 results["300 KB, 2,000 merges"] = report(
                     f"Explore, {path.stat().st_size // 1000} KB upload, {n.split()[-1]} merges",
                     measure(page, presses))
+                page.get_by_role("link", name="Tokenize").first.click()
+                ready(page)
+                results["Tokenize, 300 KB, 2,000 merges"] = report(
+                    f"Tokenize, same upload, {n.split()[-1]} merges", measure(page, presses))
             browser.close()
     finally:
         proc.terminate()

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpeviz train|encode|export|explain ...``.
+"""Command line: ``python -m bpeviz train|encode|export|explain|slides ...``.
 
 Errors in the input are reported in one line on stderr with exit status 2, never a
 traceback.
@@ -181,6 +181,34 @@ def _run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_slides(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("slides", help="write one self-contained HTML file that plays the "
+                                      "merges (no network needed)")
+    p.add_argument("--training", required=True, metavar="T.json",
+                   help="a saved training (python -m bpeviz train --out) or a tokenizer file")
+    p.add_argument("--out", required=True, metavar="FILE.html", help="the file to write")
+    p.add_argument("--text", default=None,
+                   help="a text to show cut into the tokens of each step ('-' reads stdin)")
+    p.add_argument("--words", type=int, default=12, metavar="N",
+                   help="show the splits of the N most frequent words (default 12)")
+    p.add_argument("--byte-style", choices=["gpt2", "hex"], default="gpt2",
+                   help="how byte-level tokens are drawn")
+    p.set_defaults(run=_run_slides)
+
+
+def _run_slides(args: argparse.Namespace) -> int:
+    from bpeviz.formats import import_path
+    from bpeviz.slides import write_slides
+
+    training = import_path(args.training)
+    text = sys.stdin.read() if args.text == "-" else args.text
+    size = write_slides(training, args.out, text=text, words=max(args.words, 0),
+                        byte_style=args.byte_style, title=os.path.basename(args.training))
+    print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} merges)",
+          file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bpeviz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -188,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_encode(sub)
     _add_export(sub)
     _add_explain(sub)
+    _add_slides(sub)
     return parser
 
 

@@ -107,12 +107,18 @@ CSS = """
 .bv-tree ul{list-style:none;margin:0;padding-left:1.4em;border-left:2px solid rgba(128,128,128,.4)}
 .bv-tree li{margin:.25em 0}
 .bv-tree>ul{border-left:none;padding-left:0}
+[data-testid="stHeader"]{background:transparent;height:2.5rem}
+[data-testid="stMainBlockContainer"]{padding-top:3rem}
 .bv-badge{display:inline-block;font-size:.75em;padding:0 .4em;border-radius:.6em;
   background:#e0a000;color:#111;margin-left:.3em}
 """
 
 PRESENTATION_CSS = """
 html{font-size:21px}
+h1{font-size:2.1rem!important;padding:.1rem 0 .3rem!important}
+[data-testid="stMainBlockContainer"]{padding-top:2.6rem;padding-bottom:3rem}
+[data-testid="stDataFrame"],[data-testid="stTable"]{zoom:1.3}
+.bv-card .bv-big .bv-nums{font-size:max(1rem,.45em)}
 .bv-chip{font-size:1.15em;border-width:2px;font-weight:600;color:#000}
 .bv-words tr.bv-changed td,.bv-merges tr.bv-now td{background:#ffd84d;color:#000}
 .bv-card{border-width:3px}
@@ -367,6 +373,10 @@ CELL_MAX, CELL_MIN = 24, 14
 CELL_MAX_PRESENTATION, CELL_MIN_PRESENTATION = 34, 20
 #: the widest plot area the heatmap aims for (fits the page's width on a 1400 px screen)
 HEATMAP_AREA = 840
+#: the tallest heatmap in presentation mode (fits a 1280x720 projector's screen with its
+#: caption's first line) while its cells stay CELL_MIN_PRESENTATION or larger: up to
+#: 24 symbols per axis with upright labels
+HEATMAP_FIT_PRESENTATION = 620
 
 
 def heatmap_cell(n: int, presentation: bool = False) -> int:
@@ -405,6 +415,11 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
     n_rows, n_cols = len(ylab), len(xlab)
     cell = heatmap_cell(max(n_rows, n_cols), presentation)
+    if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
+        longest = max((len(html.unescape(t)) for t in xlab), default=0)
+        labels = 17 * (1.5 if longest <= 3 or n_cols <= 8 else 0.65 * min(longest, 24))
+        cell = max(CELL_MIN_PRESENTATION,
+                   min(cell, int(HEATMAP_FIT_PRESENTATION - 100 - labels) // max(n_rows, 1)))
     font = min(17 if presentation else 12, cell - 3)
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),

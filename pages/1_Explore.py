@@ -8,6 +8,7 @@ from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
+from bpeviz.slides import slides_html
 from bpeviz.ui import stage, state
 
 ctx = ui.page("Explore")
@@ -46,6 +47,7 @@ def explore() -> None:
         if ctx.algorithm == "bbpe":
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
+        slides_button()
 
     why_this_merge(step)
 
@@ -55,6 +57,25 @@ def explore() -> None:
     with merges_col:
         merges_table(step)
     heatmap(snap)
+
+
+def slides_button() -> None:
+    """One HTML file that plays these merges anywhere, without Python or a network."""
+    text = state.get("text") or (ctx.sample.try_text if ctx.sample else "")
+    name = ctx.corpus_name
+    st.download_button(
+        "Download offline slides", key="slides",
+        data=lambda: slides_html(training, text=text[:SLIDES_TEXT] or None, words=12,
+                                 byte_style=byte_style, title=name),
+        file_name="bpeviz-slides.html", mime="text/html", on_click="ignore",
+        help="One HTML file that plays these merges with the same keys: the card, the "
+             "splits of the 12 most frequent words and the Tokenize text (its first "
+             f"{SLIDES_TEXT:,} characters) at every step. It needs no Python and no "
+             "network: open it on any laptop.")
+
+
+#: the longest Tokenize text the slides carry
+SLIDES_TEXT = 2_000
 
 
 def why_this_merge(step: int) -> None:
@@ -82,8 +103,9 @@ def word_splits(snap) -> None:
     st.subheader("Word splits")
     frame = views.words_frame(snap)
     c1, c2, c3 = st.columns([4, 4, 3], vertical_alignment="bottom")
-    search = c1.text_input("Search words", key="word_search", placeholder="substring",
-                           max_chars=200)
+    with c1:
+        search = state.bound(st.text_input, "Search words", "search", widget_key="word_search",
+                             placeholder="substring", max_chars=200)
     sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort",
                         format_func=lambda k: SORT_LABELS.get(k, k))
     only = c3.checkbox("Changed only", key="word_changed",
@@ -261,3 +283,4 @@ def merges_table(step: int) -> None:
 
 
 explore()
+state.write_url()  # what this run changed (a pair picked here, a pair dropped at a new step)

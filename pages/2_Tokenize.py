@@ -7,11 +7,15 @@ from bpeviz import glossary, render, ui, views
 from bpeviz.explain import text_words
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import trace_html
+from bpeviz.ui import stage
 
 ctx = ui.page("Tokenize")
 byte_style, strong = ctx.byte_style, ctx.presentation
 st.title("Tokenize any text")
 
+#: the longest text whose tokens at every step go to the browser (about 0.2 s and 200 KB
+#: for the 2,700-character tour sample with 1,000 merges)
+STAGE_CHARS = 5_000
 DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer 自然语言处理 ありがとう 👍🏽"
 
 
@@ -40,7 +44,10 @@ text = ui.bound(st.text_area, "Text", "text", height=140, max_chars=LIMITS.input
 
 @st.fragment
 def tokenize() -> None:
-    step = ui.step_controls(training, name=step_name)
+    # the browser steps the bar and the tokens (the stage component); an opened file
+    # steps in Python (its own step setting)
+    step = (ui.step_controls(training, name=step_name) if use_imported
+            else stage.controls(training))
     snap = ui.snapshot(training, step)
     show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", key="show_ws")
     if not text:
@@ -65,8 +72,14 @@ def tokenize() -> None:
     cols[4].metric("[UNK]", f"{unk:,}")
     cols[5].metric("Partial characters", f"{partial:,}",
                    help="Byte-level tokens holding only part of a character")
-    st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong,
-                               notes=glossary.ChipNotes(training, byte_style)))
+    if use_imported or len(text) > STAGE_CHARS:
+        st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong,
+                                   notes=glossary.ChipNotes(training, byte_style)))
+        if not use_imported:
+            st.caption(f"Texts over {STAGE_CHARS:,} characters are redrawn when the step "
+                       "settles, not while it moves.")
+    else:
+        stage.tokens(training, text, byte_style, strong, show_ws)
     st.caption("Each token is coloured by its id, so a token keeps its colour at every step. "
                "Hover a token for its id, text and bytes. Dashed: part of a character; "
                "striped red: unknown.")

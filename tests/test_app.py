@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpeviz import Corpus, train
 from bpeviz.samples import SAMPLES, load_sample, sample_bytes
+from bpeviz.text_history import tokens_at
 from bpeviz.ui import train_options
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -155,9 +156,11 @@ def test_moving_the_step_changes_the_merge_the_splits_and_the_tokens(algorithm):
     at.switch_page("pages/2_Tokenize.py").run()
     assert at.session_state["step"] == 6, "the step is shared by the pages"
     ids_at_6 = ok(at).code[0].value
-    at.slider(key="w_step").set_value(0).run()
+    # the browser draws the text's tokens of every step from one history (the stage)
+    assert [str(t[0]) for t in tokens_at(stage(at, "tokens"), 6)] == ids_at_6.split()
+    at.number_input(key="stage_box_6").set_value(0).run()
     ids_at_0 = ok(at).code[0].value
-    at.slider(key="w_step").set_value(len(training.merges)).run()
+    at.number_input(key="stage_box_0").set_value(len(training.merges)).run()
     ids_at_end = ok(at).code[0].value
     assert len(ids_at_0.split()) >= len(ids_at_6.split()) >= len(ids_at_end.split())
     assert ids_at_0 != ids_at_end
@@ -325,11 +328,9 @@ def test_hostile_corpus_and_text_are_escaped_everywhere():
             spec = el.proto.spec
             assert "<script" not in spec and "<img" not in spec and "$x$" not in spec
     at.switch_page("pages/2_Tokenize.py").run()
-    tokens = body_with(at, "bv-tokens")
-    assert "<script" not in tokens and "&lt;" in tokens and "&gt;" in tokens
-    assert "$" in tokens and "*" in tokens, "LaTeX and Markdown characters stay as they are"
-    shown = re.sub(r"<[^>]+>", "", tokens)  # the text a reader sees, entities still escaped
-    assert html.unescape(shown) == HOSTILE
+    # the text travels as data; the browser draws it as text (test_browser.py)
+    assert stage(ok(at), "tokens")["text"] == HOSTILE
+    assert not any(HOSTILE[:8] in body for body in html_bodies(at))
     at.switch_page("pages/1_Explore.py").run()
     # the words travel as data and the browser draws them as text (test_browser_stage.py)
     words = [w[1] for w in stage(ok(at), "words")["words"]]
@@ -524,25 +525,25 @@ def test_compare_shows_metrics_for_each_configuration():
 def test_tokenize_draws_unknown_and_partial_tokens_distinctly():
     at = open_page("pages/2_Tokenize.py", text="lowest 😀 苹果", text_edited=True,
                    sample="low", merges=10, marker="</w>", step=4)
-    spans = body_with(ok(at), "bv-tokens")
-    assert "bv-unk" in spans, "😀 and 苹 are not in the BPE alphabet of this corpus"
-    assert "bv-partial" not in spans
+    flags = {f for *_, f in tokens_at(stage(ok(at), "tokens"), 4)}  # 1 partial, 2 unknown
+    assert 2 in flags, "😀 and 苹 are not in the BPE alphabet of this corpus"
+    assert not any(f & 1 for f in flags)
     at.selectbox(key="w_algo").set_value("bbpe").run()
-    spans = body_with(ok(at), "bv-tokens")
-    assert "bv-partial" in spans and "bv-unk" not in spans, "bytes of 苹 are partial tokens"
-    assert "�" not in spans
+    data = stage(ok(at), "tokens")
+    flags = {f for *_, f in tokens_at(data, 4)}
+    assert 1 in flags and not any(f & 2 for f in flags), "bytes of 苹 are partial tokens"
+    assert "�" not in str(data["labels"])
     partial = [m.value for m in at.metric if m.label == "Partial characters"]
     assert partial and int(partial[0]) > 0
 
 
 def test_the_whitespace_toggle_makes_spaces_tabs_and_newlines_visible():
     at = open_page("pages/2_Tokenize.py", text="a b\tc\nd", text_edited=True)
-    def shown(at):  # the text on screen, without the hover titles
-        return re.sub(r"<[^>]+>", "", body_with(ok(at), "bv-tokens"))
-
-    assert shown(at) == "a b\tc\nd"
+    # the browser draws the text (tests/test_browser_tokens.py checks what it shows)
+    data = stage(ok(at), "tokens")
+    assert data["text"] == "a b\tc\nd" and data["showWs"] is False
     at.toggle(key="show_ws").set_value(True).run()
-    assert shown(at) == "a·b→c↵\nd"
+    assert stage(ok(at), "tokens")["showWs"] is True
 
 
 def test_word_search_sort_and_changed_filter():

@@ -20,6 +20,9 @@ In a page (not a doctest: it needs a running script)::
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ import pandas as pd
 import streamlit as st
 
 from bpeviz import views
+from bpeviz.text_history import stage_tokens, text_history
 from bpeviz.training import Training
 from bpeviz.ui import state
 from bpeviz.ui.state import get, put
@@ -123,3 +127,37 @@ def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
             "hist": _history_id(training), "strong": strong, "maxChips": max_chips,
             **views.stage_words(training, rows, byte_style)}
     _component()(key=f"{KEY}_words", data=data)
+
+
+_HISTORIES: weakref.WeakKeyDictionary[Training, OrderedDict[str, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary())
+_HISTORIES_LOCK = threading.Lock()
+
+
+def _text_history(training: Training, text: str) -> dict[str, Any]:
+    """:func:`bpeviz.text_history.text_history`, the last few texts of each training kept."""
+    with _HISTORIES_LOCK:
+        kept = _HISTORIES.setdefault(training, OrderedDict())
+        found = kept.get(text)
+        if found is not None:
+            kept.move_to_end(text)
+            return found
+    found = text_history(training, text)
+    with _HISTORIES_LOCK:
+        kept = _HISTORIES.setdefault(training, OrderedDict())
+        kept[text] = found
+        while len(kept) > 4:
+            kept.popitem(last=False)
+    return found
+
+
+def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool = False,
+           show_whitespace: bool = False, max_tokens: int = 3000) -> None:
+    """``text`` cut into the tokens of the browser's step (Tokenize): the text's tokens
+    at every step travel once (:mod:`bpeviz.text_history`), the browser redraws them;
+    the tokens a merge just made are outlined."""
+    data = {"role": "tokens", "step": int(get("step")), "n": len(training.merges),
+            "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,
+            "maxTokens": max_tokens,
+            **stage_tokens(training, text, byte_style, _text_history(training, text))}
+    _component()(key=f"{KEY}_tokens", data=data)

@@ -32,9 +32,32 @@ class Setting:
     lo: int | None = None
     hi: int | None = None
     url: bool = True
+    #: "pair" (two ids, ``12,34`` in the URL) or "int" for a setting whose default is None
+    kind: str = ""
+    #: longer values stay out of the URL (and are refused from it)
+    max_len: int | None = None
+    #: the session flag that must be set (not None, not False) for the value to go into
+    #: the URL: a text the user typed (not a sample's), a pair the user picked
+    only_if: str | None = None
 
     def parse(self, raw: str) -> Any:
-        """A value from the query string; ValueError when it is not acceptable."""
+        """A value from the query string; ValueError when it is not acceptable.
+
+        >>> Setting(None, kind="pair").parse("12,34")
+        (12, 34)
+        """
+        if self.max_len is not None and len(raw) > self.max_len:
+            raise ValueError(raw)
+        if self.kind == "pair":
+            left, right = (int(x) for x in raw.split(","))
+            if left < 0 or right < 0:
+                raise ValueError(raw)
+            return (left, right)
+        if self.kind == "int":
+            value = int(raw)
+            if value < 0:
+                raise ValueError(raw)
+            return value
         if isinstance(self.default, bool):
             if raw.lower() in ("1", "true", "yes", "on"):
                 return True
@@ -57,6 +80,7 @@ PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none")
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
+TEXT_IN_URL = 200  # characters: a longer text (a pasted corpus) never goes into a link
 
 SETTINGS: dict[str, Setting] = {
     "source": Setting("sample", ("sample", "paste", "upload")),
@@ -76,10 +100,12 @@ SETTINGS: dict[str, Setting] = {
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED),
     "top_n": Setting(20, lo=2, hi=LIMITS.heatmap_symbols),
     "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
-    "speed": Setting("1", ("1", "2", "4", "10"), url=False),  # steps/s of Play
-    "pair": Setting(None, url=False),
-    "pair_step": Setting(None, url=False),  # the step "pair" was picked at
-    "text": Setting("", url=False),
+    "speed": Setting("1", ("1", "2", "4", "10")),  # steps/s of Play
+    "pair": Setting(None, kind="pair", only_if="pair_step"),
+    "pair_step": Setting(None, kind="int"),  # the step "pair" was picked at
+    # the Tokenize text goes into links when the user typed it and it is short
+    "text": Setting("", max_len=TEXT_IN_URL, only_if="text_edited"),
+    "search": Setting("", max_len=200),  # Explore's word search
     "paste": Setting("", url=False),
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
@@ -122,6 +148,8 @@ def start_run(page: str) -> list[str]:
                 continue
             try:
                 ss[name] = setting.parse(st.query_params[name])
+                if setting.only_if and setting.only_if not in SETTINGS:
+                    ss[setting.only_if] = True  # e.g. a linked text counts as typed
             except (ValueError, TypeError):
                 ignored.append(name)
         ss["_url_loaded"] = True
@@ -185,6 +213,17 @@ def write_url(extra: Sequence[str] = ()) -> None:
     for name, setting in SETTINGS.items():
         if setting.url and (get(name) != setting.default or name in extra):
             value = get(name)
+            if setting.only_if and ss.get(setting.only_if) in (None, False):
+                continue
+            if setting.kind == "pair":
+                # a selectbox whose options changed under a queued rerun hands back its
+                # label ("t + o"), not a pair: such a value stays out of the link
+                if not (isinstance(value, (tuple, list)) and len(value) == 2
+                        and all(isinstance(x, int) for x in value)):
+                    continue
+                value = ",".join(str(int(x)) for x in value)
+            if setting.max_len is not None and len(str(value)) > setting.max_len:
+                continue
             params[name] = ("1" if value else "0") if isinstance(value, bool) else str(value)
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)

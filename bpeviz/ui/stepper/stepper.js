@@ -2,7 +2,8 @@
 // browser. One module, three roles chosen by data.role:
 //   "controls": ◀ slider ▶, the step number (data-bpeviz-step), Play, speed, keys;
 //   "card":     the merge card (left + right -> token, count);
-//   "words":    the split of each word on screen at the current step.
+//   "words":    the split of each word on screen at the current step;
+//   "tokens":   a text cut into the tokens of the current step (Tokenize).
 // The instances share one store (window.__bpevizStage): the controls own the step, the
 // others redraw when it changes. Python hears of the step on release / pause (debounced
 // trigger "step"); the rest of the page follows after its rerun.
@@ -159,7 +160,8 @@ function drawControls(s) {
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
-  s.note.textContent = s.playing ? "The heatmap and tables follow when you pause." : "";
+  s.note.textContent = s.playing && !s.standalone
+    ? "The heatmap and tables follow when you pause." : "";
 }
 
 function setStep(s, k) {
@@ -279,7 +281,8 @@ function controls(component, data) {
     s.keyHandler = (e) => onKey(s, e);
     document.addEventListener("keydown", s.keyHandler, true);
   }
-  s.setTriggerValue = component.setTriggerValue;
+  s.setTriggerValue = component.setTriggerValue || (() => {});
+  s.standalone = Boolean(data.standalone);
   const py = data.step;
   const newHistory = s.hist !== data.hist;
   s.n = data.n;
@@ -308,9 +311,10 @@ function drawCard(c, k) {
   c.root.replaceChildren();
   const card = el("div", "bv-card");
   const one = (m, box) => {
-    box.append(chip(d.labels, m[0], d.strong, false, d.notes), " + ", chip(d.labels, m[1], d.strong, false, d.notes),
+    box.append(chip(d.labels, m[0], d.strong, false, d.notes), " + ",
+      chip(d.labels, m[1], d.strong, false, d.notes),
       el("span", "bv-arrow", "→"), chip(d.labels, m[2], d.strong, true, d.notes),
-      " ", el("span", "bv-muted", `${m[3]} · id ${m[2]}`));
+      " ", el("span", "bv-muted bv-nums", `${m[3]} · id ${m[2]}`));
   };
   if (k <= 0) {
     const now = el("div");
@@ -378,6 +382,81 @@ function buildWords(w) {
   w.root.append(table);
 }
 
+// -- tokens (Tokenize) -----------------------------------------------------------------
+// data.text: the text; data.words: [offset, form] per word (offsets in code points);
+// data.forms[form]: [[step, ids, starts, ends, flags], ...] (flags 1 partial, 2 unknown)
+
+const SHOWN_WS = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍" };
+const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Mn}\p{Me}]+$/u;
+
+function visibleText(s) {
+  let out = "";
+  for (const ch of s) {
+    if (SHOWN_WS[ch]) out += SHOWN_WS[ch] + (ch === "\n" ? "\n" : "");
+    else if (/[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u.test(ch) && ch !== "\u200d")
+      out += `⟨U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+    else out += ch;
+  }
+  return out;
+}
+
+function buildTokens(t) {
+  t.chars = Array.from(t.data.text || "");
+}
+
+function versionAt(versions, k) {
+  let chosen = versions[0], before = null;
+  for (const v of versions) {
+    if (v[0] <= k) { before = chosen; chosen = v; } else break;
+  }
+  return [chosen, before];
+}
+
+function drawTokens(t, k) {
+  const d = t.data;
+  const chars = t.chars;
+  const show = (a, b) => {
+    const s = chars.slice(a, b).join("");
+    return d.showWs ? visibleText(s) : s;
+  };
+  const box = el("div", "bv-tokens");
+  let pos = 0, count = 0, rest = 0;
+  for (const [offset, form] of d.words) {
+    const [v, before] = versionAt(d.forms[form], k);
+    const [vstep, ids, starts, ends, flags] = v;
+    const fresh = vstep === k && k > 0;
+    const old = new Set();
+    if (fresh && before) before[1].forEach((id, j) => old.add(`${id}:${before[2][j]}:${before[3][j]}`));
+    for (let j = 0; j < ids.length; j++) {
+      if (count >= d.maxTokens) { rest += 1; continue; }
+      const start = offset + starts[j], end = offset + ends[j];
+      if (start > pos) box.append(el("span", "bv-gap", show(pos, start)));
+      const id = ids[j];
+      const lab = d.labels[id] || [d.unkText, ""];
+      const partial = (flags[j] & 1) !== 0, unk = (flags[j] & 2) !== 0;
+      let shown = partial ? lab[0] : show(start, end);
+      if (!partial && (!shown.trim() || INVISIBLE.test(shown))) shown = lab[0];
+      const c = el("span", "bv-chip", shown);
+      c.setAttribute("style", chipStyle(id, d.strong));
+      c.dataset.id = String(id);
+      if (partial) c.classList.add("bv-partial");
+      if (unk) c.classList.add("bv-unk");
+      if (fresh && !old.has(`${id}:${starts[j]}:${ends[j]}`)) c.classList.add("bv-new");
+      const whole = chars.slice(start, end).join("");
+      c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
+        + (partial ? ` · part of the character “${whole}”` : "") + (unk ? " · unknown" : "");
+      box.append(c);
+      count += 1;
+      pos = Math.max(pos, end);
+    }
+  }
+  if (!rest && pos < chars.length) box.append(el("span", "bv-gap", show(pos, chars.length)));
+  if (rest) box.append(el("span", "bv-muted", ` … ${fmt(rest)} more tokens not drawn (the counts and ids cover them all)`));
+  const note = el("div", "bv-muted bv-stage-count",
+    `${fmt(count + rest)} tokens at step ${fmt(k)}`);
+  t.root.replaceChildren(box, note);
+}
+
 // -- entry -----------------------------------------------------------------------------
 
 function follower(component, data, build, draw) {
@@ -402,7 +481,10 @@ function follower(component, data, build, draw) {
   draw(f, k);
 }
 
-export default function (component) {
+// `component` is what Streamlit's components v2 hands over: {parentElement, data,
+// setTriggerValue}. bpeviz's offline slides (bpeviz/slides.py) mount the same roles
+// with a plain object of that shape through window.bpevizStage.
+function mount(component) {
   const data = component.data || {};
   const st = store();
   if (data.role === "controls") {
@@ -412,6 +494,11 @@ export default function (component) {
     follower(component, data, null, drawCard);
   } else if (data.role === "words") {
     follower(component, data, buildWords, drawWords);
+  } else if (data.role === "tokens") {
+    follower(component, data, buildTokens, drawTokens);
   }
   return () => {};
 }
+
+if (typeof window !== "undefined") window.bpevizStage = mount;
+export default mount;
