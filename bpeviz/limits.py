@@ -4,7 +4,7 @@ Past these limits the command line trains without a time budget::
 
     python -m bpeviz train corpus.txt --algorithm bpe --merges 5000 --out training.json
 
->>> check(text_chars=10, unique_words=3, merges=10_000, algorithm="bpe")[0].split(":")[0]
+>>> check(text_chars=10, unique_words=3, merges=60_000, algorithm="bpe")[0].split(":")[0]
 'Too many merges for the live explorer'
 """
 
@@ -17,14 +17,16 @@ from dataclasses import dataclass
 class Limits:
     """The interactive limits (a few seconds of training at most on a small server)."""
 
-    #: characters of pasted or uploaded text
-    text_chars: int = 1_000_000
+    #: characters of pasted or uploaded text (10 MB of text trains 50,000 merges in
+    #: 3-7 s on a 2-core server: ``python -m bench.realsize``)
+    text_chars: int = 10_000_000
     #: bytes of an uploaded file (the server's own cap is in .streamlit/config.toml)
-    upload_bytes: int = 5_000_000
-    #: distinct words after pre-tokenization
-    unique_words: int = 50_000
+    upload_bytes: int = 40_000_000
+    #: distinct words after pre-tokenization (10 MB of Python's docs and sources hold
+    #: 163,000 whitespace words)
+    unique_words: int = 500_000
     #: merges (or vocabulary size minus the starting vocabulary)
-    merges: int = 2_000
+    merges: int = 50_000
     #: symbols per axis of the pair heatmap
     heatmap_symbols: int = 60
     #: configurations side by side on the Compare page

@@ -199,8 +199,15 @@ def merges_table(step: int) -> None:
         # no Styler here: styling thousands of rows costs most of a rerun; the table is
         # converted to Arrow once per training, and only its "now" column changes
         now = np.where(frame["step"].to_numpy() == step, "▶", "").tolist()
-        st.dataframe(table.set_column(0, "now", pa.array(now, table.schema.field("now").type)),
-                     hide_index=True, width="stretch", height=420,
+        table = table.set_column(0, "now", pa.array(now, table.schema.field("now").type))
+        search = st.text_input("Search merges by token", key="merge_search", max_chars=100,
+                               placeholder="substring of the token or of its two parts")
+        if search:
+            found = views.merges_matching(frame, search)
+            table = table.filter(pa.array(found))
+            st.caption(ui.md_escape(f"{int(found.sum()):,} of {len(frame):,} merges hold "
+                                    f"“{search}”."))
+        st.dataframe(table, hide_index=True, width="stretch", height=420,
                      column_config={**config, "score": st.column_config.NumberColumn(
                          format="%.4g")})
 
