@@ -27,6 +27,8 @@ class Limits:
     unique_words: int = 500_000
     #: merges (or vocabulary size minus the starting vocabulary)
     merges: int = 50_000
+    #: merges of an opened tokenizer replayed on the corpus (Explore, Vocabulary)
+    replay_merges: int = 200_000
     #: symbols per axis of the pair heatmap
     heatmap_symbols: int = 60
     #: configurations side by side on the Compare page

@@ -436,6 +436,10 @@ def token_labels(training: Training, ids: Any = None,
     return out
 
 
+#: the card's note for a replayed merge whose pair is not in the corpus
+NEVER = "count 0: this merge never happens in your corpus"
+
+
 def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]:
     """Every merge and the label of every token, compact (columns of ids, and only the
     labels that cannot be rebuilt from the merges): the merge card of any step, drawn in
@@ -457,6 +461,8 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
             "token": [m.token_id for m in merges]}
         if training.algorithm == "wordpiece":
             columns["text"] = [f"score {m.score:.4g} · count {m.count:,}" for m in merges]
+        elif any(m.count == 0 for m in merges):  # replayed on another corpus
+            columns["text"] = [f"count {m.count:,}" if m.count else NEVER for m in merges]
         else:
             columns["count"] = [m.count for m in merges]
         labels = token_labels(training, None, byte_style)

@@ -8,9 +8,9 @@ from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import why_merge_html
-from bpeviz.ui import stage, state
+from bpeviz.ui import opened, stage, state
 
-ctx = ui.page("Explore")
+ctx = opened.on_corpus(ui.page("Explore"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(

@@ -3,8 +3,9 @@
 import streamlit as st
 
 from bpeviz import render, ui, views
+from bpeviz.ui import opened
 
-ctx = ui.page("Vocabulary")
+ctx = opened.on_corpus(ui.page("Vocabulary"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(

@@ -84,6 +84,7 @@ SETTINGS: dict[str, Setting] = {
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
+    "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
 }
 for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
     SETTINGS.update({
