@@ -147,7 +147,7 @@ def bench_explore(moves: int) -> None:
     def box():
         return next(b for b in at.number_input if b.key.startswith("stage_box_"))
 
-    last = box().max
+    last = int(box().max)
     rng = random.Random(4)
     times = []
     for k in [rng.randint(0, last) for _ in range(moves)]:
