@@ -48,7 +48,7 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.pretokenize import GPT2_PATTERN
+from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bpeviz.symbols import WORDPIECE_PREFIX, bytes_to_gpt2, gpt2_to_bytes
 
 if TYPE_CHECKING:
@@ -77,6 +77,8 @@ _SPLITS = {
     "whitespace": _split(WHITESPACE_PATTERN, "Removed"),
     "gpt2": _split(GPT2_PATTERN, "Isolated"),
     "none": _split("\n", "MergedWithPrevious"),
+    "cl100k": _split(CL100K_PATTERN, "Isolated"),
+    "o200k": _split(O200K_PATTERN, "Isolated"),
 }
 
 
@@ -310,6 +312,8 @@ def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
             (WHITESPACE_PATTERN, "removed", False): "whitespace",
             (GPT2_PATTERN, "isolated", False): "gpt2",
             (TIKTOKEN_GPT2_PATTERN, "isolated", False): "gpt2",
+            (CL100K_PATTERN, "isolated", False): "cl100k",
+            (O200K_PATTERN, "isolated", False): "o200k",
             ("\n", "mergedwithprevious", False): "none",
         }
         if key in known:

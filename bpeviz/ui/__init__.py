@@ -34,10 +34,13 @@ PRETOKENIZER_LABELS = {
     "whitespace": "whitespace",
     "gpt2": "GPT-2 regex",
     "none": "none (one word per line)",
+    "cl100k": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
 }
 #: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
 PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
-                      "none": "one word per line"}
+                      "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
+                      "o200k": "GPT-4o regex (o200k)"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}
@@ -482,6 +485,9 @@ def import_widget() -> None:
         "*.tiktoken, vocab.txt, training.json)", key=key, accept_multiple_files=True,
         on_change=_store_import, args=(key,), max_upload_size=LIMITS.upload_bytes // 1_000_000,
         help="Opening a tokenizer replaces the one open before.")
+    from bpeviz.ui.opened import by_name_box  # (it imports this module)
+
+    by_name_box()
     announced = st.session_state.pop("import_toast", None)
     if announced:
         st.toast(md_escape(announced), icon="✅")

@@ -19,7 +19,7 @@ from bpeviz.owned import OwnedCache
 from bpeviz.replay import pretokenizer_of
 from bpeviz.training import Training
 from bpeviz.ui import Context, error, imported, md_escape
-from bpeviz.ui.state import bound
+from bpeviz.ui.state import bound, put
 from bpeviz.ui.training import _digest, get_corpus
 
 #: replays kept per opened tokenizer (on the tokenizer itself: they go when it closes)
@@ -61,3 +61,42 @@ def on_corpus(ctx: Context) -> Context:
         f"is from your corpus. {never:,} of {len(training.merges):,} merges never happen "
         "there (count 0). The sidebar's training settings do not apply."), icon="🔁")
     return replace(ctx, training=training, corpus=training.corpus)
+
+
+# -- tokenizers by name ------------------------------------------------------------------
+
+
+def _open_named() -> None:
+    """The "Open by name" callback: download (or take from the cache) and open."""
+    from bpeviz.formats.by_name import open_by_name
+
+    name = (st.session_state.get("w_by_name") or "").strip()
+    st.session_state.pop("by_name_error", None)
+    if not name:
+        return
+    try:
+        training = open_by_name(name)
+    except ValueError as err:
+        st.session_state["by_name_error"] = f"{name} cannot be opened: {err}"
+        return
+    st.session_state["imported"] = (name, training)
+    st.session_state["import_toast"] = (
+        f"Opened {name}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
+        f"({training.algorithm}).")
+    put("imp_step", len(training.merges))
+    put("tok_source", "imported")
+
+
+def by_name_box() -> None:
+    """A text box and a button: open an OpenAI encoding or a Hugging Face Hub tokenizer
+    by name (online only; offline, the message says which file to upload instead)."""
+    a, b = st.columns([4, 1], vertical_alignment="bottom")
+    a.text_input("Or open one by name", key="w_by_name", max_chars=200,
+                 placeholder="cl100k_base, o200k_base, gpt2, or a Hub id like "
+                             "openai-community/gpt2",
+                 help="OpenAI encodings through tiktoken, other names from the Hugging Face "
+                      "Hub; downloaded once, then cached. Needs the server to be online.")
+    b.button("Open", key="by_name_open", on_click=_open_named, icon=":material/download:")
+    problem = st.session_state.get("by_name_error")
+    if problem:
+        error(problem)

@@ -53,7 +53,7 @@ class Setting:
         return raw
 
 
-PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none")
+PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k")
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
