@@ -4,6 +4,7 @@ build, so the network is never reached."""
 
 from __future__ import annotations
 
+import base64
 import inspect
 import re
 
@@ -104,3 +105,16 @@ def test_the_box_opens_a_tokenizer_by_name_and_offline_says_why(monkeypatch):
     names, training = at.session_state["imported"]
     assert names == "cl100k_base" and len(training.vocab) == enc.n_vocab
     assert any("Opened cl100k_base" in s.value.replace("\\", "") for s in at.success)
+
+
+@pytest.mark.parametrize("encoding, pretokenizer", [
+    ("cl100k_base", "cl100k"), ("o200k_base", "o200k")])
+def test_an_openai_rank_file_under_its_published_name_gets_its_pattern(encoding, pretokenizer):
+    from bpeviz.formats import import_files
+
+    enc = test_made_up_encoding(encoding, pretokenizer)
+    ranks = "\n".join(f"{base64.b64encode(t).decode()} {r}"
+                      for t, r in enc._mergeable_ranks.items())
+    training = import_files({f"{encoding}.tiktoken": ranks})
+    assert training.corpus.pretokenizer == pretokenizer
+    assert [t.id for t in training.at().encode(TEXT)] == enc.encode(TEXT)

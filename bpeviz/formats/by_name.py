@@ -23,9 +23,8 @@ if TYPE_CHECKING:
 OPENAI = ("gpt2", "r50k_base", "cl100k_base", "o200k_base")
 #: what to upload instead, per kind
 UPLOAD_INSTEAD = {
-    "openai": "upload its rank file instead (for example cl100k_base.tiktoken from "
-              "openaipublic.blob.core.windows.net/encodings/, with a tiktoken.json holding "
-              "its pat_str)",
+    "openai": "upload its rank file instead (for example cl100k_base.tiktoken, from "
+              "openaipublic.blob.core.windows.net/encodings/, under that name)",
     "hub": "upload its tokenizer.json instead (the model page's \"Files\" tab on "
            "huggingface.co)",
 }

@@ -123,8 +123,13 @@ def _not_reproducible(step: int, pair: tuple, token: bytes, why: str) -> str:
 
 
 def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
-    """Open a rank file (and ``tiktoken.json`` if given) as a byte-level training."""
-    name = "gpt2"
+    """Open a rank file (and ``tiktoken.json`` if given) as a byte-level training.
+
+    Without ``tiktoken.json``, OpenAI's published file names say the pattern
+    (``cl100k_base.tiktoken``: cl100k, ``o200k_base.tiktoken``: o200k); otherwise GPT-2's.
+    """
+    stem = ranks_name.rsplit("/", 1)[-1].removesuffix(".tiktoken")
+    name = {"cl100k_base": "cl100k", "o200k_base": "o200k"}.get(stem, "gpt2")
     vocab: dict[bytes, int] = {}
     if CONFIG in files:
         config = parse_json(files[CONFIG], CONFIG)
