@@ -61,13 +61,13 @@ test_made_up_encoding.__test__ = False  # a helper, not a test
 def test_an_openai_encoding_by_name_encodes_as_tiktoken(monkeypatch, encoding, pretokenizer):
     enc = test_made_up_encoding(encoding, pretokenizer)
     monkeypatch.setattr(by_name, "fetch_tiktoken", lambda name: enc)
-    training = by_name.open_by_name(encoding)
-    assert training.corpus.pretokenizer == pretokenizer
+    training, notes = by_name.open_by_name(encoding)
+    assert not notes and training.corpus.pretokenizer == pretokenizer
     snap = training.at()
     other = "Some NEW text: 98765 ain't it, 'S and 'LL?\n\n\tend  " + TEXT[:80]
     for text in (TEXT, other):
         assert [t.id for t in snap.encode(text)] == enc.encode(text)
-    assert by_name.open_by_name(encoding) is training, "cached"
+    assert by_name.open_by_name(encoding)[0] is training, "cached"
 
 
 def test_a_hub_tokenizer_by_id_encodes_as_hugging_face(monkeypatch):
@@ -75,7 +75,8 @@ def test_a_hub_tokenizer_by_id_encodes_as_hugging_face(monkeypatch):
     hf = Tokenizer.from_str(trained.at().export("hf")["tokenizer.json"])
     asked = []
     monkeypatch.setattr(by_name, "fetch_hub", lambda repo: asked.append(repo) or hf)
-    training = by_name.open_by_name("someone/tiny-bpe")
+    training, notes = by_name.open_by_name("someone/tiny-bpe")
+    assert notes == []
     assert asked == ["someone/tiny-bpe"]
     text = "Hello World! they'll see tokens here"
     assert [t.id for t in training.at().encode(text)] == hf.encode(text).ids

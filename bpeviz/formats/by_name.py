@@ -65,16 +65,20 @@ def from_encoding(encoding: Any) -> Training:
                                         tiktoken_ranks.CONFIG: json.dumps(config)})
 
 
-def from_hub_tokenizer(tokenizer: Any) -> Training:
-    """A ``tokenizers.Tokenizer`` through the ``tokenizer.json`` importer."""
+def from_hub_tokenizer(tokenizer: Any) -> tuple[Training, list[str]]:
+    """A ``tokenizers.Tokenizer`` through the ``tokenizer.json`` importer, and the notes
+    of what it does that bpeviz does not model (:func:`bpeviz.formats.hf.import_notes`)."""
     from bpeviz.formats import import_files
+    from bpeviz.formats.hf import import_notes
 
-    return import_files({"tokenizer.json": tokenizer.to_str()})
+    text = tokenizer.to_str()
+    return import_files({"tokenizer.json": text}), import_notes(text)
 
 
 @lru_cache(maxsize=4)
-def open_by_name(name: str) -> Training:
-    """The tokenizer called ``name`` (an OpenAI encoding or a Hub id), opened.
+def open_by_name(name: str) -> tuple[Training, list[str]]:
+    """The tokenizer called ``name`` (an OpenAI encoding or a Hub id), opened, and the
+    notes of what it does that bpeviz does not model (empty for OpenAI's encodings).
 
     Raises ValueError with a message for the user: no such name, offline, or a tokenizer
     bpeviz cannot model (the importer's reason).
@@ -90,4 +94,4 @@ def open_by_name(name: str) -> Training:
         reason = str(err).splitlines()[0][:160] if str(err) else type(err).__name__
         raise ValueError(f"could not download {name!r} ({reason}): the machine may be "
                          f"offline or the name unknown; {UPLOAD_INSTEAD[kind]}") from None
-    return from_encoding(fetched) if kind == "openai" else from_hub_tokenizer(fetched)
+    return (from_encoding(fetched), []) if kind == "openai" else from_hub_tokenizer(fetched)

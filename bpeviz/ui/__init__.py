@@ -448,7 +448,12 @@ def _store_import(key: str) -> None:
         log.exception("tokenizer import failed")
         problem = f"could not open this file ({type(err).__name__})"
     else:
+        from bpeviz.formats.hf import import_notes
+
         st.session_state["imported"] = (names, training)
+        st.session_state["import_notes"] = [
+            note for f in files if f.name.endswith(".json")
+            for note in import_notes(f.getvalue().decode("utf-8", "replace"))]
         st.session_state["import_box"] = st.session_state.get("import_box", 0) + 1
         st.session_state["import_toast"] = (
             f"Opened {names}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
@@ -501,6 +506,10 @@ def import_widget() -> None:
         names, training = current
         st.success(md_escape(f"Opened {names}: {len(training.vocab):,} tokens, "
                              f"{len(training.merges):,} merges ({training.algorithm})."))
+        notes = st.session_state.get("import_notes") or []
+        if notes:  # what the file does that bpeviz does not model: said, never hidden
+            warning("Opened with its own vocabulary, ids and merges, but " + "; ".join(notes)
+                    + ".")
         cols = st.columns(2)
         cols[0].page_link("pages/2_Tokenize.py", label="Tokenize with it",
                           icon=":material/content_cut:")

@@ -75,11 +75,12 @@ def _open_named() -> None:
     if not name:
         return
     try:
-        training = open_by_name(name)
+        training, notes = open_by_name(name)
     except ValueError as err:
         st.session_state["by_name_error"] = f"{name} cannot be opened: {err}"
         return
     st.session_state["imported"] = (name, training)
+    st.session_state["import_notes"] = notes
     st.session_state["import_toast"] = (
         f"Opened {name}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
         f"({training.algorithm}).")
