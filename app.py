@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from bpeviz import render, ui, views
+from bpeviz import glossary, render, ui, views
 
 ctx = ui.page("Home")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
@@ -30,7 +30,8 @@ left, right = st.columns([3, 2], gap="large")
 with left:
     st.subheader("The first merges")
     if training.merges:
-        st.html(render.merge_list_html(training.merges[:12], ctx.algorithm, byte_style, strong))
+        st.html(render.merge_list_html(training.merges[:12], ctx.algorithm, byte_style, strong,
+                                       notes=glossary.ChipNotes(training, byte_style)))
     else:
         st.info("No merges were made with these settings.")
     st.page_link("pages/1_Explore.py", label="Step through every merge", icon="🔍")
@@ -60,5 +61,6 @@ st.subheader("The corpus after the last merge")
 frame = views.words_frame(final).sort_values("count", ascending=False, kind="stable").head(12)
 table = [(i, r["word"], r["count"], list(final.splits[r["word"]]), final.split_ids(i), False)
          for i, r in frame.iterrows()]
-st.html(render.splits_html(table, byte_style, None, strong))
+st.html(render.splits_html(table, byte_style, None, strong,
+                           notes=glossary.ChipNotes(training, byte_style)))
 st.caption("The most frequent words, split with the final vocabulary.")

@@ -20,7 +20,7 @@ from bench.data import MB, corpus_text, describe
 from bpeviz import Corpus, train
 from bpeviz.compare import compare
 from bpeviz.curves import metric_curve, sample_steps
-from bpeviz.replay import replay_on
+from bpeviz.recount import replay_on
 
 
 def timed(fn: Callable[[], object], repeats: int) -> float:

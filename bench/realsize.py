@@ -13,7 +13,7 @@ Measures, on the installed Python standard library's docs and sources (bench/dat
   with the app's training caches (bpeviz/ui/training.py);
 - the stage component's payload (every merge and label, sent to the browser once per
   page run) at 50,000 merges;
-- an Explore and a Compare page rerun at 50,000 merges (Streamlit AppTest).
+- an Explore, a Vocabulary and a Compare page rerun at 50,000 merges (Streamlit AppTest).
 
 Prints the inputs, medians and p95s, measured in this run; not a unit test.
 """
@@ -55,7 +55,7 @@ def quantiles(times: list[float]) -> tuple[float, float]:
 
 
 def bench_replay(repeats: int) -> None:
-    from bpeviz.replay import replay_on
+    from bpeviz.recount import replay_on
 
     training = train(Corpus.from_text(corpus_text(5), "gpt2"), "bbpe", merges=30_000)
     corpus = Corpus.from_text(corpus_text(1, offset=5), "gpt2")
@@ -160,6 +160,32 @@ def bench_explore(moves: int) -> None:
           f"{p95:.0f} ms ({moves} steps)")
 
 
+def bench_vocabulary(moves: int) -> None:
+    from bpeviz.limits import LIMITS
+
+    text = corpus_text(10)[: LIMITS.text_chars]
+    at = _app({"source": "paste", "paste": text, "algo": "bbpe", "merges": LIMITS.merges})
+    at.run()
+    at.switch_page("pages/4_Vocabulary.py").run()
+    if at.exception:
+        print(f"Vocabulary raised {at.exception[0].value}")
+        return
+
+    def box():
+        return next(b for b in at.number_input if b.key.startswith("step_box_"))
+
+    last = int(box().max)
+    rng = random.Random(5)
+    times = []
+    for k in [rng.randint(0, last) for _ in range(moves)]:
+        start = time.perf_counter()
+        box().set_value(k).run()
+        times.append((time.perf_counter() - start) * 1000)
+    p50, p95 = quantiles(times)
+    print(f"Vocabulary, byte-level BPE, {last:,} merges on {len(text):,} characters: rerun "
+          f"after a step change p50 {p50:.0f} ms, p95 {p95:.0f} ms ({moves} steps)")
+
+
 def bench_compare(moves: int) -> None:
     from bpeviz.limits import LIMITS
 
@@ -191,7 +217,8 @@ def bench_compare(moves: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.realsize")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="replay,scrub,payload,memory,explore,compare")
+    parser.add_argument("--only",
+                        default="replay,scrub,payload,memory,explore,vocabulary,compare")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     print(f"corpus: {describe(10)}")
@@ -206,6 +233,8 @@ def main() -> None:
     gc.collect()
     if "explore" in parts:
         bench_explore(10 if args.quick else 30)
+    if "vocabulary" in parts:
+        bench_vocabulary(10 if args.quick else 30)
     if "compare" in parts:
         bench_compare(5 if args.quick else 20)
 

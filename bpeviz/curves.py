@@ -7,7 +7,7 @@
 
 Computed without re-encoding the text from scratch at each step where that is
 avoidable: byte-level and character BPE replay the merges once on the text's words
-(:mod:`bpeviz.replay`) and read every step from the replay; WordPiece cuts again, from
+(:mod:`bpeviz.recount`) and read every step from the replay; WordPiece cuts again, from
 one step to the next, only the words that hold a token added in between. The metrics
 are :class:`bpeviz.compare.Metrics`, the same numbers as :func:`bpeviz.compare.metrics`
 of ``training.at(step).encode(text)`` (the tests check it).
@@ -52,7 +52,7 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     (and per script when ``by_script``), with ``step`` and ``vocab_size``.
 
     Byte-level and character BPE are not re-encoded per step: the training's merges are
-    replayed once on the text's words (:mod:`bpeviz.replay`, whose splits are exactly how
+    replayed once on the text's words (:mod:`bpeviz.recount`, whose splits are exactly how
     encoding cuts each word) and every step's tokens are read from that replay. WordPiece
     re-cuts, from one step to the next, only the words holding a token added in between
     (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
@@ -92,7 +92,7 @@ def _replayed_spans(training: Training, text: str,
     unknown token's text written in the text itself for BPE)."""
     from bpeviz.corpus import Corpus
     from bpeviz.encoding import split_words, unk_token
-    from bpeviz.replay import pretokenizer_of, replay_on
+    from bpeviz.recount import pretokenizer_of, replay_on
 
     algorithm, marker = training.algorithm, training.options.marker
     unk = unk_token(training)
@@ -176,7 +176,7 @@ def _wordpiece_spans(training: Training,
     ``##``) are cut again: every other word's lookups find the same tokens. Steps are
     fastest in increasing order."""
     from bpeviz.encoding import MAX_WORDPIECE_CHARS, known_ids, split_words
-    from bpeviz.replay import pretokenizer_of
+    from bpeviz.recount import pretokenizer_of
 
     words, offsets = split_words(text, pretokenizer_of(training))
     if not words:
@@ -272,9 +272,7 @@ def _fresh_encoder(training: Training, step: int) -> Any:
     """The cached encoder of the step if there is one, else a new one not put in the cache."""
     from bpeviz import encoding
 
-    with encoding._LOCK:
-        found = encoding._ENCODERS.get(training, {}).get(step)
-    return found if found is not None else encoding._Encoder(training, step)
+    return encoding.fresh_encoder(training, step)
 
 
 __all__ = ["CURVE_POINTS", "metric_curve", "sample_steps"]

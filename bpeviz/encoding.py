@@ -180,11 +180,24 @@ def encoder(training: Training, step: int) -> _Encoder:
     steps per training, so a cached word is never served to another step or training,
     and they go when the training goes.
     """
+    # keyed by the engine too: an encoder made by one engine is never served to the other
+    engine = _engine()
+    return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
+
+
+def fresh_encoder(training: Training, step: int) -> _Encoder:
+    """The cached encoder of ``training`` at ``step`` if there is one, else a new one that
+    is not cached (for one-off passes over many steps, which would evict the steps the
+    pages keep)."""
+    engine = _engine()
+    found = _ENCODERS.peek(training, (step, engine))
+    return found if found is not None else _Encoder(training, step, engine)
+
+
+def _engine() -> str:
     from bpeviz import training as engines
 
-    # keyed by the engine too: an encoder made by one engine is never served to the other
-    engine = engines.default_engine()
-    return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
+    return engines.default_engine()
 
 
 # A piece of an encoded word: id, start and end (characters, relative to the word) and

@@ -191,3 +191,88 @@ def legend_html(found: Sequence[Note]) -> str:
     return (f'<div class="bv-legend" style="font-size:.92em;opacity:.85">'
             f'<strong>What the marks mean</strong><ul style="margin:.2em 0 .4em 1.2em;padding:0">'
             f"{items}</ul></div>")
+
+
+# -- notes on single chips (hover titles) ---------------------------------------------------
+#: what each notation means, in a few words, for a chip's hover title
+CHIP_NOTES = {
+    "wordpiece-prefix": "## marks a piece inside a word: glued to the piece before it, "
+                        "no space",
+    "marker": "{marker} is the end-of-word marker: a word's ending becomes its own token",
+    "marker-end": "ends with {marker}: this token ends a word (the same letters inside a "
+                  "word are another token)",
+    "glued-marker": "ends with {marker}, glued to the last character: this token ends a "
+                    "word (the same letters inside a word are another token)",
+    "space": "· is a space, → a tab, ↵ a line break, made visible",
+    "byte-space": "Ġ is a space (byte 0x20)",
+    "byte-newline": "Ċ is a line break (byte 0x0A)",
+    "byte-tab": "ĉ is a tab (byte 0x09)",
+    "byte-gpt2": "byte-level: each odd-looking character stands for one byte, as GPT-2 "
+                 "writes bytes; a character outside ASCII is 2 to 4 bytes",
+    "byte-hex": "<0x..> is one byte in hexadecimal; a character outside ASCII is 2 to 4 "
+                "bytes",
+    "partial": "dashed: holds only part of a character's bytes; the rest are in the "
+               "tokens next to it",
+    "unk": "[UNK] is the unknown token: it stands for text this vocabulary cannot spell",
+}
+
+
+def chip_note(training: Training, symbol: Symbol, byte_style: str = "gpt2") -> str:
+    """The notes a chip of ``symbol`` carries in its hover title (``""`` when none),
+    from :data:`CHIP_NOTES`, joined by "; ".
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_counts({"hug": 3, "hugs": 1}), "wordpiece", merges=3)
+    >>> chip_note(t, "##s")
+    '## marks a piece inside a word: glued to the piece before it, no space'
+    >>> chip_note(t, "hug")
+    ''
+    """
+    keys = []
+    options = training.options
+    if isinstance(symbol, bytes):
+        if byte_style == "hex":
+            if any(not 0x21 <= b <= 0x7E for b in symbol):
+                keys.append("byte-hex")
+        else:
+            keys += [k for b, k in ((0x20, "byte-space"), (0x0A, "byte-newline"),
+                                    (0x09, "byte-tab")) if b in symbol]
+            if any(not 0x21 <= b <= 0x7E and b not in (0x20, 0x0A, 0x09) for b in symbol):
+                keys.append("byte-gpt2")
+        if not _is_text(symbol):
+            keys.append("partial")
+    elif isinstance(symbol, str):
+        marker = options.marker
+        if (training.algorithm == "wordpiece" and symbol.startswith(WORDPIECE_PREFIX)
+                and len(symbol) > len(WORDPIECE_PREFIX)):
+            keys.append("wordpiece-prefix")
+        if marker and symbol.endswith(marker):
+            keys.append("marker" if symbol == marker else
+                        "glued-marker" if options.marker_style == "glued" else "marker-end")
+        if symbol == "[UNK]" and symbol in options.special_tokens:
+            keys.append("unk")
+        if any(ch in " \t\n" for ch in symbol):
+            keys.append("space")
+    return "; ".join(CHIP_NOTES[k].format(marker=options.marker) for k in keys)
+
+
+class ChipNotes:
+    """``chip_note`` for one training and byte style, remembered per symbol: pass it to
+    the render functions (``notes=``) so that each chip's title says what its marks mean.
+
+    >>> from bpeviz import Corpus, train
+    >>> notes = ChipNotes(train(Corpus.from_counts({"hug": 3, "hugs": 1}), "wordpiece",
+    ...                         merges=3))
+    >>> notes("##s").startswith("## marks")
+    True
+    """
+
+    def __init__(self, training: Training, byte_style: str = "gpt2") -> None:
+        self.training, self.byte_style = training, byte_style
+        self._seen: dict[Symbol, str] = {}
+
+    def __call__(self, symbol: Symbol) -> str:
+        note = self._seen.get(symbol)
+        if note is None:
+            note = self._seen[symbol] = chip_note(self.training, symbol, self.byte_style)
+        return note

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -156,11 +156,14 @@ def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = 
 
 
 def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,
-                new: bool = False, strong: bool = False) -> str:
-    """A chip for a vocabulary symbol, titled with its id and bytes."""
+                new: bool = False, strong: bool = False,
+                notes: Callable[[Symbol], str] | None = None) -> str:
+    """A chip for a vocabulary symbol, titled with its id and bytes, and with what its
+    marks mean when ``notes`` is given (:class:`bpeviz.glossary.ChipNotes`)."""
     shown = label(symbol, byte_style)
     raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
-    title = f"id {token_id} · {shown} · bytes {raw.hex(' ')}"
+    note = notes(symbol) if notes is not None else ""
+    title = f"id {token_id} · {shown} · bytes {raw.hex(' ')}" + (f" · {note}" if note else "")
     return chip(shown, token_id, title=title, classes=["bv-new"] if new else [], strong=strong)
 
 
@@ -170,6 +173,7 @@ def splits_html(
     new_token_id: int | None = None,
     strong: bool = False,
     max_chips: int = 200,
+    notes: Callable[[Symbol], str] | None = None,
 ) -> str:
     """A table of words: ``(index, word, count, symbols, ids, changed)`` per row.
 
@@ -181,7 +185,7 @@ def splits_html(
            '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
     for index, word, count, symbols, ids, changed in rows:
         chips = "".join(symbol_chip(s, i, byte_style, new=(i == new_token_id and changed),
-                                    strong=strong)
+                                    strong=strong, notes=notes)
                         for s, i in zip(symbols[:max_chips], ids[:max_chips]))
         if len(ids) > max_chips:
             chips += f'<span class="bv-muted"> … and {len(ids) - max_chips:,} more</span>'
@@ -246,24 +250,26 @@ def merges_window_html(frame: pd.DataFrame, step: int) -> str:
 
 
 def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "gpt2",
-                    strong: bool = False) -> str:
+                    strong: bool = False,
+                    notes: Callable[[Symbol], str] | None = None) -> str:
     """Merges as lines of chips: ``3. e + r → er  count 28``."""
     lines = []
     for m in merges:
         value = f"score {m.score:.3g}" if algorithm == "wordpiece" else f"count {m.count:,}"
         lines.append(
             f"<div style='margin:.15em 0'><span class='bv-muted'>{m.step}.</span> "
-            f"{symbol_chip(m.left, m.left_id, byte_style, strong=strong)} + "
-            f"{symbol_chip(m.right, m.right_id, byte_style, strong=strong)} → "
-            f"{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)} "
+            f"{symbol_chip(m.left, m.left_id, byte_style, strong=strong, notes=notes)} + "
+            f"{symbol_chip(m.right, m.right_id, byte_style, strong=strong, notes=notes)} → "
+            f"{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong, notes=notes)} "
             f"<span class='bv-muted'>{esc(value)}</span></div>")
     return "".join(lines)
 
 
-def merge_tree_html(node: TreeNode, byte_style: str = "gpt2", strong: bool = False) -> str:
+def merge_tree_html(node: TreeNode, byte_style: str = "gpt2", strong: bool = False,
+                    notes: Callable[[Symbol], str] | None = None) -> str:
     """A token's merge tree as nested lists: each merged token above its two parts."""
     def item(n: TreeNode) -> str:
-        head = symbol_chip(n.token, n.id, byte_style, strong=strong)
+        head = symbol_chip(n.token, n.id, byte_style, strong=strong, notes=notes)
         if n.left is None or n.right is None:
             return f"<li>{head} <span class='bv-muted'>base symbol</span></li>"
         note = f"<span class='bv-muted'>step {n.step}, count {n.count:,}</span>"
@@ -274,13 +280,15 @@ def merge_tree_html(node: TreeNode, byte_style: str = "gpt2", strong: bool = Fal
 
 def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
                 show_whitespace: bool = False, strong: bool = False,
-                max_tokens: int = 3000) -> str:
+                max_tokens: int = 3000, notes: Callable[[Symbol], str] | None = None) -> str:
     """The input text drawn as coloured token spans (colour by id).
 
     ``tokens`` are :class:`bpeviz.encoding.Token`-like records (text, id, start, end,
     bytes, partial, unk). Text between tokens (dropped whitespace) is drawn plain.
     Tokens holding part of a character show their bytes; ``[UNK]`` tokens are striped.
     Past ``max_tokens`` tokens the rest of the text is left out, with a note.
+    ``notes(symbol)`` (:class:`bpeviz.glossary.ChipNotes`) adds what a token's marks
+    mean to its title.
     """
     ordered = sorted(tokens, key=lambda t: (t.start, t.end))
     rest = len(ordered) - max_tokens
@@ -310,7 +318,9 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
             classes.append("bv-unk")
         title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
                  + (_part_of(text[tok.start:tok.end]) if tok.partial else "")
-                 + (" · unknown" if tok.unk else ""))
+                 + (" · unknown" if tok.unk else "")
+                 + (f" · {note}" if notes is not None and not tok.partial
+                    and (note := notes(tok.text)) else ""))
         out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong))
         pos = max(pos, tok.end)
     if pos < len(text):

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bpeviz.explain import Explanation, Trace
+from bpeviz.glossary import ChipNotes
 from bpeviz.render import esc, symbol_chip
-from bpeviz.views import label
+from bpeviz.views import label, visible
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -48,7 +49,9 @@ def _num(x: float) -> str:
 
 
 def _short(word: str, limit: int = 32) -> str:
-    """A word cut to ``limit`` characters (a whole sentence can be one word in CJK text)."""
+    """A word with its spaces made visible (``·``: a word may start with one), cut to
+    ``limit`` characters (a whole sentence can be one word in CJK text)."""
+    word = visible(word)
     return word if len(word) <= limit else word[: limit - 1] + "…"
 
 
@@ -66,9 +69,11 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     algorithm = algorithm or why.algorithm
     max_words = max_words if max_words is not None else (5 if presentation else 8)
     m = why.merge
+    notes = ChipNotes(why.training, byte_style)
 
     def chip(symbol, token_id: int, new: bool = False) -> str:
-        return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation)
+        return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation,
+                           notes=notes)
 
     pair = f"{chip(m.left, m.left_id)} + {chip(m.right, m.right_id)}"
     after = ("before any merge" if why.step == 1 else
@@ -110,9 +115,10 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                    f"{esc(_num(why.formula_score or 0.0))}</span>")
         if why.value == "score":
             parts.append(f'<p class="bv-why-score">Its WordPiece score: {formula}. '
-                         f"{left} appears {_times(why.count_left)} in the corpus and is "
-                         f"followed by {right} {_times(m.count)}; {right} appears "
-                         f"{_times(why.count_right)} and follows {left} {_times(m.count)}.</p>")
+                         f"“{left}” appears {_times(why.count_left)} in the corpus and is "
+                         f"followed by “{right}” {_times(m.count)}; “{right}” appears "
+                         f"{_times(why.count_right)} and follows “{left}” "
+                         f"{_times(m.count)}.</p>")
         else:
             parts.append(f'<p class="bv-why-score">Scoring “frequency”: pairs are ranked by '
                          "count only, as Hugging Face's WordPieceTrainer does. With the "
@@ -199,6 +205,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
     WordPiece: one row per position, the pieces tried (longest first) and the match.
     """
     vocab = training.vocab
+    notes = ChipNotes(training, byte_style)
 
     def chips(symbols, ids, new_at: int | None = None) -> str:
         out = []
@@ -207,8 +214,13 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                 out.append(f'<span class="bv-chip bv-unk" title="not in the vocabulary: '
                            f'becomes [UNK]">{esc(label(s, byte_style))}</span>')
             else:
-                out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation))
+                out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation,
+                                       notes=notes))
         return " ".join(out)
+
+    def group(html: str) -> str:
+        # a word's chips stay together: beside their label when they fit, else below it
+        return f'<span style="display:inline-block">{html}</span>'
 
     word = esc(_short(found.word, 60))
     rows = []
@@ -236,13 +248,13 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                  f"; encoding at step {found.step:,} applies the merges it holds, the "
                  "earliest-learned merge first, until none is left.")
         rows.append(f'<div class="bv-trace-row" data-merge="0">start: '
-                    f"{chips(found.initial, found.initial_ids)}</div>")
+                    f"{group(chips(found.initial, found.initial_ids))}</div>")
         for s in found.steps:
             rows.append(
                 f'<div class="bv-trace-row" data-merge="{s.step}" data-count="{s.count}">'
                 f"<span class='bv-muted'>merge {s.step:,} ({esc(label(s.left, byte_style))} + "
                 f"{esc(label(s.right, byte_style))}, count {s.count:,} when it was made):"
-                f"</span> {chips(s.symbols, s.ids, s.position)}</div>")
+                f"</span> {group(chips(s.symbols, s.ids, s.position))}</div>")
         if not found.steps:
             rows.append("<div class='bv-trace-row bv-muted'>No merge learned by this step "
                         "applies to it.</div>")
@@ -251,3 +263,25 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
            if found.ids else "")
     return (f'<div class="bv-trace" data-steps="{len(found.steps)}" '
             f'data-pieces="{len(found.pieces)}"><p>{intro}</p>{"".join(rows)}{end}</div>')
+
+
+def merge_trees_html(found: Trace, training: Training, byte_style: str = "gpt2",
+                     presentation: bool = False, max_trees: int = 6) -> str:
+    """The merge trees of the merged tokens a trace ends with (the first ``max_trees``
+    distinct ones), with a sentence saying how to read them; ``""`` when no token of the
+    word was made by a merge."""
+    from bpeviz.render import merge_tree_html
+    from bpeviz.views import created_at, merge_tree
+
+    made = created_at(training)
+    built = [i for i in dict.fromkeys(found.ids) if 0 <= i < len(made) and made[i]]
+    if not built:
+        return ""
+    notes = ChipNotes(training, byte_style)
+    trees = "".join(merge_tree_html(merge_tree(training, i), byte_style, presentation,
+                                    notes=notes) for i in built[:max_trees])
+    more = (f" (the first {max_trees} of {len(built):,})" if len(built) > max_trees else "")
+    return (f'<div class="bv-trees" data-trees="{min(len(built), max_trees)}">'
+            "<p class='bv-muted'>How its merged tokens were built" + more + ": each token "
+            "above the two it was made from, with the step and the count of that merge.</p>"
+            f"{trees}</div>")

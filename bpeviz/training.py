@@ -261,7 +261,7 @@ class _MergeLoop:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
     def _initial_ids(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.replay` maps
+        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.recount` maps
         symbols the vocabulary lacks to its unknown token)."""
         return initial_ids(self.corpus, self.options, self.ids)
 
@@ -907,8 +907,8 @@ class Training:
 
     def replay(self, corpus: Corpus | str) -> Training:
         """The same merges, base vocabulary and ids, counted on another corpus (or text);
-        see :func:`bpeviz.replay.replay_on`."""
-        from bpeviz.replay import replay_on
+        see :func:`bpeviz.recount.replay_on`."""
+        from bpeviz.recount import replay_on
 
         return replay_on(self, corpus)
 

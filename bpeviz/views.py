@@ -449,7 +449,8 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
 
     ``{"mergeCols": {"left", "right", "token", "count" | "text"}, "labels": {"base":
     [[label, hex], ...] for the tokens no merge makes, "extra": {id: [label, hex]} for
-    merged tokens whose label is not left + right}}``; ``text`` (WordPiece: "score 0.25 ·
+    merged tokens whose label is not left + right}, "notes": [the chips' notes],
+    "noteOf": [index into notes, or -1, per token]}``; ``text`` (WordPiece: "score 0.25 ·
     count 12") replaces ``count`` when the card shows more than a count.
     """
     key = ("stage_merges", byte_style)
@@ -466,6 +467,8 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
         else:
             columns["count"] = [m.count for m in merges]
         labels = token_labels(training, None, byte_style)
+        rows = [list(v) for v in labels.values()]
+        notes = _chip_notes(training, rows, byte_style)  # (appends a note's index to rows)
         made: dict[int, tuple[int, int]] = {}
         for m in merges:
             made.setdefault(m.token_id, (m.left_id, m.right_id))
@@ -480,8 +483,9 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
             left, right = (labels[j] for j in made[i])
             if (shown, raw) != (left[0] + right[0], f"{left[1]} {right[1]}".strip()):
                 extra[str(i)] = [shown, raw]
-        found = _cache(training, key, {"mergeCols": columns,
-                                       "labels": {"base": base, "extra": extra}})
+        found = _cache(training, key, {
+            "mergeCols": columns, "labels": {"base": base, "extra": extra}, "notes": notes,
+            "noteOf": [row[2] if len(row) > 2 else -1 for row in rows]})
     return found
 
 
@@ -498,8 +502,11 @@ def expand_stage_merges(data: dict[str, Any]) -> dict[str, Any]:
         if token not in labels:
             a, b = labels[left], labels[right]
             labels[token] = [a[0] + b[0], f"{a[1]} {b[1]}".strip()]
-    return {**{k: v for k, v in data.items() if k not in ("mergeCols", "labels")},
-            "merges": merges, "labels": [labels[i] for i in range(len(labels))]}
+    note_of = data.get("noteOf") or []
+    rows = [labels[i][:2] + ([note_of[i]] if i < len(note_of) and note_of[i] >= 0 else [])
+            for i in range(len(labels))]
+    return {**{k: v for k, v in data.items() if k not in ("mergeCols", "labels", "noteOf")},
+            "merges": merges, "labels": rows}
 
 
 def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
@@ -517,4 +524,21 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
         shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
         words.append([int(index), shown, int(count), tokens, made, merged])
     labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
-    return {"words": words, "labels": labels}
+    return {"words": words, "labels": labels,
+            "notes": _chip_notes(training, labels, byte_style)}
+
+
+def _chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:
+    """What the marks of each labelled token mean (:func:`bpeviz.glossary.chip_note`),
+    for the chips' titles in the browser: the distinct notes, and the index of its note
+    appended to each noted token's label (``[label, hex, index]``), in place."""
+    from bpeviz.glossary import ChipNotes
+
+    notes = ChipNotes(training, byte_style)
+    texts: dict[str, int] = {}
+    vocab = training.vocab
+    for i, lab in (labels.items() if isinstance(labels, dict) else enumerate(labels)):
+        note = notes(vocab[int(i)])
+        if note:
+            lab.append(texts.setdefault(note, len(texts)))
+    return list(texts)

@@ -7,7 +7,7 @@ import streamlit as st
 from bpeviz import glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
-from bpeviz.render_explain import why_merge_html
+from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.ui import opened, stage, state
 
 ctx = opened.on_corpus(ui.page("Explore"))
@@ -67,6 +67,11 @@ def why_this_merge(step: int) -> None:
             return
         why = explain(training, step, before=ctx.at(step - 1))
         st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
+        m, rivals = why.merge, why.runners_up.iloc[:5]
+        legend = glossary.legend_html(glossary.notes(
+            training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
+        if legend:  # the marks on the panel's chips, explained where they are read
+            st.html(legend)
 
 
 #: sort orders as the (narrow) Sort box shows them
@@ -104,8 +109,57 @@ def word_splits(snap) -> None:
             training, (vocab[t] for i in shown.index for t in snap.split_ids(i)), byte_style))
         if legend:
             st.html(legend)
+        why_this_split(snap, frame, shown)
     else:
         st.info("No word matches.")
+
+
+SPLIT_PICK, SPLIT_WIDGET = "explore_split_word", "w_explore_split_word"
+
+
+SPLIT_OPEN, SPLIT_OPEN_WIDGET = "explore_split_open", "w_explore_split_open"
+
+
+def _split_picked() -> None:
+    st.session_state[SPLIT_PICK] = st.session_state[SPLIT_WIDGET]
+
+
+def _split_toggled() -> None:
+    st.session_state[SPLIT_OPEN] = bool(st.session_state.get(SPLIT_OPEN_WIDGET))
+
+
+def why_this_split(snap, frame, shown) -> None:
+    """Pick a word of this page: how encoding at this step cuts it, merge by merge (or
+    longest match by longest match), and how its tokens were built. The pick stays
+    while the step (or the page of words) changes."""
+    words = shown["word"].tolist()
+    # the pick is kept apart from the widget, whose value is dropped in a run that does
+    # not draw it (no word matches the search)
+    chosen = st.session_state.get(SPLIT_PICK)
+    if isinstance(chosen, str) and chosen not in words and frame["word"].eq(chosen).any():
+        words = [chosen, *words]  # picked on another page of words, or at another step
+    st.session_state[SPLIT_WIDGET] = chosen if chosen in words else words[0]
+    # keyed, its open state kept apart: it stays open when the list above changes shape;
+    # closed, nothing is traced (a rerun per step stays cheap)
+    box = st.expander("Why this split?", expanded=bool(st.session_state.get(SPLIT_OPEN)),
+                      key=SPLIT_OPEN_WIDGET, on_change=_split_toggled)
+    if not box.open:
+        return
+    with box:
+        word = st.selectbox("Word", words, key=SPLIT_WIDGET, on_change=_split_picked,
+                            format_func=lambda w: views.visible(w)[:80],
+                            help="A word of the corpus (those listed above). The rows show "
+                                 "how it is cut at this step.")
+        st.session_state[SPLIT_PICK] = word
+        try:
+            found = snap.trace(word)
+        except ValueError as err:
+            ui.error(err)
+            return
+        st.html(trace_html(found, training, byte_style, strong))
+        trees = merge_trees_html(found, training, byte_style, strong)
+        if trees:
+            st.html(trees)
 
 
 def chosen_pair(snap, pairs) -> tuple[int, int]:
@@ -163,10 +217,11 @@ def pair_details(snap, pairs, pair) -> None:
     row = pairs.iloc[position]
     holders = views.pair_words(snap, *pair)
     rank = position + 1
+    notes = glossary.ChipNotes(training, byte_style)
     score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
     st.html(
-        f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong)} + "
-        f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong)} "
+        f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong, notes=notes)} + "
+        f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong, notes=notes)} "
         f"<span class='bv-muted'>rank {rank:,} · count {int(row['count']):,}"
         f"{score} · in {len(holders):,} word(s)</span>")
     # short headers, explained on hover, and a word column of a set width: the four

@@ -65,7 +65,8 @@ def tokenize() -> None:
     cols[4].metric("[UNK]", f"{unk:,}")
     cols[5].metric("Partial characters", f"{partial:,}",
                    help="Byte-level tokens holding only part of a character")
-    st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong))
+    st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong,
+                               notes=glossary.ChipNotes(training, byte_style)))
     st.caption("Each token is coloured by its id, so a token keeps its colour at every step. "
                "Hover a token for its id, text and bytes. Dashed: part of a character; "
                "striped red: unknown.")
@@ -108,8 +109,9 @@ def why_this_split(snap) -> None:
         if built:
             st.caption("How its merged tokens were built (each token above the two it "
                        "was made from, with the step and the count of that merge):")
+            notes = glossary.ChipNotes(training, byte_style)
             st.html("".join(render.merge_tree_html(views.merge_tree(training, i), byte_style,
-                                                   strong) for i in built[:6]))
+                                                   strong, notes) for i in built[:6]))
 
 
 tokenize()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from bpeviz import render, ui, views
+from bpeviz import glossary, render, ui, views
 from bpeviz.ui import opened
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
@@ -62,7 +62,8 @@ def vocabulary() -> None:
             ui.bound(st.selectbox, "Token", "tree_token", merged,
                      format_func=lambda i: f"{views.label(vocab[i], byte_style)}  (id {i})")
             node = views.merge_tree(training, ui.get("tree_token"))
-            st.html(render.merge_tree_html(node, byte_style, strong))
+            st.html(render.merge_tree_html(node, byte_style, strong,
+                                           glossary.ChipNotes(training, byte_style)))
             st.caption("Each merged token splits into the two tokens it was made from, "
                        "down to the initial symbols.")
     charts(step, frame)

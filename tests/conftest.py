@@ -102,3 +102,9 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from tests.browser_support import close_shared_browser
+
+    close_shared_browser()

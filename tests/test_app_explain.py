@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bpeviz.views import visible
 from tests.test_app import body_with, ok, open_page, reference
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
@@ -56,7 +57,7 @@ def test_the_panel_shows_the_numbers_of_explain(algorithm):
                 for s in spans(body, "bv-why-rival")] == list(
             rivals[["left_id", "right_id", "count", "score"]].itertuples(index=False, name=None))
         text = text_of(body)
-        for word in words["word"]:
+        for word in map(visible, words["word"]):  # (spaces shown as ·)
             assert f"“{word}” ×" in text or (len(word) > 32 and f"“{word[:31]}…” ×" in text)
         if algorithm == "wordpiece":
             assert (int(head["count-left"]), int(head["count-right"])) == (
@@ -66,7 +67,7 @@ def test_the_panel_shows_the_numbers_of_explain(algorithm):
             assert head["count-left"] == head["count-right"] == ""
         if len(why.tie):
             assert "A tie:" in text and "first seen in the corpus" in text
-            assert f"“{why.first_word[:31]}" in text
+            assert f"“{visible(why.first_word)[:31]}" in text
         else:
             assert "won outright" in text
 
@@ -122,7 +123,8 @@ def test_tokenize_explains_the_notations_of_its_tokens(algorithm):
                                                 ("bbpe", "byte-gpt2")])
 def test_explore_explains_the_notations_in_the_word_splits(algorithm, key):
     at = open_page("pages/1_Explore.py", algo=algorithm, step=20)
-    legend = body_with(ok(at), "bv-legend")
+    # the last legend: the one under the word splits (the first explains the Why panel)
+    legend = [b for b in (el.proto.body for el in ok(at).get("html")) if "bv-legend" in b][-1]
     assert f'data-note="{key}"' in legend
 
 

@@ -26,9 +26,8 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ROOT = Path(__file__).resolve().parent.parent
 #: where shot() writes: set by the ``screenshots`` fixture (a temporary folder by default)
 SHOTS = Path()
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update"]
+from tests.browser_support import CHROMIUM, shared_browser  # noqa: E402
+
 HOSTILE = ('<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **bold** </span> '
            '<b>b</b> [a](javascript:alert(1))')
 PWN = '<img src=x onerror="window.__pwned=1"> <svg onload="window.__pwned=2">'
@@ -48,10 +47,8 @@ def screenshots(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    """The session's one Chromium (shared by every module that imports this fixture)."""
+    return shared_browser()
 
 
 @pytest.fixture

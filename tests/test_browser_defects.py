@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_browser import browser, go, no_error, page, rerun_done  # noqa: F401 (fixtures)
+
+from tests.test_browser import browser, go, no_error, page, rerun_done  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

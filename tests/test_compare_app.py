@@ -97,8 +97,8 @@ def test_labels_are_the_sidebars_and_the_training_section_is_marked_unused():
     assert [e.label for e in at.sidebar.expander] == ["Training: not used on this page"]
     table = at.dataframe[0].value
     assert list(table["configuration"]) == [
-        "A: BPE (characters) (200 merges, whitespace, ties: first seen)",
-        "B: Byte-level BPE (200 merges, GPT-2 regex, ties: first seen)"]
+        "A: BPE (characters) (200 merges, whitespace, ties: first seen in the corpus)",
+        "B: Byte-level BPE (200 merges, GPT-2 regex, ties: first seen in the corpus)"]
 
 
 def test_an_opened_tokenizer_file_is_a_configuration():

@@ -34,8 +34,12 @@ HOSTILE = ('<script>alert("x")</script> <img src=x onerror=\'alert(1)\'> &amp; &
            '**b** </span> --> ]]> [a](javascript:alert(1)) :red[x] `c` _i_ #h ~s~ \\')
 
 #: the elements and attributes bpeviz.render writes itself (everything else is injected)
-OWN_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "span", "div", "b", "ul", "li"}
-OWN_ATTRS = {"class", "style", "data-id", "title"}
+OWN_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "span", "div", "b", "ul", "li",
+            "p"}  # p: the "Why this split?" trace (render_explain.trace_html)
+OWN_ATTRS = {"class", "style", "data-id", "title",
+             # the numbers of a trace and its merge trees (render_explain), for tests
+             "data-steps", "data-pieces", "data-merge", "data-count", "data-start",
+             "data-trees"}
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bpeviz import Corpus, train
 from bpeviz.formats import import_files
-from bpeviz.replay import pretokenizer_of
+from bpeviz.recount import pretokenizer_of
 from bpeviz.samples import load_sample, sample_bytes
 from bpeviz.views import NEVER
 from tests.test_app import ok, open_page, stage

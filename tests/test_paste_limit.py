@@ -11,7 +11,7 @@ from bpeviz.limits import LIMITS
 pytestmark = pytest.mark.browser
 
 # the browser fixtures and helpers (importing them makes them available here)
-from test_browser import browser, go, no_error, page, rerun_done  # noqa: E402, F401
+from tests.test_browser import browser, go, no_error, page, rerun_done  # noqa: E402, F401
 
 WORDS = "lower newest wider "
 

@@ -57,10 +57,18 @@ def test_a_vocabulary_size_at_the_merge_limit_is_accepted_and_past_it_refused():
 
 
 def rows(training, style):
-    """The card's data in row form, straight from the training."""
+    """The card's data in row form, straight from the training: merges, and labels
+    ``[label, hex]`` with the index of the chip's note appended when it has one."""
+    from bpeviz.glossary import ChipNotes
+
     labels = token_labels(training, None, style)
-    return ([[m.left_id, m.right_id, m.token_id] for m in training.merges],
-            [list(labels[i]) for i in range(len(training.vocab))])
+    chip_note = ChipNotes(training, style)
+    notes: dict[str, int] = {}
+    out = []
+    for i in range(len(training.vocab)):
+        note = chip_note(training.vocab[i])
+        out.append(list(labels[i]) + ([notes.setdefault(note, len(notes))] if note else []))
+    return [[m.left_id, m.right_id, m.token_id] for m in training.merges], out, list(notes)
 
 
 @pytest.mark.parametrize("algorithm", ["bpe", "bbpe", "wordpiece"])
@@ -71,9 +79,9 @@ def test_the_compact_card_data_rebuilds_every_merge_and_label(algorithm, style):
                      **({"marker": "</w>", "marker_style": "glued"} if algorithm == "bpe"
                         else {}))
     data = expand_stage_merges(stage_merges(training, style))
-    merges, labels = rows(training, style)
+    merges, labels, notes = rows(training, style)
     assert [m[:3] for m in data["merges"]] == merges
-    assert data["labels"] == labels
+    assert data["labels"] == labels and data["notes"] == notes
 
 
 def test_the_compact_card_data_keeps_an_opened_files_extra_tokens():
@@ -82,7 +90,7 @@ def test_the_compact_card_data_keeps_an_opened_files_extra_tokens():
     opened = import_files(files)
     assert len(opened.vocab) >= len(training.vocab)
     data = expand_stage_merges(stage_merges(opened, "gpt2"))
-    merges, labels = rows(opened, "gpt2")
+    merges, labels, _ = rows(opened, "gpt2")
     assert [m[:3] for m in data["merges"]] == merges and data["labels"] == labels
 
 
@@ -90,7 +98,7 @@ def test_the_compact_card_data_is_much_smaller_than_rows():
     text = " ".join(f"w{i} x{i * 7}" for i in range(3_000))
     training = train(Corpus.from_text(text, "gpt2"), "bbpe", merges=2_000)
     compact = len(json.dumps(stage_merges(training, "gpt2")))
-    merges, labels = rows(training, "gpt2")
+    merges, labels, _ = rows(training, "gpt2")
     full = len(json.dumps({"merges": [[*m, f"count {x.count:,}"] for m, x in
                                       zip(merges, training.merges)], "labels": labels}))
     assert compact < 0.6 * full, (compact, full)

@@ -40,13 +40,14 @@ function chipStyle(id, strong) {
     : `background:hsl(${h},75%,87%);border-color:hsl(${h},55%,45%)`;
 }
 
-// labels[id] = [shown text, bytes in hex]
-function chip(labels, id, strong, isNew) {
+// labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)]
+function chip(labels, id, strong, isNew, notes) {
   const lab = labels[id] || ["?", ""];
   const c = el("span", isNew ? "bv-chip bv-new" : "bv-chip", lab[0]);
   c.setAttribute("style", chipStyle(id, strong));
   c.dataset.id = String(id);
-  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}`;
+  const note = notes && lab.length > 2 ? notes[lab[2]] : "";
+  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (note ? ` · ${note}` : "");
   return c;
 }
 
@@ -320,6 +321,10 @@ function expandCard(data) {
       labels[t] = [a[0] + b[0], `${a[1]} ${b[1]}`.trim()];
     }
   }
+  const noteOf = data.noteOf || [];
+  for (let i = 0; i < noteOf.length; i++) {
+    if (noteOf[i] >= 0 && labels[i]) labels[i] = [labels[i][0], labels[i][1], noteOf[i]];
+  }
   st.cardHist = data.hist;
   st.cardCols = data.mergeCols;
   st.card = { merges, labels };
@@ -332,8 +337,8 @@ function drawCard(c, k) {
   c.root.replaceChildren();
   const card = el("div", "bv-card");
   const one = (m, box) => {
-    box.append(chip(d.labels, m[0], d.strong, false), " + ", chip(d.labels, m[1], d.strong, false),
-      el("span", "bv-arrow", "→"), chip(d.labels, m[2], d.strong, true),
+    box.append(chip(d.labels, m[0], d.strong, false, d.notes), " + ", chip(d.labels, m[1], d.strong, false, d.notes),
+      el("span", "bv-arrow", "→"), chip(d.labels, m[2], d.strong, true, d.notes),
       " ", el("span", "bv-muted", `${m[3]} · id ${m[2]}`));
   };
   if (k <= 0) {
@@ -368,7 +373,7 @@ function drawWords(w, k) {
       if (steps[i] === k && k > 0) changed = true;
       if (steps[i] <= k && untils[i] > k) {
         count += 1;
-        if (count <= d.maxChips) chips.push(chip(d.labels, tokens[i], d.strong, k > 0 && steps[i] === k));
+        if (count <= d.maxChips) chips.push(chip(d.labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes));
       }
     }
     if (count > d.maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - d.maxChips)} more`));

@@ -1,0 +1,257 @@
+"""A Unigram model (pieces with log-probabilities) and the steps of its training.
+
+:class:`UnigramModel` encodes text as SentencePiece does: the text is normalized
+(``identity``: spaces become ``▁`` (U+2581), runs of spaces count once, leading and
+trailing spaces go, and a ``▁`` is put in front), then the whole normalized text is cut
+by Viterbi over the pieces; a character that no piece covers is ``<unk>`` (a run of them
+is one ``<unk>`` token, as SentencePiece returns it). Offsets point into the input text.
+Subword sampling: ``encode(text, alpha=0.1, nbest_size=-1, seed=...)`` draws a
+segmentation with probability proportional to ``P(segmentation) ** alpha``
+(``nbest_size=-1``: over all segmentations; ``nbest_size=n``: among the n best).
+
+>>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
+>>> [(t.text, t.id, t.start, t.end) for t in m.encode("ab")]
+[('▁a', 6, 0, 1), ('b', 5, 1, 2)]
+>>> [t.text for t in m.encode("a¿b")]
+['▁a', '<unk>', 'b']
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from bpeviz.encoding import Token
+from bpeviz.unigram import lattice as lat
+
+WS = "\u2581"
+#: SentencePiece's default meta pieces, ids 0, 1, 2.
+SPM_SPECIALS = ("<unk>", "<s>", "</s>")
+
+
+def normalize_identity(text: str) -> tuple[str, list[int]]:
+    """SentencePiece's ``identity`` normalization, with the input offset of every char.
+
+    ``offsets[i]`` is where normalized character ``i`` comes from; a ``▁`` made from a
+    run of spaces points at the first space, the dummy prefix at the first character.
+
+    >>> normalize_identity("  hug  the ")
+    ('▁hug▁the', [2, 2, 3, 4, 5, 7, 8, 9])
+    """
+    out: list[str] = []
+    offsets: list[int] = []
+    pending_space: int | None = None
+    started = False
+    for i, ch in enumerate(text):
+        if ch == " ":
+            if started and pending_space is None:
+                pending_space = i
+            continue
+        if not started:
+            out.append(WS)
+            offsets.append(i)
+            started = True
+        elif pending_space is not None:
+            out.append(WS)
+            offsets.append(pending_space)
+        pending_space = None
+        out.append(ch)
+        offsets.append(i)
+    return "".join(out), offsets
+
+
+@dataclass(frozen=True)
+class UnigramModel:
+    """Normal pieces with their scores (log-probabilities), after the special tokens.
+
+    Ids: ``specials`` first (``<unk>`` at 0, as SentencePiece), then ``pieces`` in order.
+    """
+
+    pieces: tuple[str, ...]
+    log_probs: tuple[float, ...]
+    specials: tuple[str, ...] = SPM_SPECIALS
+    unk: str = "<unk>"
+    #: the HF course's rules: words split on whitespace with "▁" in front, float64
+    #: sums, and a word that cannot be cut is one ``<unk>``
+    course: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.pieces) != len(self.log_probs):
+            raise ValueError("a Unigram model needs one log-probability per piece")
+
+    @cached_property
+    def scores(self) -> dict[str, float]:
+        return dict(zip(self.pieces, self.log_probs))
+
+    @cached_property
+    def ids(self) -> dict[str, int]:
+        table = {p: i for i, p in enumerate(self.specials)}
+        for i, p in enumerate(self.pieces):
+            table.setdefault(p, len(self.specials) + i)
+        return table
+
+    @cached_property
+    def unk_id(self) -> int:
+        return self.ids.get(self.unk, -1)
+
+    @cached_property
+    def max_piece_length(self) -> int:
+        return max((len(p) for p in self.pieces), default=1)
+
+    @cached_property
+    def unk_score(self) -> float:
+        return lat.f32(min(self.log_probs, default=0.0) - lat.UNK_PENALTY)
+
+    def lattice(self, word: str) -> lat.Lattice:
+        """Every way to cut ``word`` (already normalized) into this model's pieces."""
+        return lat.Lattice.build(word, self.scores, max_piece_length=self.max_piece_length,
+                                 unk_score=self.unk_score)
+
+    def split(self, word: str) -> tuple[str, ...]:
+        """The Viterbi segmentation of an already normalized word (``<unk>`` kept as text)."""
+        if self.course:
+            from bpeviz.unigram.course import encode_word
+
+            return tuple(encode_word(word, {p: -s for p, s in self.scores.items()})[0])
+        return tuple(word[n.start:n.end] for n in lat.viterbi(self.lattice(word))[0])
+
+    def encode(self, text: str, *, alpha: float | None = None, nbest_size: int = -1,
+               seed: int | None = None) -> list[Token]:
+        """Cut ``text`` into tokens (offsets into ``text``); sampling when ``alpha`` is set."""
+        if self.course and alpha is None:
+            return self._encode_course(text)
+        normalized, offsets = normalize_identity(text)
+        return self.encode_normalized(normalized, offsets, len(text), alpha=alpha,
+                                      nbest_size=nbest_size, seed=seed)
+
+    def encode_normalized(self, normalized: str, offsets: Sequence[int], text_length: int, *,
+                          alpha: float | None = None, nbest_size: int = -1,
+                          seed: int | None = None) -> list[Token]:
+        lattice = self.lattice(normalized)
+        if alpha is None or nbest_size in (0, 1):
+            path = lat.viterbi(lattice)[0]
+        else:
+            rng = random.Random(seed)
+            if nbest_size < 0:
+                path = lat.sample(lattice, alpha, rng)
+            else:
+                paths = lat.nbest(lattice, nbest_size)
+                weights = [math.exp(alpha * (s - paths[0][1])) for _, s in paths]
+                path = rng.choices([p for p, _ in paths], weights)[0]
+        return self._tokens(normalized, path, offsets, text_length)
+
+    def _encode_course(self, text: str) -> list[Token]:
+        from bpeviz.unigram.metaspace import metaspace_spans
+
+        tokens: list[Token] = []
+        for start, end in metaspace_spans(text):
+            pieces = self.split(WS + text[start:end])
+            if pieces == ("<unk>",):
+                tokens.append(Token(self.unk, self.unk_id, start, end,
+                                    text[start:end].encode("utf-8", "surrogatepass"), unk=True))
+                continue
+            lead = start - 1 if start > 0 and text[start - 1].isspace() else start
+
+            def at(i: int, start: int = start, lead: int = lead) -> int:
+                return lead if i == 0 else start + i - 1  # "▁" stands for the space before
+
+            pos = 0
+            for piece in pieces:
+                tokens.append(Token(piece, self.ids[piece], at(pos), at(pos + len(piece)),
+                                    piece.encode("utf-8", "surrogatepass")))
+                pos += len(piece)
+        return tokens
+
+    def _tokens(self, normalized: str, path: list[lat.Node], offsets: Sequence[int],
+                text_length: int) -> list[Token]:
+        def where(i: int) -> int:
+            return offsets[i] if i < len(offsets) else text_length
+
+        tokens: list[Token] = []
+        for node in path:
+            start, end = where(node.start), where(node.end)
+            if node.piece is None:
+                raw = normalized[node.start:node.end].encode("utf-8", "surrogatepass")
+                if tokens and tokens[-1].unk and tokens[-1].end == start:  # one <unk> per run
+                    prev = tokens.pop()
+                    start, raw = prev.start, prev.bytes + raw
+                tokens.append(Token(self.unk, self.unk_id, start, end, raw, unk=True))
+                continue
+            tokens.append(Token(node.piece, self.ids[node.piece], start, end,
+                                node.piece.encode("utf-8", "surrogatepass")))
+        return tokens
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A piece that the next round removes, and why.
+
+    ``cost`` is the increase of the loss that the trainer computed for removing it
+    (``None`` when it was not computed); ``reason`` is ``"pruned"`` (among the pieces
+    whose removal costs least), ``"unused"`` (no word's best split uses it),
+    ``"split"`` (its own best split does not use it), ``"em"`` (re-estimation gave it
+    an expected count under 0.5), ``"unreachable"`` (SentencePiece's last check: its own
+    best split does not use it) or ``"final"`` (cut to the final size).
+    """
+
+    piece: str
+    cost: float | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnigramStep:
+    """The vocabulary after ``step`` pruning rounds (step 0: the seed)."""
+
+    step: int
+    model: UnigramModel
+    loss: float
+    removed: tuple[Removal, ...]
+    words: tuple[str, ...] = field(repr=False)
+    counts: tuple[int, ...] = field(repr=False)
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return self.model.pieces
+
+    @property
+    def log_probs(self) -> dict[str, float]:
+        return self.model.scores
+
+    @cached_property
+    def splits(self) -> dict[str, tuple[str, ...]]:
+        """The Viterbi segmentation of every corpus word with this step's pieces."""
+        return {w: self.model.split(w) for w in self.words}
+
+    def encode(self, text: str, **options: object) -> list[Token]:
+        return self.model.encode(text, **options)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class UnigramTraining:
+    """Every step of a Unigram training: ``at(k)`` is the vocabulary after k rounds.
+
+    ``steps[0]`` is the seed and ``final`` the trained vocabulary. A step is a pruning
+    round, not a merge; what each variant records is in :mod:`bpeviz.unigram.trainer`
+    and :mod:`bpeviz.unigram.course`.
+    """
+
+    variant: str
+    steps: tuple[UnigramStep, ...]
+    options: dict[str, object] = field(default_factory=dict)
+
+    def at(self, k: int) -> UnigramStep:
+        if not 0 <= k < len(self.steps):
+            raise ValueError(f"step {k} is out of range; this training has steps 0 to "
+                             f"{len(self.steps) - 1}")
+        return self.steps[k]
+
+    @property
+    def final(self) -> UnigramStep:
+        return self.steps[-1]
+
+    def __len__(self) -> int:
+        return len(self.steps)

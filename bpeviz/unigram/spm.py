@@ -1,0 +1,265 @@
+"""Open a SentencePiece ``.model`` file and encode exactly as ``sentencepiece`` does.
+
+The file is read with the ``sentencepiece`` package's own protobuf definition
+(``sentencepiece.sentencepiece_model_pb2.ModelProto``), never parsed by hand. Both model
+types are supported:
+
+- ``UNIGRAM``: Viterbi over the whole normalized text (float32 sums, ties to the
+  earliest-starting last piece), an unknown character scoring the lowest piece score
+  minus 10, user-defined pieces scoring ``length x max score - 0.1``;
+- ``BPE``: from single characters, merge the adjacent pair whose joined string is a
+  piece with the highest score (leftmost on ties) until none is left; ``UNUSED`` pieces
+  are cut back into their halves.
+
+Then, as ``SentencePieceProcessor`` does, a run of unknown characters is one ``<unk>``
+(or, with ``byte_fallback``, the UTF-8 bytes as ``<0xXX>`` pieces).
+
+Normalization: the ``identity`` rule (with the spec's ``add_dummy_prefix``,
+``remove_extra_whitespaces`` and ``escape_whitespaces``) is done here; every other rule
+(``nmt_nfkc``, ``nfkc``, ``nmt_nfkc_cf``, ``nfkc_cf``, custom rule tables) is applied by
+the ``sentencepiece`` library's own normalizer, which also gives the offsets. Not
+supported: ``treat_whitespace_as_suffix`` models (a clear ValueError), and the
+denormalizer (decoding is not offered here).
+
+Usage::
+
+    model = load_spm("m.model")          # or the file's bytes
+    model.model_type, model.normalization  # ('unigram', 'nmt_nfkc')
+    model.encode("any text")             # Token(text, id, start, end, bytes, ...)
+    model.encode_ids("any text")         # == SentencePieceProcessor(...).encode(...)
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from bpeviz.encoding import Token
+from bpeviz.unigram import lattice as lat
+from bpeviz.unigram.model import WS
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
+
+
+def load_spm(source: str | Path | bytes) -> SentencePieceModel:
+    """A :class:`SentencePieceModel` from a ``.model`` path or its bytes."""
+    from sentencepiece import sentencepiece_model_pb2
+
+    data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    proto = sentencepiece_model_pb2.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except Exception as exc:  # protobuf's DecodeError
+        raise ValueError(f"not a SentencePiece model file ({exc})") from None
+    if not proto.pieces:
+        raise ValueError("not a SentencePiece model file (no pieces)")
+    return SentencePieceModel(proto, data)
+
+
+@dataclass(frozen=True, eq=False)
+class SentencePieceModel:
+    """A SentencePiece model read from its protobuf."""
+
+    proto: object
+    data: bytes
+
+    @property
+    def model_type(self) -> str:
+        kind = self.proto.trainer_spec.model_type  # type: ignore[attr-defined]
+        return {1: "unigram", 2: "bpe", 3: "word", 4: "char"}.get(kind, str(kind))
+
+    @property
+    def normalization(self) -> str:
+        return self.proto.normalizer_spec.name or "identity"  # type: ignore[attr-defined]
+
+    @cached_property
+    def pieces(self) -> list[tuple[str, float, int]]:
+        """``(piece, score, type)`` by id."""
+        return [(p.piece, p.score, p.type) for p in self.proto.pieces]  # type: ignore[attr-defined]
+
+    @cached_property
+    def _table(self) -> dict[str, int]:
+        """Pieces the encoder looks up (normal, user-defined and unused), first id wins."""
+        table: dict[str, int] = {}
+        for i, (piece, _, kind) in enumerate(self.pieces):
+            if kind in (NORMAL, USER_DEFINED, UNUSED):
+                table.setdefault(piece, i)
+        return table
+
+    @cached_property
+    def unk_id(self) -> int:
+        return next((i for i, (_, _, k) in enumerate(self.pieces) if k == UNKNOWN), 0)
+
+    @cached_property
+    def _bytes(self) -> dict[int, int]:
+        out = {}
+        for i, (piece, _, kind) in enumerate(self.pieces):
+            if kind == BYTE and len(piece) == 6:
+                out[int(piece[3:5], 16)] = i
+        return out
+
+    @cached_property
+    def _normal_scores(self) -> list[float]:
+        return [s for _, s, k in self.pieces if k == NORMAL]
+
+    # -- normalization ------------------------------------------------------------------
+    def normalize(self, text: str) -> tuple[str, list[int]]:
+        """The normalized text and, per normalized character, its offset in ``text``."""
+        spec = self.proto.normalizer_spec  # type: ignore[attr-defined]
+        if self.proto.trainer_spec.treat_whitespace_as_suffix:  # type: ignore[attr-defined]
+            raise ValueError("models with treat_whitespace_as_suffix are not supported")
+        if self.normalization == "identity" and not spec.precompiled_charsmap:
+            return _identity(text, spec.add_dummy_prefix, spec.remove_extra_whitespaces,
+                             spec.escape_whitespaces)
+        normalized, offsets = self._library().normalize(text, with_offsets=True)
+        return normalized, list(offsets[:len(normalized)])
+
+    def _library(self):
+        import sentencepiece
+
+        return sentencepiece.SentencePieceProcessor(model_proto=self.data)
+
+    # -- encoding ---------------------------------------------------------------------------
+    def encode(self, text: str) -> list[Token]:
+        """Tokens with ids exactly as ``SentencePieceProcessor.encode`` gives them."""
+        normalized, offsets = self.normalize(text)
+        if self.model_type == "unigram":
+            pieces = self._unigram(normalized)
+        elif self.model_type == "bpe":
+            pieces = self._bpe(normalized)
+        else:
+            raise ValueError(f"SentencePiece {self.model_type!r} models are not supported; "
+                             "open a unigram or bpe model")
+        return self._tokens(normalized, pieces, offsets, len(text))
+
+    def encode_ids(self, text: str) -> list[int]:
+        return [t.id for t in self.encode(text)]
+
+    def _unigram(self, normalized: str) -> list[tuple[int, int, int]]:
+        scores = self._normal_scores
+        min_score = min(scores) if scores else 0.0
+        max_score = max(scores) if scores else 0.0
+        table = {}
+        for piece, i in self._table.items():
+            _, score, kind = self.pieces[i]
+            if kind == UNUSED:
+                continue
+            table[piece] = lat.f32(len(piece) * max_score - 0.1) if kind == USER_DEFINED \
+                else score
+        lattice = lat.Lattice.build(normalized, table,
+                                    unk_score=lat.f32(min_score - lat.UNK_PENALTY))
+        path, _ = lat.viterbi(lattice)
+        return [(n.start, n.end, self._table[n.piece] if n.piece is not None else -1)
+                for n in path]
+
+    def _bpe(self, normalized: str) -> list[tuple[int, int, int]]:
+        n = len(normalized)
+        # symbols: [start, end) per index; linked list over indices
+        start = list(range(n))
+        end = [i + 1 for i in range(n)]
+        prev = [i - 1 for i in range(n)]
+        nxt = [i + 1 if i + 1 < n else -1 for i in range(n)]
+        alive = [True] * n
+        agenda: list[tuple[float, int, int, int]] = []
+        rev_merge: dict[str, tuple[str, str]] = {}
+
+        def add(left: int, right: int) -> None:
+            if left < 0 or right < 0:
+                return
+            piece = normalized[start[left]:end[right]]
+            pid = self._table.get(piece)
+            if pid is None:
+                return
+            heapq.heappush(agenda, (-self.pieces[pid][1], left, right, len(piece)))
+            if self.pieces[pid][2] == UNUSED:
+                rev_merge[piece] = (normalized[start[left]:end[left]],
+                                    normalized[start[right]:end[right]])
+
+        for i in range(n - 1):
+            add(i, i + 1)
+        while agenda:
+            _, left, right, size = heapq.heappop(agenda)
+            if not (alive[left] and alive[right]) or nxt[left] != right \
+                    or end[right] - start[left] != size:
+                continue
+            end[left] = end[right]
+            alive[right] = False
+            nxt[left] = nxt[right]
+            if nxt[right] >= 0:
+                prev[nxt[right]] = left
+            add(prev[left], left)
+            add(left, nxt[left])
+        out: list[tuple[int, int, int]] = []
+
+        def resegment(a: int, b: int) -> None:
+            piece = normalized[a:b]
+            pid = self._table.get(piece)
+            if pid is not None and self.pieces[pid][2] != UNUSED:
+                out.append((a, b, pid))
+            elif piece in rev_merge:
+                left, _ = rev_merge[piece]
+                resegment(a, a + len(left))
+                resegment(a + len(left), b)
+            else:
+                out.append((a, b, -1))
+
+        i = 0 if n else -1
+        while i != -1:
+            resegment(start[i], end[i])
+            i = nxt[i]
+        return out
+
+    def _tokens(self, normalized: str, pieces: list[tuple[int, int, int]], offsets: list[int],
+                text_length: int) -> list[Token]:
+        def where(i: int) -> int:
+            return offsets[i] if i < len(offsets) else text_length
+
+        tokens: list[Token] = []
+        for a, b, pid in pieces:
+            s, e = where(a), where(b)
+            surface = normalized[a:b]
+            raw = surface.encode("utf-8", "surrogatepass")
+            if pid >= 0:
+                tokens.append(Token(self.pieces[pid][0], pid, s, e, raw))
+            elif self._bytes:
+                for byte in raw:
+                    bid = self._bytes[byte]
+                    tokens.append(Token(self.pieces[bid][0], bid, s, e, bytes([byte]),
+                                        partial=len(raw) > 1))
+            elif tokens and tokens[-1].unk:
+                prev = tokens.pop()
+                tokens.append(Token(prev.text, self.unk_id, prev.start, e, prev.bytes + raw,
+                                    unk=True))
+            else:
+                tokens.append(Token(self.pieces[self.unk_id][0], self.unk_id, s, e, raw,
+                                    unk=True))
+        return tokens
+
+
+def _identity(text: str, dummy_prefix: bool, remove_extra: bool,
+              escape: bool) -> tuple[str, list[int]]:
+    """SentencePiece's normalizer without a rule table (the ``identity`` rule)."""
+    space = WS if escape else " "
+    out: list[str] = []
+    offsets: list[int] = []
+    pending: int | None = None
+    started = False
+    for i, ch in enumerate(text):
+        if ch == " " and remove_extra:
+            if started and pending is None:
+                pending = i
+            continue
+        if not started:
+            if dummy_prefix:
+                out.append(space)
+                offsets.append(i)
+            started = True
+        if pending is not None:
+            out.append(space)
+            offsets.append(pending)
+            pending = None
+        out.append(space if ch == " " else ch)
+        offsets.append(i)
+    return "".join(out), offsets
