@@ -328,22 +328,25 @@ def token_frequencies(snapshot: Snapshot) -> np.ndarray:
 def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
     """The vocabulary at this step: id, token, kind, step created, frequency, chars, bytes."""
     training = snapshot.training
-    vocab = snapshot.vocab
-    n = len(vocab)
-    created = created_at(training)[:n]
-    freq = token_frequencies(snapshot)[:n]
-    specials = set(training.options.special_tokens)
-    kinds = ["special" if i < len(specials) and vocab[i] in specials
-             else "base" if i < training.n_base else "merged" for i in range(n)]
-    return pd.DataFrame({
-        "id": np.arange(n),
-        "token": [label(s, byte_style) for s in vocab],
-        "kind": kinds,
-        "created at step": created,
-        "frequency": freq,
-        "chars": [symbol_chars(s) for s in vocab],
-        "bytes": [symbol_bytes(s) for s in vocab],
-    })
+    n = len(snapshot.vocab)
+    key = ("vocab_columns", byte_style)
+    whole = _cached(training, key)
+    if whole is None:  # what does not change with the step, once per training (50,000
+        vocab = training.vocab  # labels took a second per step)
+        specials = set(training.options.special_tokens)
+        whole = _cache(training, key, pd.DataFrame({
+            "id": np.arange(len(vocab)),
+            "token": [label(s, byte_style) for s in vocab],
+            "kind": ["special" if i < len(specials) and vocab[i] in specials
+                     else "base" if i < training.n_base else "merged"
+                     for i in range(len(vocab))],
+            "chars": [symbol_chars(s) for s in vocab],
+            "bytes": [symbol_bytes(s) for s in vocab],
+        }))
+    frame = whole.iloc[:n].copy()
+    frame.insert(3, "created at step", created_at(training)[:n])
+    frame.insert(4, "frequency", token_frequencies(snapshot)[:n])
+    return frame
 
 
 @dataclass(frozen=True)

@@ -292,7 +292,7 @@ def test_a_link_reopens_the_same_view():
     assert at.session_state["algo"] == "bbpe" and at.session_state["sample"] == "seed003"
     training = train(load_sample("seed003", "gpt2"), "bbpe", merges=40)
     card = stage(at, "card")
-    assert any(label.startswith("<0x") for label, _ in card["labels"]), "hex bytes from the link"
+    assert any(label.startswith("<0x") for label, *_ in card["labels"]), "hex bytes from the link"
     assert card["merges"][6][2] == training.merges[6].token_id
     assert at.session_state["present"] is True
     assert card["strong"] is True, "presentation mode: strong chip colours"
