@@ -239,6 +239,13 @@ def pair_details(snap, pairs, pair) -> None:
                                        "pair's count")})
 
 
+MERGES_OPEN, MERGES_OPEN_WIDGET = "explore_merges_open", "w_explore_merges_open"
+
+
+def _merges_toggled() -> None:
+    st.session_state[MERGES_OPEN] = bool(st.session_state.get(MERGES_OPEN_WIDGET))
+
+
 def merges_table(step: int) -> None:
     st.subheader("Merges")
     frame, table = views.merges_table(training, byte_style,
@@ -250,7 +257,14 @@ def merges_table(step: int) -> None:
     # an HTML table: long tokens wrap inside their cells instead of being cut
     st.html(render.merges_window_html(frame.iloc[lo: lo + 12], step))
     config = {"now": st.column_config.TextColumn("", width=30)}
-    with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
+    # closed, the table is not sent (at 50,000 merges it is 3.7 MB per step); its open
+    # state is kept apart from the widget, as for "Why this split?"
+    box = st.expander(f"All {len(frame):,} merges (▶ marks this step)",
+                      expanded=bool(st.session_state.get(MERGES_OPEN)),
+                      key=MERGES_OPEN_WIDGET, on_change=_merges_toggled)
+    if not box.open:
+        return
+    with box:
         # no Styler here: styling thousands of rows costs most of a rerun; the table is
         # converted to Arrow once per training, and only its "now" column changes
         now = np.where(frame["step"].to_numpy() == step, "▶", "").tolist()

@@ -113,8 +113,12 @@ def test_merges_are_searched_by_token_and_parts():
     assert found.tolist() == expected and any(expected) and not all(expected)
 
 
-def test_the_merges_table_filters_by_the_search_box():
+def test_the_merges_table_is_sent_only_open_and_filters_by_the_search_box():
     at = ok(open_page("pages/1_Explore.py", merges=200))
+    assert not [df for df in at.dataframe if "token" in df.value.columns], "closed: not sent"
+    at = ok(open_page("pages/1_Explore.py", merges=200, explore_merges_open=True))
+    table = next(df for df in at.dataframe if "token" in df.value.columns)
+    assert len(table.value) == 200
     at.text_input(key="merge_search").set_value("er").run()
     ok(at)
     table = next(df for df in at.dataframe if "token" in df.value.columns)
