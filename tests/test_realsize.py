@@ -126,3 +126,24 @@ def test_the_merges_table_is_sent_only_open_and_filters_by_the_search_box():
     assert all("er" in " ".join(map(str, (r.token, r.left, r.right))).lower()
                for r in table.value.itertuples())
     assert any("merges hold" in c.value for c in at.caption)
+
+
+def test_big_corpora_have_their_own_small_training_cache():
+    """Past BIG_SYMBOLS distinct-word symbols a corpus's trainings go to a cache of
+    BIG_ENTRIES: the (BIG_ENTRIES + 1)th training drops the first, and its memory goes."""
+    import gc
+    import weakref
+
+    from bpeviz.ui import training as cache
+
+    big = Corpus.from_counts({f"word{i:07d}x": 1 + i % 3 for i in range(30_000)})
+    assert sum(map(len, big.words)) > cache.BIG_SYMBOLS and cache.is_big(big)
+    assert not cache.is_big(load_sample("tour", "whitespace"))
+    cache._big_training_job.clear()
+    first = weakref.ref(cache.get_training(big, {"algorithm": "bpe", "merges": 1}))
+    for merges in range(2, cache.BIG_ENTRIES + 2):
+        cache.get_training(big, {"algorithm": "bpe", "merges": merges})
+    cache.release_memory()
+    gc.collect()
+    assert first() is None, "the oldest big training was dropped"
+    cache._big_training_job.clear()
