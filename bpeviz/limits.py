@@ -6,7 +6,7 @@ Past these limits the command line trains without a time budget::
 
 >>> from bpeviz import Corpus
 >>> from bpeviz.training import make_options
->>> check(Corpus.from_text("low lower"), make_options("bpe", merges=10_000))[0].split(":")[0]
+>>> check(Corpus.from_text("low lower"), make_options("bpe", merges=60_000))[0].split(":")[0]
 'Too many merges for the live explorer'
 >>> check(Corpus.from_text("low lower"), make_options("bpe", vocab_size=12))
 []
@@ -27,14 +27,18 @@ if TYPE_CHECKING:
 class Limits:
     """The interactive limits (a few seconds of training at most on a small server)."""
 
-    #: characters of pasted or uploaded text
-    text_chars: int = 1_000_000
+    #: characters of pasted or uploaded text (10 MB of text trains 50,000 merges in
+    #: 3-7 s on a 2-core server: ``python -m bench.realsize``)
+    text_chars: int = 10_000_000
     #: bytes of an uploaded file (the server's own cap is in .streamlit/config.toml)
-    upload_bytes: int = 5_000_000
-    #: distinct words after pre-tokenization
-    unique_words: int = 50_000
+    upload_bytes: int = 40_000_000
+    #: distinct words after pre-tokenization (10 MB of Python's docs and sources hold
+    #: 163,000 whitespace words)
+    unique_words: int = 500_000
     #: merges (or vocabulary size minus the starting vocabulary)
-    merges: int = 2_000
+    merges: int = 50_000
+    #: merges of an opened tokenizer replayed on the corpus (Explore, Vocabulary)
+    replay_merges: int = 200_000
     #: symbols per axis of the pair heatmap
     heatmap_symbols: int = 60
     #: configurations side by side on the Compare page

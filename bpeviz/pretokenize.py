@@ -24,12 +24,34 @@ GPT2_PATTERN = (
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 )
 
+#: OpenAI's cl100k_base (GPT-3.5/GPT-4) and o200k_base (GPT-4o) patterns, as tiktoken
+#: publishes them (``tiktoken_ext/openai_public.py``); possessive quantifiers need the
+#: regex module
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+O200K_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+
 PRETOKENIZERS: dict[str, str] = {
     "whitespace": "split on Unicode whitespace, like str.split(); whitespace is dropped",
     "gpt2": "GPT-2's regular expression; spaces stay attached to the following word",
     "none": "each line (with its line break) is one word, so merges may cross spaces",
     "metaspace": "SentencePiece's: split on whitespace, each word gets \u2581 in front "
                  "(the first word too)",
+    "cl100k": "OpenAI's cl100k_base regex (GPT-3.5, GPT-4): digits in threes, case-free "
+              "contractions",
+    "o200k": "OpenAI's o200k_base regex (GPT-4o): cased words, digits in threes",
 }
 
 _PATTERNS = {
@@ -39,6 +61,8 @@ _PATTERNS = {
     "none": regex.compile(r"[^\n]*\n|[^\n]+"),
     # the spans of the words, without the "▁" that words() puts in front
     "metaspace": regex.compile(r"[^\s\x1c-\x1f]+"),
+    "cl100k": regex.compile(CL100K_PATTERN),
+    "o200k": regex.compile(O200K_PATTERN),
 }
 
 

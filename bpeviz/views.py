@@ -125,6 +125,20 @@ def merges_table(training: Training, byte_style: str = "gpt2",
     return found
 
 
+def merges_matching(frame: pd.DataFrame, search: str) -> np.ndarray:
+    """Which rows of :func:`merges_frame` have ``search`` in their token, left or right
+    part (as labels show them, case-insensitive): a boolean array.
+
+    >>> f = pd.DataFrame({"left": ["l", "lo"], "right": ["o", "w"], "token": ["lo", "low"]})
+    >>> merges_matching(f, "OW").tolist()
+    [False, True]
+    """
+    found = np.zeros(len(frame), dtype=bool)
+    for column in ("token", "left", "right"):
+        found |= frame[column].str.contains(search, regex=False, case=False).to_numpy()
+    return found
+
+
 _PER_TRAINING: OwnedCache[Any] = OwnedCache("views")
 
 
@@ -315,22 +329,25 @@ def token_frequencies(snapshot: Snapshot) -> np.ndarray:
 def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
     """The vocabulary at this step: id, token, kind, step created, frequency, chars, bytes."""
     training = snapshot.training
-    vocab = snapshot.vocab
-    n = len(vocab)
-    created = created_at(training)[:n]
-    freq = token_frequencies(snapshot)[:n]
-    specials = set(training.options.special_tokens)
-    kinds = ["special" if i < len(specials) and vocab[i] in specials
-             else "base" if i < training.n_base else "merged" for i in range(n)]
-    return pd.DataFrame({
-        "id": np.arange(n),
-        "token": [label(s, byte_style) for s in vocab],
-        "kind": kinds,
-        "created at step": created,
-        "frequency": freq,
-        "chars": [symbol_chars(s) for s in vocab],
-        "bytes": [symbol_bytes(s) for s in vocab],
-    })
+    n = len(snapshot.vocab)
+    key = ("vocab_columns", byte_style)
+    whole = _cached(training, key)
+    if whole is None:  # what does not change with the step, once per training (50,000
+        vocab = training.vocab  # labels took a second per step)
+        specials = set(training.options.special_tokens)
+        whole = _cache(training, key, pd.DataFrame({
+            "id": np.arange(len(vocab)),
+            "token": [label(s, byte_style) for s in vocab],
+            "kind": ["special" if i < len(specials) and vocab[i] in specials
+                     else "base" if i < training.n_base else "merged"
+                     for i in range(len(vocab))],
+            "chars": [symbol_chars(s) for s in vocab],
+            "bytes": [symbol_bytes(s) for s in vocab],
+        }))
+    frame = whole.iloc[:n].copy()
+    frame.insert(3, "created at step", created_at(training)[:n])
+    frame.insert(4, "frequency", token_frequencies(snapshot)[:n])
+    return frame
 
 
 @dataclass(frozen=True)
@@ -423,21 +440,77 @@ def token_labels(training: Training, ids: Any = None,
     return out
 
 
+#: the card's note for a replayed merge whose pair is not in the corpus
+NEVER = "count 0: this merge never happens in your corpus"
+
+
 def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]:
-    """Every merge as ``[left id, right id, token id, "count 12"]`` (WordPiece: "score
-    0.25 · count 12") and the labels of every token: the merge card of any step, drawn
-    in the browser. Built once per training and byte style (treat it as read-only)."""
+    """Every merge and the label of every token, compact (columns of ids, and only the
+    labels that cannot be rebuilt from the merges): the merge card of any step, drawn in
+    the browser, which rebuilds the rows as :func:`expand_stage_merges` does. At 50,000
+    byte-level merges this is about a third of the row form's 3.8 MB. Built once per
+    training and byte style (treat it as read-only).
+
+    ``{"mergeCols": {"left", "right", "token", "count" | "text"}, "labels": {"base":
+    [[label, hex], ...] for the tokens no merge makes, "extra": {id: [label, hex]} for
+    merged tokens whose label is not left + right}, "notes": [the chips' notes],
+    "noteOf": [index into notes, or -1, per token]}``; ``text`` (WordPiece: "score 0.25 ·
+    count 12") replaces ``count`` when the card shows more than a count.
+    """
     key = ("stage_merges", byte_style)
     found = _cached(training, key)
     if found is None:
-        scored = get_algorithm(training.algorithm).scored  # as the merge card shows it
-        merges = [[m.left_id, m.right_id, m.token_id,
-                   f"score {m.score:.4g} · count {m.count:,}" if scored
-                   else f"count {m.count:,}"] for m in training.merges]
-        labels = [list(v) for v in token_labels(training, None, byte_style).values()]
-        found = _cache(training, key, {"merges": merges, "labels": labels,
-                                       "notes": _chip_notes(training, labels, byte_style)})
+        merges = training.merges
+        columns: dict[str, list[Any]] = {
+            "left": [m.left_id for m in merges], "right": [m.right_id for m in merges],
+            "token": [m.token_id for m in merges]}
+        if get_algorithm(training.algorithm).scored:  # as the merge card shows it
+            columns["text"] = [f"score {m.score:.4g} · count {m.count:,}" for m in merges]
+        elif any(m.count == 0 for m in merges):  # replayed on another corpus
+            columns["text"] = [f"count {m.count:,}" if m.count else NEVER for m in merges]
+        else:
+            columns["count"] = [m.count for m in merges]
+        labels = token_labels(training, None, byte_style)
+        rows = [list(v) for v in labels.values()]
+        notes = _chip_notes(training, rows, byte_style)  # (appends a note's index to rows)
+        made: dict[int, tuple[int, int]] = {}
+        for m in merges:
+            made.setdefault(m.token_id, (m.left_id, m.right_id))
+        base, extra = [], {}
+        for i, (shown, raw) in labels.items():
+            if i not in made:
+                if i != len(base):  # a token no merge makes, after merged ones
+                    extra[str(i)] = [shown, raw]
+                else:
+                    base.append([shown, raw])
+                continue
+            left, right = (labels[j] for j in made[i])
+            if (shown, raw) != (left[0] + right[0], f"{left[1]} {right[1]}".strip()):
+                extra[str(i)] = [shown, raw]
+        found = _cache(training, key, {
+            "mergeCols": columns, "labels": {"base": base, "extra": extra}, "notes": notes,
+            "noteOf": [row[2] if len(row) > 2 else -1 for row in rows]})
     return found
+
+
+def expand_stage_merges(data: dict[str, Any]) -> dict[str, Any]:
+    """The card data of :func:`stage_merges` as rows: ``merges`` ``[left id, right id,
+    token id, "count 12"]`` and ``labels`` ``[label, hex]`` by id (what the browser
+    rebuilds; ``stepper.js``'s ``expandCard`` does the same)."""
+    cols = data["mergeCols"]
+    texts = cols.get("text") or [f"count {c:,}" for c in cols["count"]]
+    merges = [list(row) for row in zip(cols["left"], cols["right"], cols["token"], texts)]
+    labels: dict[int, list[str]] = dict(enumerate(data["labels"]["base"]))
+    labels.update((int(i), row) for i, row in data["labels"]["extra"].items())
+    for left, right, token, _ in merges:
+        if token not in labels:
+            a, b = labels[left], labels[right]
+            labels[token] = [a[0] + b[0], f"{a[1]} {b[1]}".strip()]
+    note_of = data.get("noteOf") or []
+    rows = [labels[i][:2] + ([note_of[i]] if i < len(note_of) and note_of[i] >= 0 else [])
+            for i in range(len(labels))]
+    return {**{k: v for k, v in data.items() if k not in ("mergeCols", "labels", "noteOf")},
+            "merges": merges, "labels": rows}
 
 
 def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

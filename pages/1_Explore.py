@@ -9,9 +9,9 @@ from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.slides import slides_html
-from bpeviz.ui import stage, state
+from bpeviz.ui import opened, stage, state
 
-ctx = ui.page("Explore")
+ctx = opened.on_corpus(ui.page("Explore"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(
@@ -261,6 +261,13 @@ def pair_details(snap, pairs, pair) -> None:
                                        "pair's count")})
 
 
+MERGES_OPEN, MERGES_OPEN_WIDGET = "explore_merges_open", "w_explore_merges_open"
+
+
+def _merges_toggled() -> None:
+    st.session_state[MERGES_OPEN] = bool(st.session_state.get(MERGES_OPEN_WIDGET))
+
+
 def merges_table(step: int) -> None:
     st.subheader("Merges")
     frame, table = views.merges_table(training, byte_style,
@@ -272,12 +279,26 @@ def merges_table(step: int) -> None:
     # an HTML table: long tokens wrap inside their cells instead of being cut
     st.html(render.merges_window_html(frame.iloc[lo: lo + 12], step))
     config = {"now": st.column_config.TextColumn("", width=30)}
-    with st.expander(f"All {len(frame):,} merges (▶ marks this step)"):
+    # closed, the table is not sent (at 50,000 merges it is 3.7 MB per step); its open
+    # state is kept apart from the widget, as for "Why this split?"
+    box = st.expander(f"All {len(frame):,} merges (▶ marks this step)",
+                      expanded=bool(st.session_state.get(MERGES_OPEN)),
+                      key=MERGES_OPEN_WIDGET, on_change=_merges_toggled)
+    if not box.open:
+        return
+    with box:
         # no Styler here: styling thousands of rows costs most of a rerun; the table is
         # converted to Arrow once per training, and only its "now" column changes
         now = np.where(frame["step"].to_numpy() == step, "▶", "").tolist()
-        st.dataframe(table.set_column(0, "now", pa.array(now, table.schema.field("now").type)),
-                     hide_index=True, width="stretch", height=420,
+        table = table.set_column(0, "now", pa.array(now, table.schema.field("now").type))
+        search = st.text_input("Search merges by token", key="merge_search", max_chars=100,
+                               placeholder="substring of the token or of its two parts")
+        if search:
+            found = views.merges_matching(frame, search)
+            table = table.filter(pa.array(found))
+            st.caption(ui.md_escape(f"{int(found.sum()):,} of {len(frame):,} merges hold "
+                                    f"“{search}”."))
+        st.dataframe(table, hide_index=True, width="stretch", height=420,
                      column_config={**config, "score": st.column_config.NumberColumn(
                          format="%.4g")})
 

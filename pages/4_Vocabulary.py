@@ -3,8 +3,9 @@
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.ui import opened
 
-ctx = ui.page("Vocabulary")
+ctx = opened.on_corpus(ui.page("Vocabulary"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(
@@ -88,6 +89,10 @@ def charts(step: int, frame) -> None:
         st.plotly_chart(render.length_figure(frame, strong), config=config, key="chart_lengths")
 
 
+#: past this many tokens the files are written only when asked (50,000: about 9 s a step)
+LAZY_DOWNLOADS = 5_000
+
+
 def downloads(snap) -> None:
     st.subheader("Download")
     try:
@@ -97,6 +102,11 @@ def downloads(snap) -> None:
         return
     st.caption(f"The vocabulary and merges at step {snap.step}, in the format other tools "
                "read. A format that cannot hold this training says why.")
+    if len(snap.vocab) > LAZY_DOWNLOADS and not st.toggle(
+            "Prepare the downloads at this step", key="vocab_downloads",
+            help=f"Writing {len(snap.vocab):,} tokens in every format takes seconds, so it "
+                 "is done only when asked."):
+        return
     cols = st.columns(len(FORMATS))
     for col, (fmt, about) in zip(cols, FORMATS.items()):
         with col:

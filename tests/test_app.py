@@ -18,6 +18,7 @@ from bpeviz import Corpus, train
 from bpeviz.samples import SAMPLES, load_sample, sample_bytes
 from bpeviz.text_history import tokens_at
 from bpeviz.ui import train_options
+from bpeviz.views import expand_stage_merges
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = ["app.py", "pages/1_Explore.py", "pages/2_Tokenize.py", "pages/3_Compare.py",
@@ -69,7 +70,7 @@ def stage(at: AppTest, role: str) -> dict:
     for el in at.get("bidi_component"):
         data = json.loads(el.proto.json or "null")
         if isinstance(data, dict) and data.get("role") == role:
-            return data
+            return expand_stage_merges(data) if "mergeCols" in data else data
     raise AssertionError(f"no stage component {role!r}")
 
 
@@ -386,17 +387,22 @@ def test_a_vocabulary_size_below_the_alphabet_is_explained():
 
 
 def test_too_many_merges_names_the_limit_and_the_cli():
-    at = open_page("pages/1_Explore.py", merges=50_000)
+    from bpeviz.limits import LIMITS
+
+    at = open_page("pages/1_Explore.py", merges=LIMITS.merges + 1)
     ok(at)
     message = at.error[0].value
-    assert "2,000" in message and "python -m bpeviz train" in message
+    assert f"{LIMITS.merges:,}" in message and "python -m bpeviz train" in message
 
 
 def test_too_many_distinct_words_names_the_limit():
-    words = " ".join(f"w{i}" for i in range(50_001))
+    from bpeviz.limits import LIMITS
+
+    words = " ".join(f"w{i}" for i in range(LIMITS.unique_words + 1))
     at = open_page("pages/1_Explore.py", source="paste", paste=words)
     ok(at)
-    assert "50,000" in at.error[0].value and "python -m bpeviz train" in at.error[0].value
+    message = at.error[0].value
+    assert f"{LIMITS.unique_words:,}" in message and "python -m bpeviz train" in message
 
 
 def test_a_corpus_past_the_character_limit_names_it_offers_the_cli_and_keeps_the_text(
@@ -417,10 +423,12 @@ def test_a_corpus_past_the_character_limit_names_it_offers_the_cli_and_keeps_the
 
 
 def test_a_vocabulary_size_past_the_merge_limit_names_it_and_the_cli():
-    at = open_page("pages/1_Explore.py", size_by="vocab", vocab=100_000)
+    from bpeviz.limits import LIMITS
+
+    at = open_page("pages/1_Explore.py", size_by="vocab", vocab=LIMITS.merges + 1_000)
     ok(at)
     message = at.error[0].value
-    assert "Too many merges" in message and "2,000" in message
+    assert "Too many merges" in message and f"{LIMITS.merges:,}" in message
     assert "python -m bpeviz train" in message
 
 

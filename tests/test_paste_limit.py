@@ -30,7 +30,7 @@ def paste(page, text: str) -> None:  # noqa: F811
     rerun_done(page)
 
 
-@pytest.mark.parametrize("size", [LIMITS.text_chars + 1, 2_000_001, 2_500_000])
+@pytest.mark.parametrize("size", [LIMITS.text_chars + 1, LIMITS.text_chars + 500_000])
 def test_a_paste_over_the_limit_says_corpus_too_large_and_stays(page, server, size):  # noqa: F811
     text = (WORDS * (size // len(WORDS) + 1))[:size]
     go(page, server, "Explore?source=paste&merges=20")

@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.views import label, stage_merges, stage_words, token_labels, words_frame
+from bpeviz.views import (
+    expand_stage_merges,
+    label,
+    stage_merges,
+    stage_words,
+    token_labels,
+    words_frame,
+)
 from tests.reference import apply_merge
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
@@ -47,14 +54,17 @@ def test_each_word_at_each_step_matches_a_replay_of_the_merges(algorithm, counts
 def test_the_card_data_names_every_merge_and_labels_every_token(algorithm):
     training = train(Corpus.from_text("low lower lowest newer wider " * 3), algorithm,
                      merges=12)
-    data = stage_merges(training, "hex")
+    compact = stage_merges(training, "hex")
+    data = expand_stage_merges(compact)
     assert len(data["merges"]) == len(training.merges)
     for m, (left, right, token, value) in zip(training.merges, data["merges"]):
         assert (left, right, token) == (m.left_id, m.right_id, m.token_id)
         assert f"count {m.count:,}" in value
         assert ("score" in value) == (algorithm == "wordpiece")
     assert [row[0] for row in data["labels"]] == [label(s, "hex") for s in training.vocab]
-    assert stage_merges(training, "hex") is data, "built once per training"
+    assert [row[1] for row in data["labels"]] == [
+        (s if isinstance(s, bytes) else s.encode()).hex(" ") for s in training.vocab]
+    assert stage_merges(training, "hex") is compact, "built once per training"
 
 
 def test_the_words_data_carries_the_words_as_text_and_only_their_labels():

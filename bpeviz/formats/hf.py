@@ -25,8 +25,12 @@ Limits:
   unknown token is the model's ``unk_token``.
 
 Import accepts BPE (with an optional ``end_of_word_suffix``), byte-level BPE and
-WordPiece models with no normalizer and the pre-tokenizers above (also
-``WhitespaceSplit``, a GPT-2 ``Split`` and tiktoken's spelling of the GPT-2 pattern).
+WordPiece models with the pre-tokenizers above (also ``WhitespaceSplit``, a GPT-2
+``Split``, tiktoken's spelling of the GPT-2 pattern and the cl100k/o200k patterns).
+What bpeviz does not model opens with a note (:func:`import_notes`), never silently: a
+normalizer (not applied), ``Metaspace`` (opened as one word per line),
+``BertPreTokenizer`` and ``Whitespace`` (opened as whitespace), ``byte_fallback`` and
+``fuse_unk``; the vocabulary, ids and merges stay the file's own.
 A missing pre-tokenizer (the whole text is one word) opens as ``none`` (one word per
 line). Post-processors and decoders are ignored; ``added_tokens`` become vocabulary
 entries. Anything else raises a ValueError that names it.
@@ -34,6 +38,7 @@ entries. Anything else raises a ValueError that names it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +55,7 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.pretokenize import GPT2_PATTERN
+from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bpeviz.symbols import WORDPIECE_PREFIX, bytes_to_gpt2, gpt2_to_bytes
 
 if TYPE_CHECKING:
@@ -83,6 +88,8 @@ _SPLITS = {
     "whitespace": _split(WHITESPACE_PATTERN, "Removed"),
     "gpt2": _split(GPT2_PATTERN, "Isolated"),
     "none": _split("\n", "MergedWithPrevious"),
+    "cl100k": _split(CL100K_PATTERN, "Isolated"),
+    "o200k": _split(O200K_PATTERN, "Isolated"),
 }
 #: SentencePiece's "▁word": split on whitespace, then "▁" in front of every word.
 METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
@@ -168,10 +175,7 @@ def import_json(text: str, source: str = FILENAME) -> Training:
         raise ValueError(f'{source} is not a Hugging Face tokenizer: no "model" object')
     model = data["model"]
     kind = model.get("type")
-    if data.get("normalizer") is not None:
-        raise ValueError(f"{source}: the normalizer {_type(data['normalizer'])} is not "
-                         "supported; bpeviz encodes the text as it is")
-    name, byte_level = _read_pre_tokenizer(data.get("pre_tokenizer"), source)
+    name, byte_level = _read_pre_tokenizer(data.get("pre_tokenizer"), source, [])
     vocab = _read_vocab(model, source)
     specials = _added_tokens(data.get("added_tokens"), vocab, source)
     if kind == "WordPiece":
@@ -181,7 +185,7 @@ def import_json(text: str, source: str = FILENAME) -> Training:
                          "(bpeviz opens BPE and WordPiece)")
     if model.get("continuing_subword_prefix"):
         raise ValueError(f"{source}: a BPE continuing_subword_prefix is not supported")
-    for key in ("byte_fallback", "fuse_unk", "ignore_merges", "dropout"):
+    for key in ("ignore_merges", "dropout"):  # (byte_fallback, fuse_unk: import_notes)
         if model.get(key):
             raise ValueError(f"{source}: the BPE option {key}={model[key]!r} is not supported")
     merges = _read_merges(model.get("merges"), source)
@@ -290,9 +294,73 @@ def _to_bytes(vocab: Mapping[str, int], merges: list[tuple[str, str]], specials:
     return out, [(gpt2_to_bytes(a), gpt2_to_bytes(b)) for a, b in merges]
 
 
-def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
+#: Hugging Face pre-tokenizers opened as the nearest bpeviz one, with what is not applied
+_NEAREST = {
+    "Metaspace": ("none", "the Metaspace pre-tokenizer is not applied: Hugging Face turns "
+                          "each space into {replacement!r}{prepend} and cuts before it; "
+                          "bpeviz cuts the text as typed, one word per line, so a text "
+                          "without spaces is cut exactly as Hugging Face cuts it"),
+    "BertPreTokenizer": ("whitespace", "the BertPreTokenizer's cut at every punctuation mark "
+                                       "is not applied: bpeviz cuts at whitespace only, so a "
+                                       "text without punctuation is cut exactly as Hugging "
+                                       "Face cuts it"),
+    "Whitespace": ("whitespace", "the Whitespace pre-tokenizer's cut between letters and "
+                                 "punctuation is not applied: bpeviz cuts at whitespace "
+                                 "only, so a text without punctuation is cut exactly as "
+                                 "Hugging Face cuts it"),
+}
+
+
+def import_notes(text: str) -> list[str]:
+    """What a ``tokenizer.json`` does that bpeviz opens it without (one sentence each);
+    empty when everything is modelled, or when ``text`` is not a tokenizer bpeviz opens.
+
+    The vocabulary, ids and merges are always the file's own; these notes are about how
+    text is prepared before the merges (normalizer, pre-tokenizer) and fallbacks.
+
+    >>> notes = import_notes('{"normalizer": {"type": "Lowercase"}, "model": {"type": "BPE"}}')
+    >>> notes[0].split(":")[0]
+    "the normalizer 'Lowercase' is not applied"
+    """
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        return []
+    notes = []
+    normalizer = data.get("normalizer")
+    if normalizer is not None:
+        kinds = _kinds(normalizer, "normalizers")
+        notes.append(f"the normalizer {', '.join(kinds)} is not applied: bpeviz encodes the "
+                     "text as you type it, so type it already normalized (for example in "
+                     "lower case) to get Hugging Face's ids")
+    with contextlib.suppress(ValueError):  # (import_json says why it refuses)
+        _read_pre_tokenizer(data.get("pre_tokenizer"), FILENAME, notes)
+    model = data["model"]
+    if model.get("byte_fallback"):
+        notes.append("byte_fallback is not applied: a character outside the vocabulary "
+                     "becomes the unknown token, not its <0x..> byte tokens")
+    if model.get("fuse_unk"):
+        notes.append("fuse_unk is not applied: each unknown character is its own unknown "
+                     "token")
+    return notes
+
+
+def _kinds(spec: Any, key: str) -> list[str]:
+    """The types in a (Sequence of) normalizers, as ``'Lowercase'``, ``'NFC'``."""
+    if isinstance(spec, dict) and spec.get("type") == "Sequence":
+        return [k for part in spec.get(key) or [] for k in _kinds(part, key)]
+    return [_type(spec)]
+
+
+def _read_pre_tokenizer(spec: Any, source: str,
+                        notes: list[str] | None = None) -> tuple[str, bool]:
     """bpeviz's pre-tokenizer name for a Hugging Face pre-tokenizer, and whether it is
-    byte-level."""
+    byte-level; a pre-tokenizer bpeviz only approaches (:data:`_NEAREST`) adds a note to
+    ``notes`` saying what is not applied."""
     if spec is None:
         return "none", False
     if not isinstance(spec, dict):
@@ -303,21 +371,29 @@ def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
         if not isinstance(parts, list) or not parts:
             raise ValueError(f"{source}: a Sequence pre-tokenizer needs a pretokenizers list")
         if len(parts) == 1:
-            return _read_pre_tokenizer(parts[0], source)
+            return _read_pre_tokenizer(parts[0], source, notes)
         if len(parts) == 2 and parts[1] == METASPACE \
-                and _read_pre_tokenizer(parts[0], source) == ("whitespace", False):
+                and _read_pre_tokenizer(parts[0], source, notes) == ("whitespace", False):
             return "metaspace", False
         if len(parts) == 2 and isinstance(parts[1], dict) and parts[1].get("type") == "ByteLevel":
             if _byte_level_regex(parts[1], source):
                 raise ValueError(f"{source}: a ByteLevel pre-tokenizer with use_regex after "
                                  "another pre-tokenizer is not supported")
-            name, inner = _read_pre_tokenizer(parts[0], source)
+            name, inner = _read_pre_tokenizer(parts[0], source, notes)
             if not inner:
                 return name, True
         raise ValueError(f"{source}: this Sequence of pre-tokenizers is not supported "
                          f"({', '.join(_type(p) for p in parts)})")
     if kind == "ByteLevel":
         return ("gpt2" if _byte_level_regex(spec, source) else "none"), True
+    if kind in _NEAREST and notes is not None:
+        name, note = _NEAREST[kind]
+        prepend = spec.get("prepend_scheme", "always" if spec.get("add_prefix_space", True)
+                           else "never")
+        notes.append(note.format(
+            replacement=spec.get("replacement", "▁"),
+            prepend=" (and puts one before the text)" if prepend in ("always", "first") else ""))
+        return name, False
     if kind == "WhitespaceSplit":
         return "whitespace", False
     if kind == "Split":
@@ -329,6 +405,8 @@ def _read_pre_tokenizer(spec: Any, source: str) -> tuple[str, bool]:
             (WHITESPACE_PATTERN, "removed", False): "whitespace",
             (GPT2_PATTERN, "isolated", False): "gpt2",
             (TIKTOKEN_GPT2_PATTERN, "isolated", False): "gpt2",
+            (CL100K_PATTERN, "isolated", False): "cl100k",
+            (O200K_PATTERN, "isolated", False): "o200k",
             ("\n", "mergedwithprevious", False): "none",
         }
         if key in known:

@@ -37,7 +37,7 @@ from bpeviz.formats._common import (
     vocab_items,
 )
 from bpeviz.formats.hf import TIKTOKEN_GPT2_PATTERN
-from bpeviz.pretokenize import GPT2_PATTERN
+from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -57,8 +57,15 @@ PATTERNS = {
     "gpt2": GPT2_PATTERN,
     "whitespace": r"[^\s\x1c-\x1f]+",
     "none": r"[^\n]*\n|[^\n]+",
+    "cl100k": CL100K_PATTERN,
+    "o200k": O200K_PATTERN,
 }
-_NAMES = {**{p: n for n, p in PATTERNS.items()}, TIKTOKEN_GPT2_PATTERN: "gpt2"}
+#: tiktoken's r50k_base/gpt2 pattern, equivalent to GPT-2's (tiktoken_ext/openai_public.py)
+R50K_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+_NAMES = {**{p: n for n, p in PATTERNS.items()}, TIKTOKEN_GPT2_PATTERN: "gpt2",
+          R50K_PATTERN: "gpt2"}
 #: Recovering a token's merge takes up to len(token)**2 steps; a file whose tokens add up
 #: to more than this is refused (real rank files stay far below it).
 MAX_RECOVERY_WORK = 10**8
@@ -124,8 +131,13 @@ def _not_reproducible(step: int, pair: tuple, token: bytes, why: str) -> str:
 
 
 def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
-    """Open a rank file (and ``tiktoken.json`` if given) as a byte-level training."""
-    name = "gpt2"
+    """Open a rank file (and ``tiktoken.json`` if given) as a byte-level training.
+
+    Without ``tiktoken.json``, OpenAI's published file names say the pattern
+    (``cl100k_base.tiktoken``: cl100k, ``o200k_base.tiktoken``: o200k); otherwise GPT-2's.
+    """
+    stem = ranks_name.rsplit("/", 1)[-1].removesuffix(".tiktoken")
+    name = {"cl100k_base": "cl100k", "o200k_base": "o200k"}.get(stem, "gpt2")
     vocab: dict[bytes, int] = {}
     if CONFIG in files:
         config = parse_json(files[CONFIG], CONFIG)

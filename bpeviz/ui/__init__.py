@@ -34,10 +34,13 @@ PRETOKENIZER_LABELS = {
     "whitespace": "whitespace",
     "gpt2": "GPT-2 regex",
     "none": "none (one word per line)",
+    "cl100k": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
 }
 #: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
 PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
-                      "none": "one word per line"}
+                      "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
+                      "o200k": "GPT-4o regex (o200k)"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}
@@ -445,7 +448,12 @@ def _store_import(key: str) -> None:
         log.exception("tokenizer import failed")
         problem = f"could not open this file ({type(err).__name__})"
     else:
+        from bpeviz.formats.hf import import_notes
+
         st.session_state["imported"] = (names, training)
+        st.session_state["import_notes"] = [
+            note for f in files if f.name.endswith(".json")
+            for note in import_notes(f.getvalue().decode("utf-8", "replace"))]
         st.session_state["import_box"] = st.session_state.get("import_box", 0) + 1
         st.session_state["import_toast"] = (
             f"Opened {names}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
@@ -482,6 +490,9 @@ def import_widget() -> None:
         "*.tiktoken, vocab.txt, training.json)", key=key, accept_multiple_files=True,
         on_change=_store_import, args=(key,), max_upload_size=LIMITS.upload_bytes // 1_000_000,
         help="Opening a tokenizer replaces the one open before.")
+    from bpeviz.ui.opened import by_name_box  # (it imports this module)
+
+    by_name_box()
     announced = st.session_state.pop("import_toast", None)
     if announced:
         st.toast(md_escape(announced), icon="✅")
@@ -495,6 +506,10 @@ def import_widget() -> None:
         names, training = current
         st.success(md_escape(f"Opened {names}: {len(training.vocab):,} tokens, "
                              f"{len(training.merges):,} merges ({training.algorithm})."))
+        notes = st.session_state.get("import_notes") or []
+        if notes:  # what the file does that bpeviz does not model: said, never hidden
+            warning("Opened with its own vocabulary, ids and merges, but " + "; ".join(notes)
+                    + ".")
         cols = st.columns(2)
         cols[0].page_link("pages/2_Tokenize.py", label="Tokenize with it",
                           icon=":material/content_cut:")

@@ -76,7 +76,7 @@ class Setting:
         return raw
 
 
-PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none")
+PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k")
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
@@ -110,6 +110,7 @@ SETTINGS: dict[str, Setting] = {
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
+    "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
 }
 for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
     SETTINGS.update({

@@ -24,6 +24,12 @@ from bpeviz.training import Training, train
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
+#: a corpus whose distinct words hold more symbols than this is "big" (10 MB of text:
+#: 390,000 to 2,300,000): its trainings and corpora go to caches of BIG_ENTRIES entries,
+#: so that a server keeps at most BIG_ENTRIES of them (about 100-250 MB each at 50,000
+#: merges, ``python -m bench.realsize --only memory``) beside CACHE_ENTRIES small ones
+BIG_SYMBOLS = 300_000
+BIG_ENTRIES = 3
 
 
 def _find_malloc_trim() -> Any:
@@ -92,13 +98,28 @@ def _training_job(digest: str, options_key: tuple, _corpus: Corpus,
     return TrainingJob(_corpus, _options)
 
 
+@st.cache_resource(max_entries=BIG_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _big_training_job(digest: str, options_key: tuple, _corpus: Corpus,
+                      _options: dict[str, Any]) -> TrainingJob:
+    return TrainingJob(_corpus, _options)
+
+
+_SYMBOLS: OwnedCache[int] = OwnedCache("symbols")
+
+
+def is_big(corpus: Corpus) -> bool:
+    """Whether ``corpus``'s distinct words hold more than :data:`BIG_SYMBOLS` symbols."""
+    return _SYMBOLS.get(corpus, None, lambda: sum(map(len, corpus.words))) > BIG_SYMBOLS
+
+
 def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training") -> Training:
     """The training of ``corpus`` with ``options`` (the keyword arguments of ``train``).
 
     Draws a progress bar while the training runs; raises the training's ValueError.
     """
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-    job = _training_job(_digest(corpus), key, corpus, options)
+    jobs = _big_training_job if is_big(corpus) else _training_job
+    job = jobs(_digest(corpus), key, corpus, options)
     if not job.wait(0.15):
         bar = st.progress(0.0, text=f"{label}…")
         while not job.wait(0.1):
@@ -108,7 +129,7 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
         bar.empty()
     if job.error is not None:
         if not isinstance(job.error, ValueError):
-            _training_job.clear()  # an unexpected failure is not kept: the next run retries
+            jobs.clear()  # an unexpected failure is not kept: the next run retries
         raise job.error
     assert job.result is not None
     return job.result
@@ -128,10 +149,20 @@ def _corpus(digest: str, pretokenizer: str, name: str, _data: bytes) -> Corpus:
     return Corpus.from_bytes(_data, pretokenizer, "auto", name=name)
 
 
+#: texts over this many bytes go to the corpus cache of BIG_ENTRIES entries
+BIG_TEXT_BYTES = 1_000_000
+
+
+@st.cache_resource(max_entries=BIG_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _big_corpus(digest: str, pretokenizer: str, name: str, _data: bytes) -> Corpus:
+    return Corpus.from_bytes(_data, pretokenizer, "auto", name=name)
+
+
 def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
     """A corpus from UTF-8 bytes (text or word<TAB>count lines), cached by content."""
     digest = hashlib.sha256(data).hexdigest()
-    return _corpus(digest, pretokenizer, name, data)
+    corpora = _big_corpus if len(data) > BIG_TEXT_BYTES else _corpus
+    return corpora(digest, pretokenizer, name, data)
 
 
 _SNAPSHOTS: OwnedCache[Snapshot] = OwnedCache("snapshots", keep=6)

@@ -305,6 +305,35 @@ function controls(component, data) {
 
 // -- card ------------------------------------------------------------------------------
 
+// The card's data comes compact (bpeviz.views.stage_merges): columns of ids, and labels
+// only where a merged token's label is not left + right. Rebuilt here once per history,
+// as bpeviz.views.expand_stage_merges does.
+function expandCard(data) {
+  if (!data.mergeCols) return data;
+  const st = store();
+  if (st.cardHist === data.hist && st.cardCols === data.mergeCols) return { ...data, ...st.card };
+  const cols = data.mergeCols;
+  const labels = data.labels.base.slice();
+  for (const [i, row] of Object.entries(data.labels.extra)) labels[Number(i)] = row;
+  const merges = new Array(cols.left.length);
+  for (let k = 0; k < merges.length; k++) {
+    const l = cols.left[k], r = cols.right[k], t = cols.token[k];
+    merges[k] = [l, r, t, cols.text ? cols.text[k] : `count ${fmt(cols.count[k])}`];
+    if (labels[t] === undefined) {
+      const a = labels[l] || ["?", ""], b = labels[r] || ["?", ""];
+      labels[t] = [a[0] + b[0], `${a[1]} ${b[1]}`.trim()];
+    }
+  }
+  const noteOf = data.noteOf || [];
+  for (let i = 0; i < noteOf.length; i++) {
+    if (noteOf[i] >= 0 && labels[i]) labels[i] = [labels[i][0], labels[i][1], noteOf[i]];
+  }
+  st.cardHist = data.hist;
+  st.cardCols = data.mergeCols;
+  st.card = { merges, labels };
+  return { ...data, merges, labels };
+}
+
 function drawCard(c, k) {
   const d = c.data;
   const merges = d.merges;
@@ -491,7 +520,7 @@ function mount(component) {
     st.hist = data.hist;
     controls(component, data);
   } else if (data.role === "card") {
-    follower(component, data, null, drawCard);
+    follower(component, expandCard(data), null, drawCard);
   } else if (data.role === "words") {
     follower(component, data, buildWords, drawWords);
   } else if (data.role === "tokens") {
