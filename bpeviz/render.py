@@ -377,6 +377,9 @@ HEATMAP_AREA = 840
 #: caption's first line) while its cells stay CELL_MIN_PRESENTATION or larger: up to
 #: 24 symbols per axis with upright labels
 HEATMAP_FIT_PRESENTATION = 620
+#: presentation mode draws at most this many symbols per axis: at the smallest legible
+#: cell (CELL_MIN_PRESENTATION) with its labels the chart then fits a 720 px screen
+HEATMAP_SYMBOLS_PRESENTATION = 24
 
 
 def heatmap_cell(n: int, presentation: bool = False) -> int:

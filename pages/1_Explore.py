@@ -213,6 +213,10 @@ def heatmap(snap) -> None:
 def pair_chart(snap, pairs, value):
     top_n = ui.bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                      max_value=LIMITS.heatmap_symbols)
+    if ctx.presentation and top_n > render.HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = render.HEATMAP_SYMBOLS_PRESENTATION
+        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
+                   "whole chart fits a projector's screen; leave presentation mode for more.")
     grid = views.pair_grid(snap, top_n)
     pair = chosen_pair(snap, pairs)
     fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
