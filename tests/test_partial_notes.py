@@ -191,3 +191,23 @@ def test_explore_partial_chips_name_their_character_and_bytes(page, server):
         for _, title in chips:
             partial = "dashed: holds only part" in title
             assert ("part of the character “" in title and "(its bytes: " in title) == partial
+
+
+@pytest.mark.browser
+def test_tokenize_stage_partial_chips_carry_the_characters_bytes(page, server):
+    pytest.importorskip("playwright.sync_api")
+    page.goto(f"{server}/Tokenize?algo=bbpe&sample=seed003&step=3")
+    ready(page)
+    box = page.get_by_label("Text", exact=True)
+    box.fill("苹果")
+    box.press("Control+Enter")
+    page.wait_for_timeout(300)
+    ready(page)
+    page.wait_for_selector(".bv-stage-tokens .bv-partial")
+    no_error(page)
+    shown = page.evaluate("() => [...document.querySelectorAll('.bv-stage-tokens .bv-partial')]"
+                          ".map(c => c.title)")
+    apple, fruit = "e8 8b b9", "e6 9e 9c"  # 苹 and 果 in UTF-8, by hand
+    assert len(shown) == 6
+    assert all(f"part of the character “苹” (its bytes: {apple})" in t for t in shown[:3])
+    assert all(f"part of the character “果” (its bytes: {fruit})" in t for t in shown[3:])
