@@ -16,7 +16,9 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -164,13 +166,15 @@ def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = 
 
 def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,
                 new: bool = False, strong: bool = False,
-                notes: Callable[[Symbol], str] | None = None) -> str:
-    """A chip for a vocabulary symbol, titled with its id and bytes, and with what its
-    marks mean when ``notes`` is given (:class:`bpeviz.glossary.ChipNotes`)."""
+                notes: Callable[[Symbol], str] | None = None, part: str = "") -> str:
+    """A chip for a vocabulary symbol, titled with its id and bytes, the character it is
+    part of (``part``, from :func:`part_of_notes`), and what its marks mean when
+    ``notes`` is given (:class:`bpeviz.glossary.ChipNotes`)."""
     shown = label(symbol, byte_style)
     raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
     note = notes(symbol) if notes is not None else ""
-    title = f"id {token_id} · {shown} · bytes {raw.hex(' ')}" + (f" · {note}" if note else "")
+    title = (f"id {token_id} · {shown} · bytes {raw.hex(' ')}" + (f" · {part}" if part else "")
+             + (f" · {note}" if note else ""))
     return chip(shown, token_id, title=title, classes=["bv-new"] if new else [], strong=strong)
 
 
@@ -346,6 +350,54 @@ def _part_of(chars: str) -> str:
     """A partial token's title: the character(s) it is part of and their full bytes."""
     full = chars.encode("utf-8", "surrogatepass").hex(" ")
     return f" · part of the character “{chars}” (its bytes: {full})"
+
+
+def part_of_notes(word: str, spans: Iterable[tuple[int, int]]) -> list[str]:
+    """For byte spans ``[start, end)`` of ``word``'s UTF-8 bytes (byte-level tokens in
+    that word), what each chip's title says about the characters it cuts, in the words
+    of :func:`tokens_html`: ``""`` for a span of whole characters.
+
+    >>> part_of_notes("a喜欢", [(0, 1), (1, 3), (3, 5), (5, 7)])[1:3]
+    ['part of the character “喜” (its bytes: e5 96 9c)', \
+'part of the character “喜欢” (its bytes: e5 96 9c e6 ac a2)']
+    """
+    ends = list(accumulate(len(ch.encode("utf-8", "surrogatepass")) for ch in word))
+    edges, total = {0, *ends}, ends[-1] if ends else 0
+    out = []
+    for start, end in spans:
+        if (start in edges and end in edges) or not 0 <= start < end <= total:
+            out.append("")
+            continue
+        first, last = bisect_right(ends, start), bisect_left(ends, end)
+        out.append(_part_of(word[first:last + 1]).removeprefix(" · "))
+    return out
+
+
+def consecutive_spans(symbols: Sequence[Symbol]) -> list[tuple[int, int]]:
+    """The byte spans of symbols that follow each other: ``[b"a", b"bc"]`` gives
+    ``[(0, 1), (1, 3)]``."""
+    ends = list(accumulate(len(s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass"))
+                           for s in symbols))
+    return list(zip([0, *ends[:-1]], ends))
+
+
+def history_part_notes(vocab: Sequence[Symbol], word: str, tokens: Sequence[int],
+                       made: Sequence[int]) -> list[str]:
+    """:func:`part_of_notes` for every node of a byte-level word's split history
+    (:meth:`bpeviz.engine.splitlog.SplitLog.history`: nodes in split order, each merged
+    node right after the first byte it starts at); all ``""`` when the tokens are not
+    the word's bytes."""
+    spans, pos, start = [], 0, 0
+    for token, step in zip(tokens, made):
+        symbol = vocab[token]
+        if not isinstance(symbol, bytes):
+            return [""] * len(tokens)
+        if step == 0:
+            start, pos = pos, pos + len(symbol)
+        spans.append((start, start + len(symbol)))
+    if pos != len(word.encode("utf-8", "surrogatepass")):
+        return [""] * len(tokens)
+    return part_of_notes(word, spans)
 
 
 # -- figures --------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.explain import Explanation, Trace
 from bpeviz.glossary import ChipNotes
-from bpeviz.render import esc, symbol_chip
+from bpeviz.render import consecutive_spans, esc, part_of_notes, symbol_chip
 from bpeviz.views import label, visible
 
 if TYPE_CHECKING:
@@ -61,6 +61,34 @@ def _b(text: str) -> str:
     return f'<span class="bv-why-num">{esc(text)}</span>'
 
 
+def _word_parts(word: str, symbols, byte_level: bool) -> list[str]:
+    """For a byte-level word cut into ``symbols`` (its bytes, in order), each chip's
+    :func:`bpeviz.render.part_of_notes`; all ``""`` otherwise."""
+    if (not byte_level or word.isascii() or not all(isinstance(s, bytes) for s in symbols)
+            or sum(map(len, symbols)) != len(word.encode("utf-8", "surrogatepass"))):
+        return [""] * len(symbols)
+    return part_of_notes(word, consecutive_spans(symbols))
+
+
+def _pair_parts(training: Training, step: int, index: int | None,
+                position: int | None) -> tuple[str, str, str]:
+    """The notes of a pair's left, right and merged chips at its occurrence ``position``
+    in corpus word ``index`` after ``step`` merges, saying which word they come from."""
+    if index is None or position is None or not get_algorithm(training.algorithm).byte_level:
+        return "", "", ""
+    word = training.corpus.words[index]
+    symbols = [training.vocab[i] for i in training._log.split_ids(index, step).tolist()]
+    if position + 1 >= len(symbols):
+        return "", "", ""
+    notes = _word_parts(word, symbols, True)
+    if not any(notes[position:position + 2]):
+        return "", "", ""
+    (start, _), (_, end) = consecutive_spans(symbols)[position:position + 2]
+    both = part_of_notes(word, [(start, end)])[0]
+    where = f", where it first occurs: in “{_short(word)}”"
+    return tuple(n + where if n else "" for n in (*notes[position:position + 2], both))
+
+
 def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: str = "gpt2",
                    presentation: bool = False, max_words: int | None = None,
                    max_rivals: int = 5, max_tied: int = 6) -> str:
@@ -72,11 +100,13 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     m = why.merge
     notes = ChipNotes(why.training, byte_style)
 
-    def chip(symbol, token_id: int, new: bool = False) -> str:
+    def chip(symbol, token_id: int, new: bool = False, part: str = "") -> str:
         return symbol_chip(symbol, token_id, byte_style, new=new, strong=presentation,
-                           notes=notes)
+                           notes=notes, part=part)
 
-    pair = f"{chip(m.left, m.left_id)} + {chip(m.right, m.right_id)}"
+    left, right, both = _pair_parts(why.training, why.step - 1, why.first_index,
+                                    why.first_position)
+    pair = f"{chip(m.left, m.left_id, part=left)} + {chip(m.right, m.right_id, part=right)}"
     after = ("before any merge" if why.step == 1 else
              f"after {why.step - 1:,} merge{'s' if why.step > 2 else ''}")
     parts = []
@@ -100,7 +130,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
             f"(×: how often each word appears in the corpus): {', '.join(shown)}{tail}.</p>")
         parts.append(
             f'<p class="bv-why-merged">Merging it makes the new token '
-            f"{chip(m.token, m.token_id, new=True)} (id {m.token_id:,}) and removes "
+            f"{chip(m.token, m.token_id, new=True, part=both)} (id {m.token_id:,}) and removes "
             f"{_b(f'{m.replaced:,}')} token{'s' if m.replaced != 1 else ''} from the corpus"
             + (" (fewer than the count: overlapping occurrences merge once)"
                if m.replaced < m.count else "") + ".</p>")
@@ -207,16 +237,18 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
     """
     vocab = training.vocab
     notes = ChipNotes(training, byte_style)
+    byte_level = get_algorithm(training.algorithm).byte_level
 
     def chips(symbols, ids, new_at: int | None = None) -> str:
         out = []
+        parts = _word_parts(found.word, symbols, byte_level)
         for n, (s, i) in enumerate(zip(symbols, ids)):
             if i < 0:  # a character the vocabulary lacks: encoding makes it [UNK]
                 out.append(f'<span class="bv-chip bv-unk" title="not in the vocabulary: '
                            f'becomes [UNK]">{esc(label(s, byte_style))}</span>')
             else:
                 out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation,
-                                       notes=notes))
+                                       notes=notes, part=parts[n]))
         return " ".join(out)
 
     def group(html: str) -> str:

@@ -518,18 +518,27 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
     """The words of ``rows`` (a slice of :func:`words_frame`, indexed by corpus word)
     with their whole split history (:meth:`bpeviz.training.SplitLog.history`):
     ``[index, word as shown, count, token ids, made at, merged at]`` each, and the labels
-    of the tokens they use."""
+    of the tokens they use. Byte-level words whose tokens cut a character add, per
+    token, the index in ``notes`` of the character it is part of (-1: none)."""
+    from bpeviz.render import history_part_notes
+
     log = training._log
-    words, used = [], set()
+    words, used, parts = [], set(), []
+    byte_level = get_algorithm(training.algorithm).byte_level
     for index, word, count in zip(rows.index.tolist(), rows["word"].tolist(),
                                   rows["count"].tolist()):
         tokens, made, merged = log.history(int(index))
         used.update(tokens)
         shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
         words.append([int(index), shown, int(count), tokens, made, merged])
+        if byte_level and not word.isascii():
+            parts.append((words[-1], history_part_notes(training.vocab, word, tokens, made)))
     labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
-    return {"words": words, "labels": labels,
-            "notes": _chip_notes(training, labels, byte_style)}
+    notes = _chip_notes(training, labels, byte_style)
+    found: dict[str, int] = {}
+    for row, texts in parts:
+        row.append([found.setdefault(t, len(notes) + len(found)) if t else -1 for t in texts])
+    return {"words": words, "labels": labels, "notes": notes + list(found)}
 
 
 def _chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:

@@ -41,14 +41,16 @@ function chipStyle(id, strong) {
     : `background:hsl(${h},75%,87%);border-color:hsl(${h},55%,45%)`;
 }
 
-// labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)]
-function chip(labels, id, strong, isNew, notes) {
+// labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)];
+// part: the character a byte-level chip is part of, with its bytes ("" when whole)
+function chip(labels, id, strong, isNew, notes, part) {
   const lab = labels[id] || ["?", ""];
   const c = el("span", isNew ? "bv-chip bv-new" : "bv-chip", lab[0]);
   c.setAttribute("style", chipStyle(id, strong));
   c.dataset.id = String(id);
   const note = notes && lab.length > 2 ? notes[lab[2]] : "";
-  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (note ? ` · ${note}` : "");
+  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (part ? ` · ${part}` : "")
+    + (note ? ` · ${note}` : "");
   return c;
 }
 
@@ -369,7 +371,7 @@ function drawWords(w, k) {
   const d = w.data;
   for (const row of w.rows) {
     const { nodes, cell, tr, badge } = row;
-    const [tokens, steps, untils] = nodes;
+    const [tokens, steps, untils, parts] = nodes;
     const chips = [];
     let changed = false;
     let count = 0;
@@ -377,7 +379,8 @@ function drawWords(w, k) {
       if (steps[i] === k && k > 0) changed = true;
       if (steps[i] <= k && untils[i] > k) {
         count += 1;
-        if (count <= d.maxChips) chips.push(chip(d.labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes));
+        const part = parts && parts[i] >= 0 ? d.notes[parts[i]] : "";
+        if (count <= d.maxChips) chips.push(chip(d.labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part));
       }
     }
     if (count > d.maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - d.maxChips)} more`));
@@ -397,7 +400,7 @@ function buildWords(w) {
   thead.append(head);
   const body = el("tbody");
   w.rows = [];
-  for (const [index, word, count, tokens, steps, untils] of d.words) {
+  for (const [index, word, count, tokens, steps, untils, parts] of d.words) {
     const tr = el("tr");
     const wordCell = el("td", null, word);
     const badge = el("span", "bv-badge", "changed");
@@ -405,7 +408,7 @@ function buildWords(w) {
     const cell = el("td");
     tr.append(el("td", "bv-num", String(index + 1)), wordCell, el("td", "bv-num", fmt(count)), cell);
     body.append(tr);
-    w.rows.push({ nodes: [tokens, steps, untils], cell, tr, badge });
+    w.rows.push({ nodes: [tokens, steps, untils, parts], cell, tr, badge });
   }
   table.append(thead, body);
   w.root.append(table);
@@ -427,6 +430,11 @@ function visibleText(s) {
     else out += ch;
   }
   return out;
+}
+
+// a text's UTF-8 bytes in hex, as Python's bytes.hex(" ") writes them
+function utf8Hex(s) {
+  return Array.from(new TextEncoder().encode(s), (b) => b.toString(16).padStart(2, "0")).join(" ");
 }
 
 function buildTokens(t) {
@@ -473,7 +481,8 @@ function drawTokens(t, k) {
       if (fresh && !old.has(`${id}:${starts[j]}:${ends[j]}`)) c.classList.add("bv-new");
       const whole = chars.slice(start, end).join("");
       c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
-        + (partial ? ` · part of the character “${whole}”` : "") + (unk ? " · unknown" : "");
+        + (partial ? ` · part of the character “${whole}” (its bytes: ${utf8Hex(whole)})` : "")
+        + (unk ? " · unknown" : "");
       box.append(c);
       count += 1;
       pos = Math.max(pos, end);
