@@ -174,5 +174,6 @@ def stage_tokens(training: Training, text: str, byte_style: str = "gpt2",
     history = text_history(training, text) if history is None else history
     used = {i for form in history["forms"] for version in form for i in version[1] if i >= 0}
     labels = {str(i): list(v) for i, v in views.token_labels(training, used, byte_style).items()}
-    return {"text": text, "labels": labels,
+    notes = views.chip_notes(training, labels, byte_style)  # (a note's index joins its label)
+    return {"text": text, "labels": labels, "notes": notes,
             "unkText": encoding.unk_token(training) or "[UNK]", **history}

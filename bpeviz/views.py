@@ -472,7 +472,7 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
             columns["count"] = [m.count for m in merges]
         labels = token_labels(training, None, byte_style)
         rows = [list(v) for v in labels.values()]
-        notes = _chip_notes(training, rows, byte_style)  # (appends a note's index to rows)
+        notes = chip_notes(training, rows, byte_style)  # (appends a note's index to rows)
         made: dict[int, tuple[int, int]] = {}
         for m in merges:
             made.setdefault(m.token_id, (m.left_id, m.right_id))
@@ -534,14 +534,14 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
         if byte_level and not word.isascii():
             parts.append((words[-1], history_part_notes(training.vocab, word, tokens, made)))
     labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
-    notes = _chip_notes(training, labels, byte_style)
+    notes = chip_notes(training, labels, byte_style)
     found: dict[str, int] = {}
     for row, texts in parts:
         row.append([found.setdefault(t, len(notes) + len(found)) if t else -1 for t in texts])
     return {"words": words, "labels": labels, "notes": notes + list(found)}
 
 
-def _chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:
+def chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:
     """What the marks of each labelled token mean (:func:`bpeviz.glossary.chip_note`),
     for the chips' titles in the browser: the distinct notes, and the index of its note
     appended to each noted token's label (``[label, hex, index]``), in place."""

@@ -357,8 +357,11 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
     assert all(p + "\n" in whole for p in PAYLOADS), "every payload is one token"
     tokens = list(opened.at(len(opened.merges)).encode(PAYLOAD_TEXT))
     assert not any(t.partial or t.unk for t in tokens)
+    from bpeviz.glossary import chip_note
+
+    notes = [chip_note(opened, t.text) for t in tokens]  # what the marks mean (as drawn)
     titles = [f"id {t.id} · {label(t.text, 'gpt2')} · bytes {bytes(t.bytes).hex(' ')}"
-              for t in tokens]
+              + (f" · {note}" if note else "") for t, note in zip(tokens, notes)]
 
     go(page, server, "Vocabulary")
     main = page.locator('[data-testid="stMain"]')

@@ -480,9 +480,10 @@ function drawTokens(t, k) {
       if (unk) c.classList.add("bv-unk");
       if (fresh && !old.has(`${id}:${starts[j]}:${ends[j]}`)) c.classList.add("bv-new");
       const whole = chars.slice(start, end).join("");
+      const mark = d.notes && lab.length > 2 ? d.notes[lab[2]] : "";  // what its marks mean
       c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
         + (partial ? ` · part of the character “${whole}” (its bytes: ${utf8Hex(whole)})` : "")
-        + (unk ? " · unknown" : "");
+        + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "");
       box.append(c);
       count += 1;
       pos = Math.max(pos, end);
