@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from itertools import islice
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -151,21 +152,57 @@ def metrics_table(rows: Sequence[tuple[str, int, int, Metrics]]) -> pd.DataFrame
 
 
 def script_table(rows: Sequence[tuple[str, Mapping[str, Metrics]]]) -> pd.DataFrame:
-    """Per script and configuration: words, tokens per word, share split, characters per
-    token (``rows``: ``(label, metrics_by_script)``)."""
+    """Per script, one row per metric (words, tokens per word, share split, characters
+    per token, unknown share) and one column per configuration (``rows``: ``(letter,
+    metrics_by_script)``), values written out as in :func:`by_configuration`.
+
+    >>> from bpeviz.compare import Metrics
+    >>> m = Metrics(tokens=4, characters=8, bytes=8, words=2, word_tokens=4, split_words=1,
+    ...             unk=0)
+    >>> script_table([("A", {"Latin": m}), ("B", {"Latin": m})]).iloc[0].to_dict()
+    {'script': 'Latin', 'metric': 'words (split on whitespace)', 'A': '2', 'B': '2'}
+    """
+    keys = ("words", "fertility", "split_share", "chars_per_token", "unk_rate")
+    scripts = list(dict.fromkeys(script for _, by_script in rows for script in by_script))
     table = []
-    for name, by_script in rows:
-        for script, m in by_script.items():
-            table.append({
-                "script": script,
-                "configuration": name,
-                METRIC_LABELS["words"]: m.words,
-                METRIC_LABELS["fertility"]: _rounded(m.fertility, 3),
-                METRIC_LABELS["split_share"]: _rounded(m.split_share, 3),
-                METRIC_LABELS["chars_per_token"]: _rounded(m.chars_per_token, 3),
-                METRIC_LABELS["unk_rate"]: _rounded(m.unk_rate, 4),
-            })
+    for script in scripts:
+        for key in keys:
+            row: dict[str, str] = {"script": script, "metric": METRIC_LABELS[key]}
+            for name, by_script in rows:
+                m = by_script.get(script)
+                row[name] = _shown(m.row()[key]) if m is not None else "–"
+            table.append(row)
     return pd.DataFrame(table)
+
+
+def _shown(value: object) -> str:
+    """A table value written out: whole numbers with thousands separators, others to 3
+    significant places, "–" for none."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
+    if isinstance(value, (int, np.integer)) or (isinstance(value, float)
+                                                and value.is_integer()):
+        return f"{int(value):,}"
+    return f"{float(value):.3g}"
+
+
+def by_configuration(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (one row per configuration, :func:`metrics_table`) turned on its side:
+    one row per metric, one column per configuration letter (A, B, C), values written
+    out (whole numbers with thousands separators, others to 3 significant places), so
+    that it stays narrow beside the legend that names each letter.
+
+    >>> t = pd.DataFrame({"configuration": ["A: x", "B: y"], "tokens": [1200, 7],
+    ...                   "characters per token": [3.14159, None]})
+    >>> by_configuration(t).to_dict("records")[0]
+    {'metric': 'tokens', 'A': '1,200', 'B': '7'}
+    """
+    letters = [CONFIG_LETTERS[i] for i in range(len(table))]
+    rows = []
+    for column in table.columns.drop("configuration"):
+        rows.append({"metric": column,
+                     **{letter: _shown(v) for letter, v in zip(letters, table[column])}})
+    return pd.DataFrame(rows)
 
 
 def colour_rows(table: pd.DataFrame, labels: Sequence[str]) -> Any:

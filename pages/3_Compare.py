@@ -78,15 +78,18 @@ def lockstep() -> None:
         [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
     table["tokens (corpus)"] = [int(c.training.token_counts()[s]) if c.training.corpus.words
                                 else None for c, s in zip(configurations, steps)]
-    st.dataframe(render_compare.colour_rows(table, labels), hide_index=True, width="stretch")
-    st.caption("Words are the text's whitespace-separated words. A token counts for every word "
+    st.html(render_compare.legend_html(labels))  # the letters of the columns, in colour
+    st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch")
+    st.caption("One column per configuration (A, B, C as named above). "
+               "Words are the text's whitespace-separated words. A token counts for every word "
                "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
                "(empty for an opened file).")
     by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
-    scripts = render_compare.script_table(list(zip(labels, by_script)))
+    letters = [render_compare.CONFIG_LETTERS[i] for i in range(len(labels))]
+    scripts = render_compare.script_table(list(zip(letters, by_script)))
     if len(scripts):
         st.markdown("**By script** (the script most of a word's letters are in)")
-        st.dataframe(render_compare.colour_rows(scripts, labels), hide_index=True,
+        st.dataframe(scripts, hide_index=True,
                      width="stretch")
 
     st.subheader("Metrics as the merges go on")

@@ -3,6 +3,7 @@ differences are the engine's, labels are the sidebar's, an opened file is a conf
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -91,14 +92,18 @@ def test_equal_vocabulary_size_puts_each_configuration_at_its_own_step():
 
 def test_labels_are_the_sidebars_and_the_training_section_is_marked_unused():
     at = open_compare(text=TEXT, text_edited=True)
-    options = [o for s in at.selectbox for o in s.options]
+    options = [o for s in [*at.selectbox, *at.radio] for o in s.options]
     assert "first" not in options and "score" not in options  # raw values
     assert any("first seen" in o for o in options)
     assert [e.label for e in at.sidebar.expander] == ["Training: not used on this page"]
-    table = at.dataframe[0].value
-    assert list(table["configuration"]) == [
-        "A: BPE (characters) (200 merges, whitespace, ties: first seen in the corpus)",
-        "B: Byte-level BPE (200 merges, GPT-2 regex, ties: first seen in the corpus)"]
+    table = at.dataframe[0].value  # one column per configuration, named in the legend
+    assert list(table.columns) == ["metric", "A", "B"]
+    legend = [b for b in (el.proto.body for el in at.get("html")) if "bv-legend" in b][-1]
+    assert html.unescape(legend).count("ties: first seen in the corpus") == 2
+    assert "A: BPE (characters) (200 merges, whitespace, ties: first seen in the corpus)" in \
+        html.unescape(legend)
+    assert "B: Byte-level BPE (200 merges, GPT-2 regex, ties: first seen in the corpus)" in \
+        html.unescape(legend)
 
 
 def test_an_opened_tokenizer_file_is_a_configuration():
@@ -106,13 +111,14 @@ def test_an_opened_tokenizer_file_is_a_configuration():
     opened = import_files(trained.at(120).export("tiktoken"))
     at = open_compare(text=TEXT, text_edited=True, imported=("mine.tiktoken", opened),
                       c2_source="opened")
-    table = at.dataframe[0].value
-    assert list(table["configuration"])[1] == "B: mine.tiktoken (opened file)"
+    legend = [b for b in (el.proto.body for el in at.get("html")) if "bv-legend" in b][-1]
+    assert "B: mine.tiktoken (opened file)" in html.unescape(legend)
     expected = compare([("A", reference("bpe").at(120)), ("B", opened.at(120))], TEXT)
     at.slider(key="w_cmp_step").set_value(120).run()
     bodies = cut_bodies(at)
     assert [diff_marks(b) for b in bodies] == [list(c.diff_spans) for c in expected.cuts]
-    assert list(at.dataframe[0].value["tokens"]) == [len(c.tokens) for c in expected.cuts]
+    rows = at.dataframe[0].value.set_index("metric")
+    assert list(rows.loc["tokens", ["A", "B"]]) == [f"{len(c.tokens):,}" for c in expected.cuts]
 
 
 def test_the_text_stays_when_switching_pages():

@@ -21,10 +21,12 @@ from bpeviz.ui import (
     MARKER_LABELS,
     PRETOKENIZER_LABELS,
     SCORING_LABELS,
+    TIE_HELP,
     TIE_LABELS,
     Context,
     imported,
     pretokenizer_for,
+    pretokenizer_label,
     train_options,
     train_variant,
 )
@@ -65,7 +67,8 @@ def configuration(ctx: Context, i: int) -> Configuration:
     merges = bound(st.number_input, "Merges", f"c{i}_merges", min_value=0,
                    max_value=1_000_000, step=10)
     pretok = bound(st.selectbox, "Pre-tokenizer", f"c{i}_pretok", list(PRETOKENIZER_LABELS),
-                   format_func=PRETOKENIZER_LABELS.get)
+                   format_func=pretokenizer_label(algo),
+                   help="How text is cut into words (as in the sidebar)")
     a, b = st.columns(2)
     with a:
         marker = bound(st.selectbox, "End-of-word marker (BPE)", f"c{i}_marker",
@@ -75,8 +78,8 @@ def configuration(ctx: Context, i: int) -> Configuration:
         scoring = bound(st.selectbox, "WordPiece scoring", f"c{i}_scoring",
                         list(SCORING_LABELS), format_func=SCORING_LABELS.get,
                         disabled=algo != "wordpiece")
-    tie = bound(st.selectbox, "Tie rule", f"c{i}_tie", list(TIE_LABELS),
-                format_func=TIE_LABELS.get)
+    tie = bound(st.radio, "Tie rule", f"c{i}_tie", list(TIE_LABELS),
+                format_func=TIE_LABELS.get, help=TIE_HELP)  # (as the sidebar: labels wrap)
     options = train_options(algo, merges=merges, marker=marker, scoring=scoring, tie=tie)
     pretokenizer = pretokenizer_for(pretok, algo)
     details = [f"{merges:,} merges", PRETOKENIZER_LABELS[pretokenizer]]
