@@ -20,10 +20,9 @@ from bpeviz.ui import train_options
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.browser_support import CHROMIUM, shared_browser  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update"]
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
@@ -32,10 +31,8 @@ HOOK = "[data-bpeviz-step]"
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    """The session's one Chromium (a second sync Playwright in a session fails)."""
+    return shared_browser()
 
 
 @pytest.mark.parametrize("algorithm", ["bpe", "bbpe", "wordpiece"])

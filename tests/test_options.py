@@ -3,6 +3,7 @@
 import pytest
 
 from bpeviz import Corpus, TrainOptions, limits, train
+from bpeviz.limits import LIMITS
 from bpeviz.training import make_options
 
 CORPUS = Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3})
@@ -57,8 +58,8 @@ def test_limits_check_counts_initial_symbols_with_repeats_exactly():
 
 
 def test_the_sizes_form_of_limits_check_still_works():
-    assert limits.check(10, 3, 10_000, "bpe")[0].startswith("Too many merges")
-    assert limits.check(text_chars=2_000_000)[0].startswith("Corpus too large")
+    assert limits.check(10, 3, LIMITS.merges + 1, "bpe")[0].startswith("Too many merges")
+    assert limits.check(text_chars=LIMITS.text_chars + 1)[0].startswith("Corpus too large")
 
 
 @pytest.mark.parametrize(("algorithm", "marker", "style"), [
