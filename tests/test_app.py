@@ -80,7 +80,7 @@ def shown_splits(at: AppTest) -> dict[int, list[int]]:
     data = stage(at, "words")
     k = data["step"]
     return {index: [t for t, made, gone in zip(tokens, made_at, merged_at) if made <= k < gone]
-            for index, _, _, tokens, made_at, merged_at in data["words"]}
+            for index, _, _, tokens, made_at, merged_at, *_ in data["words"]}
 
 
 def chart_spec(at: AppTest, key_part: str) -> dict:
@@ -522,10 +522,10 @@ def test_an_opened_tokenizer_is_used_on_the_tokenize_page():
 def test_compare_shows_metrics_for_each_configuration():
     at = open_page("pages/3_Compare.py", cmp_n=3, text="low lower lowest 苹果")
     ok(at)
-    metrics = at.dataframe[0].value
-    assert len(metrics) == 3
-    assert list(metrics["tokens (corpus)"]) == [
-        int(reference(a).token_counts()[-1]) for a in ALGORITHMS]
+    metrics = at.dataframe[0].value.set_index("metric")  # a column per configuration
+    assert list(metrics.columns) == ["A", "B", "C"]
+    assert list(metrics.loc["tokens (corpus)"]) == [
+        f"{int(reference(a).token_counts()[-1]):,}" for a in ALGORITHMS]
     spec = chart_spec(at, "compare_tokens")
     assert len(spec["data"]) == 3
 
