@@ -246,8 +246,8 @@ def chip_note(training: Training, symbol: Symbol, byte_style: str = "gpt2") -> s
             keys.append("partial")
     elif isinstance(symbol, str):
         marker = options.marker
-        if (training.algorithm == "wordpiece" and symbol.startswith(WORDPIECE_PREFIX)
-                and len(symbol) > len(WORDPIECE_PREFIX)):
+        prefix = get_algorithm(training.algorithm).continuing_prefix
+        if prefix and symbol.startswith(prefix) and len(symbol) > len(prefix):
             keys.append("wordpiece-prefix")
         if marker and symbol.endswith(marker):
             keys.append("marker" if symbol == marker else
