@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from bpeviz import glossary, ui
+from bpeviz import algorithms, glossary, ui
 from bpeviz.lesson import LESSON_SAMPLES, SMALL_SAMPLES, Sym
 from bpeviz.render_explain import trace_html, why_merge_html
 from bpeviz.render_lesson import lesson_step_html
@@ -18,7 +18,7 @@ st.markdown(
     "BPE, then see what WordPiece and byte-level BPE do differently."
 )
 
-ALGORITHMS = {"bpe": "BPE", "wordpiece": "WordPiece", "bbpe": "Byte-level BPE"}
+ALGORITHMS = {name: algorithms.get(name).short for name in LESSON_SAMPLES}  # in lesson order
 
 
 def _new_algorithm() -> None:

@@ -14,7 +14,7 @@ ctx = ui.page("Explore")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(
-    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}: "
+    f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}: "
     f"{len(ctx.corpus.words):,} distinct words, {len(training.merges):,} merges. "
     f"{training.stop_message}"))
 
@@ -43,7 +43,7 @@ def explore() -> None:
                  delta_color="inverse")
         st.caption(ui.md_escape(f"These numbers are for step {step} of "
                                 f"{len(training.merges)}."))
-        if ctx.algorithm == "bbpe":
+        if ctx.alg.byte_level:
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
 
@@ -177,7 +177,7 @@ def heatmap(snap) -> None:
     if not len(pairs):
         st.info("No pair of symbols is left: every word is a single token.")
         return
-    value = "score" if ctx.algorithm == "wordpiece" else "count"
+    value = ctx.alg.value_name()
     if int(state.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
         chart_col, detail_col = st.container(), st.container()
     else:
@@ -218,7 +218,7 @@ def pair_details(snap, pairs, pair) -> None:
     holders = views.pair_words(snap, *pair)
     rank = position + 1
     notes = glossary.ChipNotes(training, byte_style)
-    score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
+    score = f" · score {float(row['score']):.4g}" if ctx.alg.scored else ""
     st.html(
         f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong, notes=notes)} + "
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong, notes=notes)} "
@@ -242,7 +242,7 @@ def pair_details(snap, pairs, pair) -> None:
 def merges_table(step: int) -> None:
     st.subheader("Merges")
     frame, table = views.merges_table(training, byte_style,
-                                      score=ctx.algorithm == "wordpiece")
+                                      score=ctx.alg.scored)
     if not len(frame):
         st.info("No merges yet.")
         return

@@ -3,12 +3,13 @@
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.formats import FORMATS
 
 ctx = ui.page("Vocabulary")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(
-    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
+    f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 
 
 def _pick_row() -> None:
@@ -90,11 +91,6 @@ def charts(step: int, frame) -> None:
 
 def downloads(snap) -> None:
     st.subheader("Download")
-    try:
-        from bpeviz.formats import FORMATS
-    except ImportError:
-        st.info("Exports are not available in this version.")
-        return
     st.caption(f"The vocabulary and merges at step {snap.step}, in the format other tools "
                "read. A format that cannot hold this training says why.")
     cols = st.columns(len(FORMATS))

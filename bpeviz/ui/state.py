@@ -85,7 +85,7 @@ SETTINGS: dict[str, Setting] = {
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
 }
-for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
+for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({
         f"c{_i}_algo": Setting(_algo, ALGORITHMS),
         f"c{_i}_merges": Setting(200, lo=0, hi=MAX_TYPED),

@@ -20,7 +20,7 @@ import streamlit as st
 from bpeviz.corpus import Corpus
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
-from bpeviz.training import Training, train
+from bpeviz.training import Training, TrainOptions, train
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
@@ -53,7 +53,7 @@ def release_memory() -> None:
 class TrainingJob:
     """One training running (or run) in a worker thread."""
 
-    def __init__(self, corpus: Corpus, options: dict[str, Any]) -> None:
+    def __init__(self, corpus: Corpus, options: TrainOptions | dict[str, Any]) -> None:
         self.corpus = corpus
         self.options = options
         self.done = 0
@@ -70,7 +70,10 @@ class TrainingJob:
 
     def _run(self) -> None:
         try:
-            self.result = train(self.corpus, progress=self._progress, **self.options)
+            if isinstance(self.options, TrainOptions):
+                self.result = train(self.corpus, self.options, progress=self._progress)
+            else:  # the keyword arguments of train
+                self.result = train(self.corpus, progress=self._progress, **self.options)
         except BaseException as err:  # reported to the page, never raised in the thread
             self.error = err
         finally:
@@ -88,16 +91,19 @@ class TrainingJob:
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _training_job(digest: str, options_key: tuple, _corpus: Corpus,
-                  _options: dict[str, Any]) -> TrainingJob:
+                  _options: TrainOptions | dict[str, Any]) -> TrainingJob:
     return TrainingJob(_corpus, _options)
 
 
-def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training") -> Training:
-    """The training of ``corpus`` with ``options`` (the keyword arguments of ``train``).
+def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
+                 label: str = "Training") -> Training:
+    """The training of ``corpus`` with ``options`` (a :class:`TrainOptions`, or the
+    keyword arguments of ``train``: the same options share one cached training).
 
     Draws a progress bar while the training runs; raises the training's ValueError.
     """
-    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    given = options.to_dict() if isinstance(options, TrainOptions) else options
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in given.items()))
     job = _training_job(_digest(corpus), key, corpus, options)
     if not job.wait(0.15):
         bar = st.progress(0.0, text=f"{label}…")
