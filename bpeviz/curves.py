@@ -140,7 +140,7 @@ def _replayed_spans(training: Training, text: str,
         to_bytes = ix.at
 
     def spans(step: int) -> tuple[np.ndarray, ...]:
-        ids, word_of = replayed.at(step)._ids  # every distinct word's tokens, in order
+        ids, word_of = replayed.at(step).token_ids  # every distinct word's tokens, in order
         lengths = sizes[ids]
         per_word = np.bincount(word_of, minlength=len(index))
         first = np.concatenate([[0], np.cumsum(per_word)])

@@ -26,12 +26,13 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import lessons
+from bpeviz.display import label, visible
 from bpeviz.explain import Explanation, Trace, explain, text_words
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol
 from bpeviz.training import STOP_REASONS, Training
-from bpeviz.views import created_at, label, token_frequencies, visible
+from bpeviz.views import created_at, token_frequencies
 
 #: the sample each algorithm's lesson starts on
 LESSON_SAMPLES = lessons()

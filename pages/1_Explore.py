@@ -241,8 +241,7 @@ def pair_details(snap, pairs, pair) -> None:
 
 def merges_table(step: int) -> None:
     st.subheader("Merges")
-    frame, table = views.merges_table(training, byte_style,
-                                      score=ctx.alg.scored)
+    frame, table = ui.merges_arrow(training, byte_style, score=ctx.alg.scored)
     if not len(frame):
         st.info("No merges yet.")
         return

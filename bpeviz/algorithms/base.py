@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bpeviz.symbols import Symbol, display, utf8_bytes
+from bpeviz.display import display
+from bpeviz.symbols import Symbol, utf8_bytes
 
 #: what a word starts as: its characters, or the bytes of its UTF-8 encoding
 UNITS = ("characters", "bytes")

@@ -38,7 +38,7 @@ from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tes
     training_settings,
 )
 from bpeviz.ui.state import bound, get, put
-from bpeviz.ui.training import get_corpus, get_training, snapshot
+from bpeviz.ui.training import get_corpus, get_training, merges_arrow, snapshot  # noqa: F401
 
 log = logging.getLogger("bpeviz.ui")
 

@@ -15,8 +15,11 @@ import threading
 import time
 from typing import Any
 
+import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
+from bpeviz import views
 from bpeviz.corpus import Corpus
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
@@ -138,6 +141,19 @@ def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
     """A corpus from UTF-8 bytes (text or word<TAB>count lines), cached by content."""
     digest = hashlib.sha256(data).hexdigest()
     return _corpus(digest, pretokenizer, name, data)
+
+
+_ARROW: OwnedCache[Any] = OwnedCache("arrow")
+
+
+def merges_arrow(training: Training, byte_style: str = "gpt2",
+                 score: bool = True) -> tuple[pd.DataFrame, pa.Table]:
+    """:func:`bpeviz.views.merges_table` and the Arrow table Streamlit sends for it, both
+    made once per training, byte style and ``score`` (Explore changes only the ``now``
+    column of the Arrow table at each step; styling thousands of rows cost a rerun)."""
+    return _ARROW.get(training, (byte_style, score), lambda: (
+        frame := views.merges_table(training, byte_style, score),
+        pa.Table.from_pandas(frame)))
 
 
 _SNAPSHOTS: OwnedCache[Snapshot] = OwnedCache("snapshots", keep=6)
