@@ -164,9 +164,9 @@ def why_this_split(snap, frame, shown) -> None:
 
 def chosen_pair(snap, pairs) -> tuple[int, int]:
     """The pair the user picked at this step, else the pair merged next (the best pair)."""
-    pair = state.get("pair")
-    if state.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
-        state.put("pair_step", None)  # picked at another step: not this step's choice
+    pair = ui.get("pair")
+    if ui.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
+        ui.put("pair_step", None)  # picked at another step: not this step's choice
         pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
     return pair
 
@@ -178,7 +178,7 @@ def heatmap(snap) -> None:
         st.info("No pair of symbols is left: every word is a single token.")
         return
     value = ctx.alg.value_name()
-    if int(state.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
+    if int(ui.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
         chart_col, detail_col = st.container(), st.container()
     else:
         chart_col, detail_col = st.columns([2, 1], gap="large")
@@ -208,7 +208,7 @@ def pair_details(snap, pairs, pair) -> None:
     top = pairs.iloc[:200]
     ids = list(zip(top["left_id"].tolist(), top["right_id"].tolist()))
     options = ids if pair in ids else [pair, *ids]
-    state.put("pair", pair)
+    ui.put("pair", pair)
     vocab = training.vocab
     ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
