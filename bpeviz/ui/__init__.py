@@ -38,6 +38,7 @@ from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tes
     training_settings,
 )
 from bpeviz.ui.state import bound, clamp, get, put  # noqa: F401  (the pages' door to state)
+from bpeviz.ui.steps import step_controls  # noqa: F401
 from bpeviz.ui.tokenizer_file import forget_import, import_widget, imported  # noqa: F401
 from bpeviz.ui.training import get_corpus, get_training, merges_arrow, snapshot  # noqa: F401
 
@@ -266,51 +267,6 @@ def pair_chosen() -> None:
     """A pair picked by the user (heatmap or Pair details) belongs to the step it was
     picked at; at any other step Explore shows the pair merged next."""
     put("pair_step", int(get("step")))
-
-
-# -- the step ---------------------------------------------------------------------------
-
-
-def _shift_step(name: str, delta: int, last: int) -> None:
-    put(name, min(max(int(get(name)) + delta, 0), last))
-
-
-def _box_to_step(name: str, box_key: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put(name, int(value))
-
-
-def step_controls(training: Training, *, name: str = "step", number_box: bool = True) -> int:
-    """Previous / slider / next (and a number box) for the step setting ``name``.
-
-    The default setting, ``"step"``, is shared by every page and kept in the URL.
-    """
-    last = len(training.merges)
-    step = state.clamp(name, 0, last)
-    if last == 0:
-        st.info(md_escape(f"No merges were made. {training.stop_message}"))
-        return 0
-    cols = st.columns([1, 10, 1, 2] if number_box else [1, 12, 1], vertical_alignment="bottom")
-    with cols[0]:
-        st.button("◀", key=f"prev_{name}", help="Previous merge", on_click=_shift_step,
-                  args=(name, -1, last), disabled=step <= 0, width="stretch")
-    with cols[1]:
-        bound(st.slider, "Merge step", name, min_value=0, max_value=last)
-    with cols[2]:
-        st.button("▶", key=f"next_{name}", help="Next merge", on_click=_shift_step,
-                  args=(name, 1, last), disabled=step >= last, width="stretch")
-    if number_box:
-        with cols[3]:
-            # a fresh box for every step: nothing writes into it, so an old value the
-            # browser still holds can never come back as a "change" after a busy rerun
-            st.number_input("Step", min_value=0, max_value=last, value=step,
-                            key=f"{name}_box_{step}", on_change=_box_to_step,
-                            args=(name, f"{name}_box_{step}"))
-    step = int(get(name))
-    if name == "step":
-        state.set_url_step(step)
-    return step
 
 
 # -- more trainings: Compare ---------------------------------------------------------------
