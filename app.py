@@ -24,7 +24,7 @@ cols = st.columns(6)
 for col, (name, value) in zip(cols, summary.items()):
     col.metric(name.capitalize(), f"{value:,.2f}" if isinstance(value, float) else f"{value:,}")
 st.caption(ui.md_escape(
-    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
+    f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 
 left, right = st.columns([3, 2], gap="large")
 with left:

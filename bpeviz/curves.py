@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import regex
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.compare import (
     _columns,
     _index,
@@ -62,7 +63,7 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     if steps is None:
         steps = sample_steps(len(training.merges))
     ix = _index(text)
-    spans = (_wordpiece_spans(training, text) if training.algorithm == "wordpiece"
+    spans = (_wordpiece_spans(training, text) if get_algorithm(training.algorithm).longest_match
              else _replayed_spans(training, text, steps))
     rows: list[dict[str, Any]] = []
     for step in steps:
@@ -94,14 +95,14 @@ def _replayed_spans(training: Training, text: str,
     from bpeviz.encoding import split_words, unk_token
     from bpeviz.recount import pretokenizer_of, replay_on
 
-    algorithm, marker = training.algorithm, training.options.marker
+    alg, marker = get_algorithm(training.algorithm), training.options.marker
     unk = unk_token(training)
-    if algorithm == "wordpiece" or len(steps) < 2 or not text:
+    if alg.longest_match or len(steps) < 2 or not text:
         return None
-    if algorithm == "bbpe" and (regex.search(r"\p{Cs}", text)
-                                or any(ch.isspace() and ord(ch) > 127 for ch in text)):
+    if alg.byte_level and (regex.search(r"\p{Cs}", text)
+                           or any(ch.isspace() and ord(ch) > 127 for ch in text)):
         return None
-    if algorithm == "bpe" and ((marker and marker in text) or (unk and unk in text)):
+    if not alg.byte_level and ((marker and marker in text) or (unk and unk in text)):
         return None
     if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
         return None
@@ -119,7 +120,7 @@ def _replayed_spans(training: Training, text: str,
     ix = _index(text)
     vocab = replayed.vocab
     unk_id = vocab.index(unk) if unk is not None and unk in vocab else -1
-    if algorithm == "bbpe":  # units are bytes
+    if alg.byte_level:  # units are bytes
         sizes = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
         data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
         space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
@@ -141,7 +142,7 @@ def _replayed_spans(training: Training, text: str,
         to_bytes = ix.at
 
     def spans(step: int) -> tuple[np.ndarray, ...]:
-        ids, word_of = replayed.at(step)._ids  # every distinct word's tokens, in order
+        ids, word_of = replayed.at(step).token_ids  # every distinct word's tokens, in order
         lengths = sizes[ids]
         per_word = np.bincount(word_of, minlength=len(index))
         first = np.concatenate([[0], np.cumsum(per_word)])

@@ -46,7 +46,6 @@ stays the reference: the tests check both paths give the same tokens.
 
 from __future__ import annotations
 
-import codecs
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -60,6 +59,7 @@ import regex
 
 from bpeviz import pretokenize
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import readable  # (also its old path: bpeviz.encoding.readable)
 from bpeviz.engine import compiled_module, default_engine
 from bpeviz.engine.merge_word import _HEAP_FROM, _merge_with_heap, merge_word  # noqa: F401
 from bpeviz.owned import OwnedCache
@@ -149,24 +149,6 @@ def known_ids(training: Training, step: int) -> list[int]:
     which are known at every step."""
     final = training.vocab_size_at(len(training.merges))
     return [*range(training.vocab_size_at(step)), *range(final, len(training.vocab))]
-
-
-def readable(token: bytes) -> str:
-    """Bytes as text where they are whole UTF-8 characters, ``<0xE6>`` where not.
-
-    >>> readable("苹".encode()), readable("苹".encode()[:2]), readable(b" \\xe6")
-    ('苹', '<0xE8><0x8B>', ' <0xE6>')
-    """
-    return token.decode("utf-8", "bpeviz-hex")
-
-
-def _hex_errors(err: UnicodeError) -> tuple[str, int]:
-    assert isinstance(err, UnicodeDecodeError)
-    bad = err.object[err.start : err.end]
-    return "".join(f"<0x{b:02X}>" for b in bad), err.end
-
-
-codecs.register_error("bpeviz-hex", _hex_errors)
 
 
 # -- the encoder of one (training, step) ---------------------------------------------------

@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.symbols import Symbol, display
+from bpeviz.display import display
+from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -145,7 +146,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     count_left = count_right = None
     alg = get_algorithm(training.algorithm)
     if alg.scored:
-        ids, word_of = before._ids
+        ids, word_of = before.token_ids
         counts = np.asarray(training.corpus.counts, dtype=np.int64)
         count_left = int(counts[word_of[ids == a]].sum())
         count_right = int(counts[word_of[ids == b]].sum())
@@ -179,7 +180,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
 def _first_seen(snapshot: Snapshot, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """For each pair, (word index, symbol position in the word) of its first occurrence,
     words in corpus order, left to right; (-1, -1) for a pair that does not occur."""
-    ids, word_of = snapshot._ids
+    ids, word_of = snapshot.token_ids
     if len(ids) < 2 or not pairs:
         return [(-1, -1)] * len(pairs)
     same = word_of[:-1] == word_of[1:]
@@ -393,7 +394,7 @@ def word_list(words: pd.DataFrame, limit: int = 8) -> tuple[list[str], int]:
 
 
 def pair_text(left: Symbol, right: Symbol, byte_style: str = "gpt2") -> str:
-    from bpeviz.views import label
+    from bpeviz.display import label
 
     return f"{label(left, byte_style)} + {label(right, byte_style)}"
 
@@ -401,7 +402,7 @@ def pair_text(left: Symbol, right: Symbol, byte_style: str = "gpt2") -> str:
 def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
              max_pairs: int = 5) -> list[str]:
     """The explanation as sentences generated from its numbers (the CLI prints them)."""
-    from bpeviz.views import label
+    from bpeviz.display import label
 
     m = why.merge
     pair = pair_text(m.left, m.right, byte_style)
@@ -485,7 +486,7 @@ def tie_sentence(why: Explanation, byte_style: str = "gpt2", max_pairs: int = 5)
 
 def describe_trace(tr: Trace, byte_style: str = "gpt2") -> list[str]:
     """A trace as lines: the starting symbols, then one line per merge or match."""
-    from bpeviz.views import label
+    from bpeviz.display import label
 
     def split(symbols: tuple[Symbol, ...]) -> str:
         return " ".join(label(s, byte_style) if s is not None else "[UNK]" for s in symbols)

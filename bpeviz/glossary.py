@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.symbols import Symbol, bytes_to_gpt2, bytes_to_hex
+from bpeviz.display import bytes_to_gpt2, bytes_to_hex
+from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -62,7 +63,7 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
     ``(token bytes, the character it is part of)`` for tokens holding part of a
     character; ``unknown``: the input text that became ``[UNK]`` tokens.
     """
-    from bpeviz.views import label
+    from bpeviz.display import label
 
     alg = get_algorithm(training.algorithm)
     prefix = alg.continuing_prefix

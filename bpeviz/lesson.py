@@ -24,22 +24,25 @@ from typing import Any
 
 import numpy as np
 
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.algorithms import lessons
+from bpeviz.display import label, visible
 from bpeviz.explain import Explanation, Trace, explain, text_words
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol
 from bpeviz.training import STOP_REASONS, Training
-from bpeviz.views import created_at, label, token_frequencies, visible
+from bpeviz.views import created_at, token_frequencies
 
 #: the sample each algorithm's lesson starts on
-LESSON_SAMPLES = {"bpe": "low", "wordpiece": "hug", "bbpe": "seed003"}
+LESSON_SAMPLES = lessons()
 #: samples small enough for a lesson (every word fits on one screen)
 SMALL_SAMPLES = ("low", "fast", "lowly", "hug", "seed003")
 
 
 def lesson_pretokenizer(algorithm: str) -> str:
     """The pre-tokenizer of a lesson (the app's "auto"): GPT-2's for byte-level BPE."""
-    return "gpt2" if algorithm == "bbpe" else "whitespace"
+    return get_algorithm(algorithm).pretokenizer
 
 
 def lesson_options(algorithm: str, sample_id: str) -> dict[str, Any]:
@@ -54,9 +57,10 @@ def lesson_options(algorithm: str, sample_id: str) -> dict[str, Any]:
     options: dict[str, Any] = {"algorithm": algorithm, "tie_break": "first",
                                "min_frequency": 0, "merges": int(settings.get("merges", 10))}
     marker = settings.get("marker", "none")
-    if algorithm == "bpe" and marker != "none":
+    alg = get_algorithm(algorithm)
+    if alg.takes_marker and marker != "none":
         options.update(marker=marker, marker_style="separate")
-    if algorithm == "wordpiece":
+    if alg.scored:
         options["scoring"] = "score"
     return options
 
@@ -265,7 +269,7 @@ def build_lesson(training: Training, example_text: str = "", max_words: int = 12
 def _second_step(training: Training) -> int:
     """The merge the "next merge" step shows: merge 2, or for byte-level BPE the first
     merge (after the first) whose token holds part of a character, if any."""
-    if training.algorithm == "bbpe":
+    if get_algorithm(training.algorithm).byte_level:
         for m in training.merges[1:]:
             if not _whole(m.token):
                 return m.step
@@ -322,7 +326,7 @@ def _corpus_step(training: Training, words: _Words, max_words: int) -> LessonSte
 
 
 def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep:
-    corpus, algo = training.corpus, training.algorithm
+    corpus, alg = training.corpus, get_algorithm(training.algorithm)
     snap = training.at(0)
     freq = _unit_counts(snap)
     used = [int(i) for i in np.flatnonzero(freq)]
@@ -331,10 +335,10 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
     index = max(range(min(5, len(corpus.words))), key=lambda i: len(corpus.words[i]))
     example = list(words.split(snap, index))
     head: Sentence
-    if algo == "bbpe":
+    if alg.byte_level:
         head = ("Byte-level BPE cuts every word into its bytes (UTF-8): ",
                 _quote(corpus.words[index]), " becomes ", *_spaced(example), ".")
-    elif algo == "wordpiece":
+    elif alg.continuing_prefix:
         head = ("WordPiece cuts every word into its characters and writes ## before each "
                 "character that is not the first of its word: ", _quote(corpus.words[index]),
                 " becomes ", *_spaced(example), ".")
@@ -349,7 +353,7 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
                 _quote(corpus.words[index]), " becomes ", *_spaced(example), ".")
     sentences: list[Sentence] = [head]
     syms = [Sym(training.vocab[i], i) for i in used]
-    if algo == "bbpe":
+    if alg.byte_level:
         wide = next((ch for w in corpus.words for ch in w if len(ch.encode("utf-8")) > 1), None)
         if wide is not None:
             raw = wide.encode("utf-8")
@@ -383,7 +387,7 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
             f"The corpus is now {tokens:,} symbols long{formula} "
             "(each word's symbols times how often the word appears).",))
     return LessonStep("split", "Cut every word into "
-                      + ("bytes" if algo == "bbpe" else "characters"),
+                      + alg.units,
                       tuple(sentences), words.rows(None, snap, max_words),
                       {"alphabet": len(used), "tokens": tokens,
                        "vocabulary": training.vocab_size_at(0),
@@ -392,13 +396,13 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
 
 def _merge_step(training: Training, words: _Words, k: int, key: str,
                 max_words: int) -> LessonStep:
-    algo = training.algorithm
+    alg = get_algorithm(training.algorithm)
     before, after = training.at(k - 1), training.at(k)
     why = explain(training, k, before=before)
     m = why.merge
     left, right, token = Sym(m.left, m.left_id), Sym(m.right, m.right_id), Sym(
         m.token, m.token_id, new=True)
-    score = algo == "wordpiece" and why.value == "score"
+    score = alg.scored and why.value == "score"
     sentences: list[Sentence] = []
     if key == "first-merge":
         if score:
@@ -463,7 +467,7 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
             elif (a.id, b.id) == (m.left_id, m.right_id):
                 sentences.append(("It is also the most frequent pair: no rarer pair "
                                   "scored better.",))
-    elif algo == "wordpiece":
+    elif alg.scored:
         sentences.append((
             "Scoring “frequency” ranks pairs by count only, as Hugging Face's "
             f"WordPieceTrainer does (the WordPiece score would be {m.count:,} / "
@@ -493,7 +497,7 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
                           Sym(r["right"], int(r["right_id"])), f", {amount}."))
     else:
         sentences.append(("No other pair was left.",))
-    if algo == "bbpe":
+    if alg.byte_level:
         sentences.extend(_byte_notes(training, before, why, token))
     removed = before.token_count - after.token_count
     sentences.append((
@@ -565,12 +569,12 @@ def _byte_notes(training: Training, before: Snapshot, why: Explanation,
 
 
 def _repeat_step(training: Training, words: _Words, max_words: int) -> LessonStep:
-    algo = training.algorithm
+    alg = get_algorithm(training.algorithm)
     n = len(training.merges)
     start, end = training.at(0), training.at(n)
     merges = training.merges
     made = [[Sym(m.token, m.token_id)] for m in merges[:12]]
-    value = "score" if algo == "wordpiece" and training.options.scoring == "score" else "count"
+    value = alg.value_name(training.options.scoring)
     values = ", ".join(_num(m.score) if value == "score" else f"{m.count:,}"
                        for m in merges[:12])
     more = f" and {n - 12:,} more" if n > 12 else ""
@@ -594,7 +598,7 @@ def _repeat_step(training: Training, words: _Words, max_words: int) -> LessonSte
              f"{_plural(len(single), 'word')} of {len(corpus.words):,} "
              f"{'is' if len(single) == 1 else 'are'}") + " now a single token: ",
             *_listed(named, len(single) - 6), "."))
-    if algo == "bbpe":
+    if alg.byte_level:
         whole = [m for m in merges if _whole(m.token)
                  and any(b >= 0x80 for b in m.token)]  # type: ignore[union-attr]
         if whole:
@@ -627,13 +631,14 @@ def _pick_example(training: Training, example_text: str) -> str | None:
         candidates = []
     if not candidates:
         candidates = [w for w in training.corpus.words if w.strip()][:20]
+    longest_match = get_algorithm(training.algorithm).longest_match
     best, best_size = None, -2
     for w in candidates:
         try:
             tr = snap.trace(w)
         except ValueError:
             continue
-        size = (len(tr.pieces) if not tr.unk else -1) if training.algorithm == "wordpiece" \
+        size = (len(tr.pieces) if not tr.unk else -1) if longest_match \
             else len(tr.steps)
         if size >= 2:
             return w
@@ -652,7 +657,8 @@ def _encode_step(training: Training, word: str, example_text: str) -> LessonStep
             else f"Take {_quote(word)}, a word of the corpus.")
     final = [Sym(vocab[i], i) if i >= 0 else Sym("[UNK]", -1) for i in tr.ids]
     sentences: list[Sentence]
-    if training.algorithm == "wordpiece":
+    alg = get_algorithm(training.algorithm)
+    if alg.longest_match:
         steps = [[Sym(vocab[p.id], p.id)] for p in tr.pieces if p.piece is not None]
         misses = [t for p in tr.pieces for t in p.tried if t != p.piece]
         sentences = [
@@ -683,7 +689,7 @@ def _encode_step(training: Training, word: str, example_text: str) -> LessonStep
                     Sym(merges[k - 1].right, merges[k - 1].right_id),
                     f", {_times(times)})" if times > 1 else ")"]
                    for k, times in list(uses.items())[:8]]
-        what = "bytes" if training.algorithm == "bbpe" else "symbols"
+        what = "bytes" if alg.byte_level else "symbols"
         sentences = [
             (said + " To cut a word, the tokenizer counts nothing: it replays the merges it "
              "learned, the earliest first, wherever they fit.",),
@@ -692,7 +698,7 @@ def _encode_step(training: Training, word: str, example_text: str) -> LessonStep
              *(_listed(applied, len(uses) - 8, "merge") if tr.steps else []),
              f"; it ends as {_plural(len(final), 'token')}: ", *_spaced(final), "."),
         ]
-        if training.algorithm == "bbpe" and tr.steps:
+        if alg.byte_level and tr.steps:
             read = [[f"part of {_quote(word[t.start:t.end])}"] if t.partial
                     else [_quote(t.text)] for t in snap.encode(word)]
             sentences.append(("Read as text, the tokens are ", *_listed(read),

@@ -47,6 +47,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.corpus import Corpus
 from bpeviz.encoding import unk_token
 from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
@@ -81,7 +82,7 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
             f"corpus made with Corpus.from_text(text, {pretokenizer_of(training)!r})")
     options = training.options
     base = list(training.vocab[: training.n_base])
-    if options.algorithm == "wordpiece" and not training.merges:
+    if get_algorithm(options.algorithm).longest_match and not training.merges:
         made = [t for t in base if t not in options.special_tokens and isinstance(t, str)
                 and len(t.removeprefix(WORDPIECE_PREFIX)) > 1]
         if made:
@@ -126,6 +127,7 @@ def unknown_as(words: Sequence[str], algorithm: str, marker: str | None, marker_
     >>> unknown_as(["ab", "ax"], "bpe", None, "separate", {"[UNK]": 0, "a": 1, "b": 2}, 0)
     (array([1, 2, 1, 0], dtype=int32), array([2, 2]))
     """
+    alg = get_algorithm(algorithm)
     flat: list[int] = []
     sizes: list[int] = []
     for word in words:
@@ -137,7 +139,7 @@ def unknown_as(words: Sequence[str], algorithm: str, marker: str | None, marker_
                 raise ValueError(
                     f"the word {word!r} holds {missing!r}, which this vocabulary lacks, and "
                     "it has no unknown token ([UNK], <unk>) to stand for it")
-            got = [unk_id] if algorithm == "wordpiece" else [unk_id if i < 0 else i
+            got = [unk_id] if alg.longest_match else [unk_id if i < 0 else i
                                                               for i in got]
         flat.extend(got)
         sizes.append(len(got))

@@ -26,9 +26,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import label, visible
 from bpeviz.symbols import Symbol
 from bpeviz.training import Merge
-from bpeviz.views import PairGrid, TreeNode, label, visible
+from bpeviz.views import PairGrid, TreeNode
 
 # -- escaping -------------------------------------------------------------------------
 

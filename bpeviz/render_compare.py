@@ -30,8 +30,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpeviz.compare import METRIC_LABELS, Comparison, Cut, Metrics
+from bpeviz.display import label
 from bpeviz.render import _font, chart_text, chip, esc
-from bpeviz.views import label
 
 #: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
 CONFIG_COLOURS = ("#0072B2", "#D55E00", "#009E73")

@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import label, visible
 from bpeviz.explain import Explanation, Trace
 from bpeviz.glossary import ChipNotes
 from bpeviz.render import consecutive_spans, esc, part_of_notes, symbol_chip
-from bpeviz.views import label, visible
 
 if TYPE_CHECKING:
     from bpeviz.training import Training

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bpeviz.display import visible
 from bpeviz.lesson import Lesson, Sentence, Sym, WordSplit
 from bpeviz.render import esc, symbol_chip
-from bpeviz.views import visible
 
 CSS = """<style>
 .bv-lesson p{margin:.45em 0;line-height:1.8;font-size:1.08em}

@@ -69,8 +69,16 @@ class Snapshot:
 
     # -- splits -------------------------------------------------------------------
     @cached_property
-    def _ids(self) -> tuple[np.ndarray, np.ndarray]:
-        """All words' token ids at this step, concatenated, and each id's word index."""
+    def token_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """All words' token ids at this step, concatenated, and each id's word index
+        (``(int32 ids, int64 word numbers)``, word numbers ascending).
+
+        >>> from bpeviz import Corpus, train
+        >>> ids, word_of = train(Corpus.from_counts({"ab": 2, "b": 1}), merges=1,
+        ...                      special_tokens=()).at(1).token_ids
+        >>> ids.tolist(), word_of.tolist()
+        ([2, 1], [0, 1])
+        """
         log = self.training._log
         fast = compiled_module()
         if fast is not None:
@@ -79,6 +87,11 @@ class Snapshot:
         live = log.live(self.step)
         return log.token[live], log.word[live].astype(np.int64)
 
+    @property
+    def _ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """The old name of :attr:`token_ids`."""
+        return self.token_ids
+
     def split_ids(self, index: int) -> list[int]:
         """Token ids of corpus word number ``index`` at this step."""
         return self.training._log.split_ids(index, self.step).tolist()
@@ -86,7 +99,7 @@ class Snapshot:
     @cached_property
     def splits(self) -> dict[str, tuple[Symbol, ...]]:
         tables = _tables(self.training)
-        ids, word_of = self._ids
+        ids, word_of = self.token_ids
         fast = compiled_module()
         if fast is not None:
             with _gc_paused():
@@ -110,7 +123,7 @@ class Snapshot:
     def pairs(self) -> pd.DataFrame:
         training = self.training
         tables = _tables(training)
-        ids, word_of = self._ids
+        ids, word_of = self.token_ids
         fast = compiled_module()
         if fast is not None and tables.counts.dtype == np.int64:
             # grouped by a hash table, in order of first occurrence

@@ -11,8 +11,17 @@ joins, surface forms) live in :mod:`bpeviz.algorithms`, and the functions here a
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
+
+# how symbols show moved to bpeviz.display; these names stay importable from here
+from bpeviz.display import (  # noqa: F401
+    _gpt2_char_index,
+    bytes_to_gpt2,
+    bytes_to_hex,
+    display,
+    gpt2_byte_chars,
+    gpt2_to_bytes,
+)
 
 Symbol = str | bytes
 
@@ -78,57 +87,3 @@ def surface(
     from bpeviz.algorithms import get
 
     return get(algorithm).surface(symbols, marker)
-
-
-@lru_cache(maxsize=1)
-def gpt2_byte_chars() -> tuple[str, ...]:
-    """GPT-2's printable stand-in for each byte value (space -> 'Ġ', newline -> 'Ċ')."""
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1),
-                 *range(ord("®"), ord("ÿ") + 1)]
-    table = {}
-    extra = 0
-    for byte in range(256):
-        if byte in printable:
-            table[byte] = chr(byte)
-        else:
-            table[byte] = chr(256 + extra)
-            extra += 1
-    return tuple(table[b] for b in range(256))
-
-
-def bytes_to_gpt2(token: bytes) -> str:
-    """``b' hi'`` -> ``'Ġhi'``: the GPT-2 / Hugging Face ByteLevel spelling of a token."""
-    chars = gpt2_byte_chars()
-    return "".join(chars[b] for b in token)
-
-
-def gpt2_to_bytes(text: str) -> bytes:
-    """The inverse of :func:`bytes_to_gpt2`; unknown characters raise ValueError."""
-    index = _gpt2_char_index()
-    try:
-        return bytes(index[ch] for ch in text)
-    except KeyError as err:
-        raise ValueError(
-            f"{text!r} is not a byte-level token: {err.args[0]!r} stands for no byte"
-        ) from None
-
-
-@lru_cache(maxsize=1)
-def _gpt2_char_index() -> dict[str, int]:
-    return {ch: b for b, ch in enumerate(gpt2_byte_chars())}
-
-
-def bytes_to_hex(token: bytes) -> str:
-    """``b'\\x9c\\xe6'`` -> ``'<0x9C><0xE6>'``; printable ASCII stays as it is."""
-    return "".join(chr(b) if 0x21 <= b <= 0x7E else f"<0x{b:02X}>" for b in token)
-
-
-def display(symbol: Symbol, byte_style: str = "gpt2") -> str:
-    """A readable string for any symbol; bytes never turn into U+FFFD.
-
-    >>> display(b"\\x9c\\xe6", "hex"), display(b" the")
-    ('<0x9C><0xE6>', 'Ġthe')
-    """
-    if isinstance(symbol, bytes):
-        return bytes_to_hex(symbol) if byte_style == "hex" else bytes_to_gpt2(symbol)
-    return symbol

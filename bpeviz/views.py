@@ -15,7 +15,6 @@ hug = h + ug
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,50 +22,11 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import VISIBLE_WHITESPACE, label, visible  # noqa: F401  (old paths)
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
-from bpeviz.symbols import Symbol, display
+from bpeviz.symbols import Symbol
 from bpeviz.training import Training
-
-_INVISIBLE = ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs", "Mn", "Me")
-#: how whitespace shows when made visible
-VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
-
-
-def label(symbol: Symbol, byte_style: str = "gpt2") -> str:
-    """A readable, never-empty name for a symbol, for chips, tables and chart labels.
-
-    Bytes follow ``byte_style`` ("gpt2" or "hex"); spaces, tabs and newlines become
-    ``·``, ``→``, ``↵``; other invisible characters become ``⟨U+200B⟩``; a leading
-    combining mark sits on a dotted circle.
-
-    >>> label(" the"), label("a\\u200bb"), label(b"\\x9c\\xe6", "hex")
-    ('·the', 'a⟨U+200B⟩b', '<0x9C><0xE6>')
-    """
-    text = display(symbol, byte_style)
-    if not isinstance(symbol, bytes):
-        text = visible(text)
-        if text and all(unicodedata.category(ch) in _INVISIBLE for ch in text):
-            text = "".join(f"⟨U+{ord(ch):04X}⟩" for ch in text)  # a lone joiner, say
-    if text and unicodedata.combining(text[0]):
-        text = "\u25cc" + text
-    return text or "∅"
-
-
-def visible(text: str) -> str:
-    """Whitespace and invisible characters of ``text`` made visible (see :func:`label`)."""
-    out = []
-    for i, ch in enumerate(text):
-        if ch in VISIBLE_WHITESPACE:
-            out.append(VISIBLE_WHITESPACE[ch])
-        elif ch == "\u200d" and 0 < i < len(text) - 1 and not (
-                text[i - 1].isascii() or text[i + 1].isascii()):
-            out.append(ch)  # a joiner inside an emoji sequence: keep the sequence whole
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs"):
-            out.append(f"⟨U+{ord(ch):04X}⟩")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def symbol_bytes(symbol: Symbol) -> int:
@@ -107,21 +67,20 @@ def merges_frame(training: Training, byte_style: str = "gpt2") -> pd.DataFrame:
 
 
 def merges_table(training: Training, byte_style: str = "gpt2",
-                 score: bool = True) -> tuple[pd.DataFrame, Any]:
+                 score: bool = True) -> pd.DataFrame:
     """The merges as the Explore page lists them: an empty ``now`` column first (the page
     marks the current step there), then :func:`merges_frame` (without ``score`` unless
-    ``score``); as a frame and as the Arrow table Streamlit sends, both built once per
-    training, byte style and ``score`` (treat them as read-only)."""
+    ``score``); built once per training, byte style and ``score`` (treat it as
+    read-only). The Arrow table Streamlit sends is made in the app
+    (:func:`bpeviz.ui.training.merges_arrow`)."""
     key = ("merges_table", byte_style, score)
     found = _cached(training, key)
     if found is None:
-        import pyarrow as pa  # (streamlit's and pandas' dependency; only the app needs this)
-
         frame = merges_frame(training, byte_style)
         frame.insert(0, "now", [""] * len(frame))
         if not score:
             frame = frame.drop(columns="score")
-        found = _cache(training, key, (frame, pa.Table.from_pandas(frame)))
+        found = _cache(training, key, frame)
     return found
 
 
@@ -171,7 +130,7 @@ def words_frame(snapshot: Snapshot) -> pd.DataFrame:
     """
     training = snapshot.training
     corpus = training.corpus
-    ids, word_of = snapshot._ids
+    ids, word_of = snapshot.token_ids
     n_tokens = np.bincount(word_of, minlength=len(corpus.words)) if len(ids) else np.zeros(
         len(corpus.words), dtype=np.int64)
     changed = np.zeros(len(corpus.words), dtype=bool)
@@ -220,7 +179,7 @@ def pair_words(snapshot: Snapshot, left_id: int, right_id: int) -> pd.DataFrame:
     Columns: word, count (of the word), occurrences (adjacent positions in one copy of the
     word; overlaps count), weighted (count x occurrences); the frame index is the word index.
     """
-    ids, word_of = snapshot._ids
+    ids, word_of = snapshot.token_ids
     corpus = snapshot.training.corpus
     if len(ids) < 2:
         hit = np.zeros(0, dtype=np.int64)
@@ -318,7 +277,7 @@ def pair_rank(pairs: pd.DataFrame, pair: object) -> int | None:
 # -- vocabulary -----------------------------------------------------------------------
 def token_frequencies(snapshot: Snapshot) -> np.ndarray:
     """How often each token id occurs in the corpus at this step (weighted by word counts)."""
-    ids, word_of = snapshot._ids
+    ids, word_of = snapshot.token_ids
     counts = np.asarray(snapshot.training.corpus.counts, dtype=np.int64)
     n = len(snapshot.training.vocab)
     if not len(ids):

@@ -2,13 +2,12 @@
 
 import streamlit as st
 
-from bpeviz import glossary, ui
+from bpeviz import algorithms, glossary, ui
 from bpeviz.lesson import LESSON_SAMPLES, SMALL_SAMPLES, Sym
 from bpeviz.render_explain import trace_html, why_merge_html
 from bpeviz.render_lesson import lesson_step_html
 from bpeviz.samples import SAMPLES
 from bpeviz.ui import lesson as learn
-from bpeviz.ui import state
 
 byte_style, strong = learn.setup("Learn")
 st.title("Learn tokenization in six steps")
@@ -18,23 +17,23 @@ st.markdown(
     "BPE, then see what WordPiece and byte-level BPE do differently."
 )
 
-ALGORITHMS = {"bpe": "BPE", "wordpiece": "WordPiece", "bbpe": "Byte-level BPE"}
+ALGORITHMS = {name: algorithms.get(name).short for name in LESSON_SAMPLES}  # in lesson order
 
 
 def _new_algorithm() -> None:
-    learn.switch_algorithm(state.get("learn_algo"))
+    learn.switch_algorithm(ui.get("learn_algo"))
 
 
 def _shift(delta: int, last: int) -> None:
-    state.put("learn_step", min(max(int(state.get("learn_step")) + delta, 1), last))
+    ui.put("learn_step", min(max(int(ui.get("learn_step")) + delta, 1), last))
 
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
-    algorithm = state.bound(st.segmented_control, "Algorithm", "learn_algo", list(ALGORITHMS),
+    algorithm = ui.bound(st.segmented_control, "Algorithm", "learn_algo", list(ALGORITHMS),
                             format_func=ALGORITHMS.get, required=True, then=_new_algorithm)
 with right:
-    sample_id = state.bound(st.selectbox, "Sample", "learn_sample", list(SMALL_SAMPLES),
+    sample_id = ui.bound(st.selectbox, "Sample", "learn_sample", list(SMALL_SAMPLES),
                             format_func=lambda s: SAMPLES[s].title,
                             help="Small corpora from the tutorials bpeviz follows; "
                                  f"{ALGORITHMS[algorithm]} starts on "
@@ -47,7 +46,7 @@ except ValueError as err:
     ui.error(err)
     st.stop()
 last = len(lesson.steps)
-number = state.clamp("learn_step", 1, last)
+number = ui.clamp("learn_step", 1, last)
 step = lesson.steps[number - 1]
 
 
@@ -63,7 +62,7 @@ def nav(where: str) -> None:
 
 
 nav("top")
-state.bound(st.segmented_control, "Jump to a step", "learn_step", list(range(1, last + 1)),
+ui.bound(st.segmented_control, "Jump to a step", "learn_step", list(range(1, last + 1)),
             format_func=lambda k: str(k) if strong else f"{k}. {lesson.steps[k - 1].title}",
             required=True,
             label_visibility="collapsed")

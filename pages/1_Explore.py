@@ -15,7 +15,7 @@ ctx = opened.on_corpus(ui.page("Explore"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(
-    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}: "
+    f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}: "
     f"{len(ctx.corpus.words):,} distinct words, {len(training.merges):,} merges. "
     f"{training.stop_message}"))
 
@@ -44,7 +44,7 @@ def explore() -> None:
                  delta_color="inverse")
         st.caption(ui.md_escape(f"These numbers are for step {step} of "
                                 f"{len(training.merges)}."))
-        if ctx.algorithm == "bbpe":
+        if ctx.alg.byte_level:
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
         slides_button()
@@ -186,9 +186,9 @@ def why_this_split(snap, frame, shown) -> None:
 
 def chosen_pair(snap, pairs) -> tuple[int, int]:
     """The pair the user picked at this step, else the pair merged next (the best pair)."""
-    pair = state.get("pair")
-    if state.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
-        state.put("pair_step", None)  # picked at another step: not this step's choice
+    pair = ui.get("pair")
+    if ui.get("pair_step") != snap.step or views.pair_rank(pairs, pair) is None:
+        ui.put("pair_step", None)  # picked at another step: not this step's choice
         pair = (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
     return pair
 
@@ -199,8 +199,8 @@ def heatmap(snap) -> None:
     if not len(pairs):
         st.info("No pair of symbols is left: every word is a single token.")
         return
-    value = "score" if ctx.algorithm == "wordpiece" else "count"
-    if int(state.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
+    value = ctx.alg.value_name()
+    if int(ui.get("top_n")) > 20 or ctx.presentation:  # the page's width; details below
         chart_col, detail_col = st.container(), st.container()
     else:
         chart_col, detail_col = st.columns([2, 1], gap="large")
@@ -234,7 +234,7 @@ def pair_details(snap, pairs, pair) -> None:
     top = pairs.iloc[:200]
     ids = list(zip(top["left_id"].tolist(), top["right_id"].tolist()))
     options = ids if pair in ids else [pair, *ids]
-    state.put("pair", pair)
+    ui.put("pair", pair)
     vocab = training.vocab
     ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
              format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
@@ -244,7 +244,7 @@ def pair_details(snap, pairs, pair) -> None:
     holders = views.pair_words(snap, *pair)
     rank = position + 1
     notes = glossary.ChipNotes(training, byte_style)
-    score = f" · score {float(row['score']):.4g}" if ctx.algorithm == "wordpiece" else ""
+    score = f" · score {float(row['score']):.4g}" if ctx.alg.scored else ""
     st.html(
         f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong, notes=notes)} + "
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong, notes=notes)} "
@@ -274,8 +274,7 @@ def _merges_toggled() -> None:
 
 def merges_table(step: int) -> None:
     st.subheader("Merges")
-    frame, table = views.merges_table(training, byte_style,
-                                      score=ctx.algorithm == "wordpiece")
+    frame, table = ui.merges_arrow(training, byte_style, score=ctx.alg.scored)
     if not len(frame):
         st.info("No merges yet.")
         return

@@ -58,9 +58,6 @@ def tokenize() -> None:
     except ValueError as err:
         ui.error(err)
         return
-    except (ImportError, AttributeError, NotImplementedError):
-        st.info("Encoding is not available in this version of bpeviz.")
-        return
     n_bytes = len(text.encode("utf-8", "surrogatepass"))
     unk = sum(t.unk for t in tokens)
     partial = sum(t.partial for t in tokens)

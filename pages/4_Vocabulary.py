@@ -3,13 +3,14 @@
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.formats import FORMATS
 from bpeviz.ui import opened
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(
-    f"{ui.ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
+    f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 
 
 def _pick_row() -> None:
@@ -95,11 +96,6 @@ LAZY_DOWNLOADS = 5_000
 
 def downloads(snap) -> None:
     st.subheader("Download")
-    try:
-        from bpeviz.formats import FORMATS
-    except ImportError:
-        st.info("Exports are not available in this version.")
-        return
     st.caption(f"The vocabulary and merges at step {snap.step}, in the format other tools "
                "read. A format that cannot hold this training says why.")
     if len(snap.vocab) > LAZY_DOWNLOADS and not st.toggle(

@@ -45,6 +45,7 @@ def use_every_cache(training: Training) -> None:
         snap.pairs  # noqa: B018  (a cached property, built from the snapshot tables)
     views.merges_frame(training)
     views.merges_table(training)
+    cache.merges_arrow(training)
     cache._digest(training.corpus)
 
 

@@ -47,6 +47,26 @@ def get(name: str) -> Algorithm:
                          f"{', '.join(_REGISTRY)}") from None
 
 
+def labels() -> dict[str, str]:
+    """What the UI calls each algorithm, by name (for select boxes' ``format_func``).
+
+    >>> labels()["bbpe"]
+    'Byte-level BPE'
+    """
+    return {a.name: a.label for a in _REGISTRY.values()}
+
+
+def lessons() -> dict[str, str]:
+    """The algorithms the Learn page teaches, in its order, with the sample each starts on.
+
+    >>> lessons()
+    {'bpe': 'low', 'wordpiece': 'hug', 'bbpe': 'seed003'}
+    """
+    taught = sorted((a for a in _REGISTRY.values() if a.lesson_sample),
+                    key=lambda a: a.lesson_order)
+    return {a.name: a.lesson_sample for a in taught}
+
+
 register(BPE)
 register(BBPE)
 register(WORDPIECE)
@@ -58,4 +78,4 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
                                                       for a in _REGISTRY.values()}
 
 __all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "WORDPIECE", "Algorithm",
-           "get", "names", "register", "unregister"]
+           "get", "labels", "lessons", "names", "register", "unregister"]

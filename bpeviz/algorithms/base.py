@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bpeviz.symbols import Symbol, display, utf8_bytes
+from bpeviz.display import display
+from bpeviz.symbols import Symbol, utf8_bytes
 
 #: what a word starts as: its characters, or the bytes of its UTF-8 encoding
 UNITS = ("characters", "bytes")
@@ -53,6 +54,12 @@ class Algorithm:
     export_formats: tuple[str, ...] = ("hf", "training")
     #: what one step of a training is, in words a newcomer reads ("merge")
     step: str = "merge"
+    #: a short name for tight places (the Learn page's switch: "BPE"); the label if empty
+    short_label: str = ""
+    #: the sample (see :data:`bpeviz.samples.SAMPLES`) its Learn lesson starts on; "" for none
+    lesson_sample: str = ""
+    #: where its lesson comes on the Learn page (smaller first)
+    lesson_order: int = 100
 
     def __post_init__(self) -> None:
         if self.units not in UNITS:
@@ -72,6 +79,20 @@ class Algorithm:
     def scored(self) -> bool:
         """Pairs are ranked by :attr:`score`, not by their count."""
         return self.score is not None
+
+    @property
+    def short(self) -> str:
+        """:attr:`short_label`, else :attr:`label`."""
+        return self.short_label or self.label
+
+    def pretokenizer_for(self, choice: str) -> str:
+        """The pre-tokenizer a setting names: ``"auto"`` is this algorithm's own.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bbpe").pretokenizer_for("auto"), get("bpe").pretokenizer_for("none")
+        ('gpt2', 'none')
+        """
+        return self.pretokenizer if choice == "auto" else choice
 
     @property
     def longest_match(self) -> bool:

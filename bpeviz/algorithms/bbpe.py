@@ -15,4 +15,6 @@ BBPE = Algorithm(
     pretokenizer="gpt2",
     encoder="merges",
     export_formats=("hf", "tiktoken", "gpt2", "training"),
+    lesson_sample="seed003",
+    lesson_order=3,
 )

@@ -17,4 +17,7 @@ BPE = Algorithm(
     pretokenizer="whitespace",
     encoder="merges",
     export_formats=("hf", "gpt2", "training"),
+    short_label="BPE",
+    lesson_sample="low",
+    lesson_order=1,
 )

@@ -32,4 +32,6 @@ WORDPIECE = Algorithm(
     pretokenizer="whitespace",
     encoder="longest_match",
     export_formats=("hf", "vocab", "training"),
+    lesson_sample="hug",
+    lesson_order=2,
 )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import BBPE, BPE
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
@@ -29,7 +30,6 @@ from bpeviz.formats._common import (
     sidecar,
     vocab_items,
 )
-from bpeviz.symbols import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot

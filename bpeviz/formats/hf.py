@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import BBPE, BPE, WORDPIECE
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import bytes_to_gpt2, gpt2_to_bytes
 from bpeviz.encoding import MAX_WORDPIECE_CHARS, unk_token
 from bpeviz.formats._common import (
     build_training,
@@ -56,7 +57,7 @@ from bpeviz.formats._common import (
     vocab_items,
 )
 from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from bpeviz.symbols import WORDPIECE_PREFIX, bytes_to_gpt2, gpt2_to_bytes
+from bpeviz.symbols import WORDPIECE_PREFIX
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot

@@ -10,57 +10,42 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
-from bpeviz import limits
+from bpeviz import algorithms, limits
+from bpeviz.algorithms import Algorithm
 from bpeviz.corpus import Corpus
 from bpeviz.limits import LIMITS
-from bpeviz.pretokenize import PRETOKENIZERS
 from bpeviz.render import md_escape, style_block
 from bpeviz.samples import SAMPLES, Sample, sample_bytes
 from bpeviz.snapshot import Snapshot
-from bpeviz.training import Training, base_vocabulary, make_options
+from bpeviz.training import Training, TrainOptions
 from bpeviz.ui import state
-from bpeviz.ui.state import bound, get, put
-from bpeviz.ui.training import get_corpus, get_training, snapshot
+from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tests' names)
+    MARKER_LABELS,
+    PRETOKENIZER_LABELS,
+    PRETOKENIZER_SHORT,
+    SCORING_LABELS,
+    TIE_HELP,
+    TIE_LABELS,
+    Settings,
+    algorithm_labels,
+    display_settings,
+    pretokenizer_for,
+    pretokenizer_label,
+    train_options,
+    training_settings,
+)
+from bpeviz.ui.state import bound, clamp, get, put  # noqa: F401  (the pages' door to state)
+from bpeviz.ui.steps import step_controls  # noqa: F401
+from bpeviz.ui.tokenizer_file import forget_import, import_widget, imported  # noqa: F401
+from bpeviz.ui.training import get_corpus, get_training, merges_arrow, snapshot  # noqa: F401
 
 log = logging.getLogger("bpeviz.ui")
 
-ALGORITHM_LABELS = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE", "wordpiece": "WordPiece"}
-PRETOKENIZER_LABELS = {
-    "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
-    "whitespace": "whitespace",
-    "gpt2": "GPT-2 regex",
-    "none": "none (one word per line)",
-    "cl100k": "GPT-4 regex (cl100k)",
-    "o200k": "GPT-4o regex (o200k)",
-}
-#: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
-PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
-                      "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
-                      "o200k": "GPT-4o regex (o200k)"}
-MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
-SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
-                  "frequency": "frequency (like HF's WordPieceTrainer)"}
-TIE_LABELS = {"first": "first seen in the corpus (minbpe, tiktoken)",
-              "ids": "smallest ids (Hugging Face)"}
-TIE_HELP = ("Which pair wins when several have the best count or score: the pair seen first "
-            "in the corpus, or the pair of the smallest token ids.")
-
-
-def pretokenizer_label(algorithm: str):
-    """A format function for a pre-tokenizer box: ``auto`` names what it picks.
-
-    >>> pretokenizer_label("bbpe")("auto"), pretokenizer_label("bpe")("none")
-    ('auto: GPT-2 regex', 'one word per line')
-    """
-    def label(choice: str) -> str:
-        if choice == "auto":
-            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
-        return PRETOKENIZER_SHORT[choice]
-    return label
+#: what the app calls each algorithm (from the records, :mod:`bpeviz.algorithms`)
+ALGORITHM_LABELS = algorithm_labels()
 
 
 # A page's own address (/Explore) opened directly logs two 404s in the browser console,
@@ -87,17 +72,24 @@ class Context:
     corpus_name: str
     data: bytes
     training: Training  # None on a page with its own training settings (Compare)
-    options: dict[str, Any]
+    #: the sidebar's training options (what ``training`` was trained with)
+    train_options: TrainOptions
     byte_style: str
     presentation: bool
     sample: Sample | None
 
     def at(self, step: int) -> Snapshot:
+        """The training's snapshot at ``step`` (the last few are kept)."""
         return snapshot(self.training, step)
 
     @property
     def algorithm(self) -> str:
         return self.training.algorithm
+
+    @property
+    def alg(self) -> Algorithm:
+        """The training's algorithm record: ask it, never compare names."""
+        return algorithms.get(self.training.algorithm)
 
 
 def error(message: object) -> None:
@@ -107,30 +99,6 @@ def error(message: object) -> None:
 
 def warning(message: object) -> None:
     st.warning(md_escape(message), icon="⚠️")
-
-
-def pretokenizer_for(choice: str, algorithm: str) -> str:
-    if choice == "auto":
-        return "gpt2" if algorithm == "bbpe" else "whitespace"
-    return choice
-
-
-def train_options(algorithm: str, *, merges: int | None = None, vocab_size: int | None = None,
-                  marker: str = "none", marker_style: str = "separate", scoring: str = "score",
-                  tie: str = "first", min_freq: int = 0) -> dict[str, Any]:
-    """The keyword arguments of ``bpeviz.train`` for the app's settings."""
-    options: dict[str, Any] = {"algorithm": algorithm, "tie_break": tie,
-                               "min_frequency": int(min_freq)}
-    if vocab_size is not None:
-        options["vocab_size"] = int(vocab_size)
-    else:
-        options["merges"] = int(merges or 0)
-    if algorithm == "bpe" and marker != "none":
-        options["marker"] = marker
-        options["marker_style"] = marker_style
-    if algorithm == "wordpiece":
-        options["scoring"] = scoring
-    return options
 
 
 # -- the sidebar ------------------------------------------------------------------------
@@ -197,66 +165,6 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
     return data, name, None
 
 
-def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, Any]:
-    algorithm = bound(st.selectbox, "Algorithm", "algo", list(ALGORITHM_LABELS),
-                      format_func=ALGORITHM_LABELS.get)
-    size_by = bound(st.radio, "Train until", "size_by", ["merges", "vocab"], horizontal=True,
-                    format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get)
-    if size_by == "merges":
-        bound(st.number_input, "Merges", "merges", min_value=0, max_value=state.MAX_TYPED,
-              step=10, help=f"The live explorer makes up to {LIMITS.merges:,} merges.")
-    else:
-        bound(st.number_input, "Vocabulary size", "vocab", min_value=1,
-              max_value=state.MAX_TYPED, step=10,
-              help="Special tokens + initial symbols + merged tokens.")
-    bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
-          format_func=pretokenizer_label(algorithm),
-          help="How text is cut into words before training: "
-               + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items())
-               + "; auto: GPT-2 for byte-level BPE, whitespace otherwise.")
-    is_bpe = algorithm == "bpe"
-    cols = st.columns(2)
-    with cols[0]:
-        marker = bound(st.selectbox, "End-of-word marker", "marker", list(MARKER_LABELS),
-                       disabled=not is_bpe, help="BPE only: a symbol that ends every word.")
-    with cols[1]:
-        bound(st.selectbox, "Marker", "marker_style", ["separate", "glued"],
-              disabled=not is_bpe or marker == "none",
-              help="separate: 'low' → l o w </w>; glued: l o w</w>")
-    # radios: their labels wrap, where a select box would cut them at the sidebar's edge
-    bound(st.radio, "WordPiece scoring", "scoring", list(SCORING_LABELS),
-          format_func=SCORING_LABELS.get, disabled=algorithm != "wordpiece")
-    bound(st.radio, "Tie rule", "tie", list(TIE_LABELS), format_func=TIE_LABELS.get,
-          help=TIE_HELP)
-    bound(st.number_input, "Minimum pair frequency", "min_freq", min_value=0,
-          max_value=state.MAX_TYPED, help="Stop when no pair occurs this often.")
-    return train_options(
-        algorithm,
-        merges=get("merges") if size_by == "merges" else None,
-        vocab_size=get("vocab") if size_by == "vocab" else None,
-        marker=get("marker"), marker_style=get("marker_style"), scoring=get("scoring"),
-        tie=get("tie"), min_freq=get("min_freq"),
-    )
-
-
-def _display_settings() -> None:
-    bound(st.radio, "Bytes shown as", "bytes", ["gpt2", "hex"], horizontal=True,
-          format_func={"gpt2": "GPT-2 characters (Ġ)", "hex": "hex <0xE6>"}.get,
-          help="How byte-level tokens are drawn; partial characters never show as �.")
-    bound(st.toggle, "Presentation mode", "present",
-          help="Large type and high-contrast highlights, for a projector.")
-
-
-def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> list[str]:
-    """The interactive limits this corpus and these options pass."""
-    merges = options.get("merges")
-    if merges is None:
-        opts = make_options(**{k: v for k, v in options.items()})
-        merges = max(0, options["vocab_size"] - len(base_vocabulary(corpus, opts)))
-    return limits.check(0, len(corpus.words), merges, options["algorithm"],
-                        pretokenizer)
-
-
 def page(title: str, *, uses_training: bool = True) -> Context:
     """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
 
@@ -276,14 +184,14 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         corpus_note = st.empty()  # a file that cannot be read says why here too
         if uses_training:
             st.subheader("Training")
-            options = _training_settings()
+            chosen = training_settings()
         else:
             with st.expander("Training: not used on this page", expanded=False):
                 st.caption(f"{title} has its own settings for each configuration; these "
                            "apply on the other pages.")
-                options = _training_settings()
+                chosen = training_settings()
         st.subheader("Display")
-        _display_settings()
+        display_settings()
     state.write_url()
     if ignored:
         warning("This link had settings that could not be used, and were left at their "
@@ -296,10 +204,11 @@ def page(title: str, *, uses_training: bool = True) -> Context:
             st.info("Upload a UTF-8 text file or a word<TAB>count file in the sidebar. "
                     "Uploaded files never go into links.", icon="📂")
         st.stop()
-    pretokenizer = pretokenizer_for(get("pretok"), options["algorithm"])
+    options, pretokenizer = chosen.options, chosen.pretokenizer
     try:
         chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
-        problems = limits.check(chars, 0, 0, options["algorithm"], pretokenizer)
+        problems = limits.check_sizes(chars, algorithm=options.algorithm,
+                                      pretokenizer=pretokenizer)
         if not problems:
             try:
                 corpus = get_corpus(data, pretokenizer, name)
@@ -307,14 +216,14 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            problems = check_limits(corpus, options, pretokenizer) if uses_training else []
+            problems = limits.check(corpus, options) if uses_training else []
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
             st.stop()
         if not uses_training:  # the page trains its own configurations
             return Context(corpus=corpus, corpus_name=name, data=data,
-                           training=None, options=options,  # type: ignore[arg-type]
+                           training=None, train_options=options,  # type: ignore[arg-type]
                            byte_style=get("bytes"), presentation=bool(get("present")),
                            sample=sample)
         training = get_training(corpus, options)
@@ -333,8 +242,9 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         st.stop()
     if training.stopped_early:
         st.sidebar.caption(md_escape(training.stop_message))
-    return Context(corpus=corpus, corpus_name=name, data=data, training=training, options=options,
-                   byte_style=get("bytes"), presentation=bool(get("present")), sample=sample)
+    return Context(corpus=corpus, corpus_name=name, data=data, training=training,
+                   train_options=options, byte_style=get("bytes"),
+                   presentation=bool(get("present")), sample=sample)
 
 
 def pick_heatmap_pair() -> None:
@@ -359,161 +269,20 @@ def pair_chosen() -> None:
     put("pair_step", int(get("step")))
 
 
-# -- the step ---------------------------------------------------------------------------
+# -- more trainings: Compare ---------------------------------------------------------------
 
 
-def _shift_step(name: str, delta: int, last: int) -> None:
-    put(name, min(max(int(get(name)) + delta, 0), last))
-
-
-def _box_to_step(name: str, box_key: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put(name, int(value))
-
-
-def step_controls(training: Training, *, name: str = "step", number_box: bool = True) -> int:
-    """Previous / slider / next (and a number box) for the step setting ``name``.
-
-    The default setting, ``"step"``, is shared by every page and kept in the URL.
-    """
-    last = len(training.merges)
-    step = state.clamp(name, 0, last)
-    if last == 0:
-        st.info(md_escape(f"No merges were made. {training.stop_message}"))
-        return 0
-    cols = st.columns([1, 10, 1, 2] if number_box else [1, 12, 1], vertical_alignment="bottom")
-    with cols[0]:
-        st.button("◀", key=f"prev_{name}", help="Previous merge", on_click=_shift_step,
-                  args=(name, -1, last), disabled=step <= 0, width="stretch")
-    with cols[1]:
-        bound(st.slider, "Merge step", name, min_value=0, max_value=last)
-    with cols[2]:
-        st.button("▶", key=f"next_{name}", help="Next merge", on_click=_shift_step,
-                  args=(name, 1, last), disabled=step >= last, width="stretch")
-    if number_box:
-        with cols[3]:
-            # a fresh box for every step: nothing writes into it, so an old value the
-            # browser still holds can never come back as a "change" after a busy rerun
-            st.number_input("Step", min_value=0, max_value=last, value=step,
-                            key=f"{name}_box_{step}", on_change=_box_to_step,
-                            args=(name, f"{name}_box_{step}"))
-    step = int(get(name))
-    if name == "step":
-        state.set_url_step(step)
-    return step
-
-
-# -- more trainings: Compare, imported tokenizers ---------------------------------------
-
-
-def train_variant(ctx: Context, options: dict[str, Any], pretokenizer_choice: str,
-                  label: str = "Training") -> Training:
-    """Train the page's corpus text with other options (and maybe another pre-tokenizer).
+def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Training:
+    """Train the page's corpus text with other settings (and maybe another pre-tokenizer).
 
     Raises ValueError with a message for the user (bad options, or a limit passed).
     """
-    pretokenizer = pretokenizer_for(pretokenizer_choice, options["algorithm"])
-    corpus = get_corpus(ctx.data, pretokenizer, ctx.corpus_name)
-    problems = check_limits(corpus, options, pretokenizer)
+    options = chosen.options
+    corpus = get_corpus(ctx.data, chosen.pretokenizer, ctx.corpus_name)
+    problems = limits.check(corpus, options)
     if problems:
         raise ValueError(" ".join(problems))
     return get_training(corpus, options, label)
-
-
-def _import_key() -> str:
-    """The tokenizer uploader's key: a new one after each opened tokenizer empties the box."""
-    return f"w_import_{st.session_state.get('import_box', 0)}"
-
-
-def _store_import(key: str) -> None:
-    """Open the files in the box as one tokenizer; it replaces the one open before.
-
-    On success the box is emptied (one tokenizer at a time: files added later are a new
-    tokenizer, never mixed with the old one); on failure the files stay in the box and
-    the message names them.
-    """
-    files = st.session_state.get(key) or []
-    st.session_state.pop("import_error", None)
-    if not files:
-        return
-    names = ", ".join(dict.fromkeys(f.name for f in files))  # a file given twice: the last
-    try:
-        from bpeviz.formats import import_files
-
-        training = import_files({f.name: f.getvalue() for f in files})
-    except ValueError as err:
-        problem = str(err)
-    except Exception as err:  # a malformed file must never take the page down
-        log.exception("tokenizer import failed")
-        problem = f"could not open this file ({type(err).__name__})"
-    else:
-        from bpeviz.formats.hf import import_notes
-
-        st.session_state["imported"] = (names, training)
-        st.session_state["import_notes"] = [
-            note for f in files if f.name.endswith(".json")
-            for note in import_notes(f.getvalue().decode("utf-8", "replace"))]
-        st.session_state["import_box"] = st.session_state.get("import_box", 0) + 1
-        st.session_state["import_toast"] = (
-            f"Opened {names}: {len(training.vocab):,} tokens, {len(training.merges):,} merges "
-            f"({training.algorithm}).")
-        put("imp_step", len(training.merges))
-        put("tok_source", "imported")
-        return
-    if len(files) > 1:
-        problem += (" Open one tokenizer at a time: a tokenizer.json, a training.json, a "
-                    "*.tiktoken or vocab.txt, or a vocab.json with its merges.txt.")
-    st.session_state["import_error"] = (names, problem)
-
-
-def forget_import() -> None:
-    st.session_state.pop("imported", None)
-    put("tok_source", "training")
-
-
-def imported() -> tuple[str, Training] | None:
-    """The tokenizer file opened on the Vocabulary page, if any: (file names, training)."""
-    return st.session_state.get("imported")
-
-
-def import_widget() -> None:
-    """An uploader for tokenizer files; what it opens is explored on the Tokenize page.
-
-    One tokenizer is open at a time; the messages say which files they are about, and a
-    toast announces an opened tokenizer where the user is looking (the uploader may sit
-    at the bottom of a long page).
-    """
-    key = _import_key()
-    st.file_uploader(
-        "Open a tokenizer file (tokenizer.json, vocab.json + merges.txt, "
-        "*.tiktoken, vocab.txt, training.json)", key=key, accept_multiple_files=True,
-        on_change=_store_import, args=(key,), max_upload_size=LIMITS.upload_bytes // 1_000_000,
-        help="Opening a tokenizer replaces the one open before.")
-    from bpeviz.ui.opened import by_name_box  # (it imports this module)
-
-    by_name_box()
-    announced = st.session_state.pop("import_toast", None)
-    if announced:
-        st.toast(md_escape(announced), icon="✅")
-    current = imported()
-    problem = st.session_state.get("import_error")
-    if problem and st.session_state.get(key):
-        names, message = problem
-        still = f" {current[0]} is still open." if current is not None else ""
-        error(f"{names} cannot be opened as a tokenizer file: {message}{still}")
-    if current is not None:
-        names, training = current
-        st.success(md_escape(f"Opened {names}: {len(training.vocab):,} tokens, "
-                             f"{len(training.merges):,} merges ({training.algorithm})."))
-        notes = st.session_state.get("import_notes") or []
-        if notes:  # what the file does that bpeviz does not model: said, never hidden
-            warning("Opened with its own vocabulary, ids and merges, but " + "; ".join(notes)
-                    + ".")
-        cols = st.columns(2)
-        cols[0].page_link("pages/2_Tokenize.py", label="Tokenize with it",
-                          icon=":material/content_cut:")
-        cols[1].button("Close it", on_click=forget_import, key="forget_import")
 
 
 def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:

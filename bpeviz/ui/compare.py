@@ -16,23 +16,9 @@ from bpeviz import compare as cmp
 from bpeviz.curves import metric_curve
 from bpeviz.render_compare import CONFIG_LETTERS
 from bpeviz.training import Training
-from bpeviz.ui import (
-    ALGORITHM_LABELS,
-    MARKER_LABELS,
-    PRETOKENIZER_LABELS,
-    SCORING_LABELS,
-    TIE_HELP,
-    TIE_LABELS,
-    Context,
-    imported,
-    pretokenizer_for,
-    pretokenizer_label,
-    train_options,
-    train_variant,
-)
+from bpeviz.ui import Context, imported, train_variant
+from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, clamp, get, put
-
-_SHORT_SCORING = {"score": "scored pairs", "frequency": "pair frequency"}
 
 
 @dataclass(frozen=True)
@@ -58,39 +44,13 @@ def configuration(ctx: Context, i: int) -> Configuration:
                            "opened": f"the opened file ({opened[0]})"}.get)
     if opened is not None and get(f"c{i}_source") == "opened":
         names, training = opened
-        st.caption(f"{ALGORITHM_LABELS[training.algorithm]}: {len(training.vocab):,} tokens, "
+        st.caption(f"{algorithm_labels()[training.algorithm]}: {len(training.vocab):,} tokens, "
                    f"{len(training.merges):,} merges, cut with the "
                    f"{PRETOKENIZER_LABELS[cmp_pretokenizer(training)]} pre-tokenizer.")
         return Configuration(f"{letter}: {names} (opened file)", training, opened=True)
-    algo = bound(st.selectbox, "Algorithm", f"c{i}_algo", list(ALGORITHM_LABELS),
-                 format_func=ALGORITHM_LABELS.get)
-    merges = bound(st.number_input, "Merges", f"c{i}_merges", min_value=0,
-                   max_value=1_000_000, step=10)
-    pretok = bound(st.selectbox, "Pre-tokenizer", f"c{i}_pretok", list(PRETOKENIZER_LABELS),
-                   format_func=pretokenizer_label(algo),
-                   help="How text is cut into words (as in the sidebar)")
-    a, b = st.columns(2)
-    with a:
-        marker = bound(st.selectbox, "End-of-word marker (BPE)", f"c{i}_marker",
-                       list(MARKER_LABELS), format_func=MARKER_LABELS.get,
-                       disabled=algo != "bpe")
-    with b:
-        scoring = bound(st.selectbox, "WordPiece scoring", f"c{i}_scoring",
-                        list(SCORING_LABELS), format_func=SCORING_LABELS.get,
-                        disabled=algo != "wordpiece")
-    tie = bound(st.radio, "Tie rule", f"c{i}_tie", list(TIE_LABELS),
-                format_func=TIE_LABELS.get, help=TIE_HELP)  # (as the sidebar: labels wrap)
-    options = train_options(algo, merges=merges, marker=marker, scoring=scoring, tie=tie)
-    pretokenizer = pretokenizer_for(pretok, algo)
-    details = [f"{merges:,} merges", PRETOKENIZER_LABELS[pretokenizer]]
-    if algo == "bpe" and marker != "none":
-        details.append(f"marker {marker}")
-    if algo == "wordpiece":
-        details.append(_SHORT_SCORING[scoring])
-    details.append("ties: " + TIE_LABELS[tie].split(" (")[0])
-    training = train_variant(ctx, options, pretok, f"Training {letter}")
-    return Configuration(f"{letter}: {ALGORITHM_LABELS[algo]} ({', '.join(details)})",
-                         training)
+    chosen = training_settings(f"c{i}_", compact=True)
+    training = train_variant(ctx, chosen, f"Training {letter}")
+    return Configuration(f"{letter}: {chosen.description}", training)
 
 
 def cmp_pretokenizer(training: Training) -> str:

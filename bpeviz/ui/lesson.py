@@ -17,13 +17,14 @@ from bpeviz.lesson import (
 )
 from bpeviz.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
-from bpeviz.training import Training
+from bpeviz.training import Training, make_options
 from bpeviz.ui import state
 from bpeviz.ui.state import get, put
 from bpeviz.ui.training import get_corpus, get_training
 
 #: the lesson's own settings (plain session state, kept across pages)
-DEFAULTS = {"learn_algo": "bpe", "learn_sample": LESSON_SAMPLES["bpe"], "learn_step": 1}
+_FIRST = next(iter(LESSON_SAMPLES))  # the lesson to start with
+DEFAULTS = {"learn_algo": _FIRST, "learn_sample": LESSON_SAMPLES[_FIRST], "learn_step": 1}
 
 
 def setup(title: str = "Learn") -> tuple[str, bool]:
@@ -45,7 +46,7 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
         for path, name, icon in ui.PAGES:
             st.page_link(path, label=name, icon=icon)
         st.subheader("Display")
-        ui._display_settings()
+        ui.display_settings()
         st.caption("The lesson trains its own small sample; the corpus and training "
                    "settings are on the other pages.")
     state.write_url()
@@ -56,7 +57,8 @@ def training(algorithm: str, sample_id: str) -> Training:
     """The lesson's training (cached, shared with Explore for the same settings)."""
     corpus = get_corpus(sample_bytes(sample_id), lesson_pretokenizer(algorithm),
                         SAMPLES[sample_id].filename)
-    return get_training(corpus, lesson_options(algorithm, sample_id), "Training the lesson")
+    options = make_options(**lesson_options(algorithm, sample_id))  # the sidebar's form
+    return get_training(corpus, options, "Training the lesson")
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

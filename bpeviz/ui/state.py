@@ -112,7 +112,7 @@ SETTINGS: dict[str, Setting] = {
     "tok_source": Setting("training", ("training", "imported"), url=False),
     "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
 }
-for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
+for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({
         f"c{_i}_algo": Setting(_algo, ALGORITHMS),
         f"c{_i}_merges": Setting(200, lo=0, hi=MAX_TYPED),

@@ -15,12 +15,15 @@ import threading
 import time
 from typing import Any
 
+import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
+from bpeviz import views
 from bpeviz.corpus import Corpus
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
-from bpeviz.training import Training, train
+from bpeviz.training import Training, TrainOptions, train
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
@@ -59,7 +62,7 @@ def release_memory() -> None:
 class TrainingJob:
     """One training running (or run) in a worker thread."""
 
-    def __init__(self, corpus: Corpus, options: dict[str, Any]) -> None:
+    def __init__(self, corpus: Corpus, options: TrainOptions | dict[str, Any]) -> None:
         self.corpus = corpus
         self.options = options
         self.done = 0
@@ -76,7 +79,10 @@ class TrainingJob:
 
     def _run(self) -> None:
         try:
-            self.result = train(self.corpus, progress=self._progress, **self.options)
+            if isinstance(self.options, TrainOptions):
+                self.result = train(self.corpus, self.options, progress=self._progress)
+            else:  # the keyword arguments of train
+                self.result = train(self.corpus, progress=self._progress, **self.options)
         except BaseException as err:  # reported to the page, never raised in the thread
             self.error = err
         finally:
@@ -94,13 +100,13 @@ class TrainingJob:
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _training_job(digest: str, options_key: tuple, _corpus: Corpus,
-                  _options: dict[str, Any]) -> TrainingJob:
+                  _options: TrainOptions | dict[str, Any]) -> TrainingJob:
     return TrainingJob(_corpus, _options)
 
 
 @st.cache_resource(max_entries=BIG_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _big_training_job(digest: str, options_key: tuple, _corpus: Corpus,
-                      _options: dict[str, Any]) -> TrainingJob:
+                      _options: TrainOptions | dict[str, Any]) -> TrainingJob:
     return TrainingJob(_corpus, _options)
 
 
@@ -112,12 +118,15 @@ def is_big(corpus: Corpus) -> bool:
     return _SYMBOLS.get(corpus, None, lambda: sum(map(len, corpus.words))) > BIG_SYMBOLS
 
 
-def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training") -> Training:
-    """The training of ``corpus`` with ``options`` (the keyword arguments of ``train``).
+def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
+                 label: str = "Training") -> Training:
+    """The training of ``corpus`` with ``options`` (a :class:`TrainOptions`, or the
+    keyword arguments of ``train``: the same options share one cached training).
 
     Draws a progress bar while the training runs; raises the training's ValueError.
     """
-    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    given = options.to_dict() if isinstance(options, TrainOptions) else options
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in given.items()))
     jobs = _big_training_job if is_big(corpus) else _training_job
     job = jobs(_digest(corpus), key, corpus, options)
     if not job.wait(0.15):
@@ -163,6 +172,19 @@ def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
     digest = hashlib.sha256(data).hexdigest()
     corpora = _big_corpus if len(data) > BIG_TEXT_BYTES else _corpus
     return corpora(digest, pretokenizer, name, data)
+
+
+_ARROW: OwnedCache[Any] = OwnedCache("arrow")
+
+
+def merges_arrow(training: Training, byte_style: str = "gpt2",
+                 score: bool = True) -> tuple[pd.DataFrame, pa.Table]:
+    """:func:`bpeviz.views.merges_table` and the Arrow table Streamlit sends for it, both
+    made once per training, byte style and ``score`` (Explore changes only the ``now``
+    column of the Arrow table at each step; styling thousands of rows cost a rerun)."""
+    return _ARROW.get(training, (byte_style, score), lambda: (
+        frame := views.merges_table(training, byte_style, score),
+        pa.Table.from_pandas(frame)))
 
 
 _SNAPSHOTS: OwnedCache[Snapshot] = OwnedCache("snapshots", keep=6)

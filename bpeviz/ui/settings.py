@@ -1,0 +1,202 @@
+"""The training and display settings, drawn once for the sidebar and once per Compare
+configuration by the same function, :func:`training_settings`.
+
+Labels of algorithms come from their records (:mod:`bpeviz.algorithms`); which settings
+a widget set has comes from the setting names in :data:`bpeviz.ui.state.SETTINGS`
+(``prefix + name``: the sidebar's ``algo``, Compare's ``c1_algo``), so a link keeps
+working. The result is one :class:`Settings`: the :class:`~bpeviz.training.TrainOptions`
+the pages train with, and the pre-tokenizer they cut the corpus with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from bpeviz import algorithms
+from bpeviz.limits import LIMITS
+from bpeviz.pretokenize import PRETOKENIZERS
+from bpeviz.training import TrainOptions, make_options
+from bpeviz.ui import state
+from bpeviz.ui.state import bound, get
+
+PRETOKENIZER_LABELS = {
+    "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
+    "whitespace": "whitespace",
+    "gpt2": "GPT-2 regex",
+    "none": "none (one word per line)",
+    "cl100k": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
+}
+#: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
+PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
+                      "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
+                      "o200k": "GPT-4o regex (o200k)"}
+MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
+SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
+                  "frequency": "frequency (like HF's WordPieceTrainer)"}
+TIE_LABELS = {"first": "first seen in the corpus (minbpe, tiktoken)",
+              "ids": "smallest ids (Hugging Face)"}
+TIE_HELP = ("Which pair wins when several have the best count or score: the pair seen first "
+            "in the corpus, or the pair of the smallest token ids.")
+_SHORT_SCORING = {"score": "scored pairs", "frequency": "pair frequency"}
+
+
+def algorithm_labels() -> dict[str, str]:
+    """What the app calls each algorithm, from the records (``{"bpe": "BPE (characters)"}``)."""
+    return algorithms.labels()
+
+
+def pretokenizer_for(choice: str, algorithm: str) -> str:
+    """The pre-tokenizer a setting names: ``auto`` is the algorithm's own.
+
+    >>> pretokenizer_for("auto", "bbpe"), pretokenizer_for("none", "bbpe")
+    ('gpt2', 'none')
+    """
+    return algorithms.get(algorithm).pretokenizer_for(choice)
+
+
+def pretokenizer_label(algorithm: str):
+    """A format function for a pre-tokenizer box: ``auto`` names what it picks.
+
+    >>> pretokenizer_label("bbpe")("auto"), pretokenizer_label("bpe")("none")
+    ('auto: GPT-2 regex', 'one word per line')
+    """
+    def label(choice: str) -> str:
+        if choice == "auto":
+            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
+        return PRETOKENIZER_SHORT[choice]
+    return label
+
+
+def train_options(algorithm: str, *, merges: int | None = None, vocab_size: int | None = None,
+                  marker: str = "none", marker_style: str = "separate", scoring: str = "score",
+                  tie: str = "first", min_freq: int = 0) -> dict[str, Any]:
+    """The keyword arguments of ``bpeviz.train`` for the app's settings (the marker only
+    where the algorithm takes one, the scoring only where it is scored).
+
+    >>> train_options("wordpiece", merges=5, marker="</w>")["scoring"]
+    'score'
+    >>> "marker" in train_options("wordpiece", merges=5, marker="</w>")
+    False
+    """
+    alg = algorithms.get(algorithm)
+    options: dict[str, Any] = {"algorithm": algorithm, "tie_break": tie,
+                               "min_frequency": int(min_freq)}
+    if vocab_size is not None:
+        options["vocab_size"] = int(vocab_size)
+    else:
+        options["merges"] = int(merges or 0)
+    if alg.takes_marker and marker != "none":
+        options["marker"] = marker
+        options["marker_style"] = marker_style
+    if alg.scored:
+        options["scoring"] = scoring
+    return options
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a set of training widgets chose: the options to train with, the pre-tokenizer
+    to cut the corpus with (``auto`` resolved) and a short description for labels."""
+
+    options: TrainOptions
+    pretokenizer: str
+    description: str
+
+    @property
+    def algorithm(self) -> str:
+        return self.options.algorithm
+
+
+def _has(prefix: str, name: str) -> bool:
+    return prefix + name in state.SETTINGS
+
+
+def training_settings(prefix: str = "", *, compact: bool = False) -> Settings:
+    """Draw the training widgets of the settings named ``prefix + name`` and return what
+    they chose. The sidebar uses ``prefix=""``; Compare ``"c1_"``, ``"c2_"``, ... whose
+    settings have no "train until" choice, marker style or minimum frequency.
+
+    ``compact`` draws select boxes where the sidebar has radios (narrow columns).
+    Raises ValueError (a message for the user) if the options cannot be trained.
+    """
+    labels = algorithm_labels()
+    algorithm = bound(st.selectbox, "Algorithm", prefix + "algo", list(labels),
+                      format_func=labels.get)
+    alg = algorithms.get(algorithm)
+    size_by = "merges"
+    if _has(prefix, "size_by"):
+        size_by = bound(st.radio, "Train until", prefix + "size_by", ["merges", "vocab"],
+                        horizontal=True, format_func={"merges": "a number of merges",
+                                                      "vocab": "a vocabulary size"}.get)
+    if size_by == "merges":
+        bound(st.number_input, "Merges", prefix + "merges", min_value=0,
+              max_value=state.MAX_TYPED, step=10,
+              help=f"The live explorer makes up to {LIMITS.merges:,} merges.")
+    else:
+        bound(st.number_input, "Vocabulary size", prefix + "vocab", min_value=1,
+              max_value=state.MAX_TYPED, step=10,
+              help="Special tokens + initial symbols + merged tokens.")
+    pretok = bound(st.selectbox, "Pre-tokenizer", prefix + "pretok", list(PRETOKENIZER_LABELS),
+                   format_func=pretokenizer_label(algorithm),
+                   help="How text is cut into words before training: "
+                        + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items())
+                        + "; auto: GPT-2 for byte-level BPE, whitespace otherwise.")
+    choice = st.selectbox if compact else st.radio
+    styled = _has(prefix, "marker_style")
+    cols = st.columns(2)
+    with cols[0]:
+        marker = bound(st.selectbox, "End-of-word marker", prefix + "marker",
+                       list(MARKER_LABELS), format_func=MARKER_LABELS.get,
+                       disabled=not alg.takes_marker,
+                       help="BPE only: a symbol that ends every word.")
+    with cols[1]:
+        if styled:
+            bound(st.selectbox, "Marker", prefix + "marker_style", ["separate", "glued"],
+                  disabled=not alg.takes_marker or marker == "none",
+                  help="separate: 'low' → l o w </w>; glued: l o w</w>")
+        else:
+            scoring = bound(choice, "WordPiece scoring", prefix + "scoring",
+                            list(SCORING_LABELS), format_func=SCORING_LABELS.get,
+                            disabled=not alg.scored)
+    if styled:
+        # radios: their labels wrap, where a select box would cut them at the sidebar's edge
+        scoring = bound(choice, "WordPiece scoring", prefix + "scoring", list(SCORING_LABELS),
+                        format_func=SCORING_LABELS.get, disabled=not alg.scored)
+    # a radio everywhere: its labels wrap, where a select box cuts them in a narrow column
+    tie = bound(st.radio, "Tie rule", prefix + "tie", list(TIE_LABELS),
+                format_func=TIE_LABELS.get, help=TIE_HELP)
+    min_freq = 0
+    if _has(prefix, "min_freq"):
+        min_freq = bound(st.number_input, "Minimum pair frequency", prefix + "min_freq",
+                         min_value=0, max_value=state.MAX_TYPED,
+                         help="Stop when no pair occurs this often.")
+    kwargs = train_options(
+        algorithm,
+        merges=get(prefix + "merges") if size_by == "merges" else None,
+        vocab_size=get(prefix + "vocab") if size_by == "vocab" else None,
+        marker=marker,
+        marker_style=get(prefix + "marker_style") if styled else "separate",
+        scoring=scoring, tie=tie, min_freq=min_freq)
+    pretokenizer = alg.pretokenizer_for(pretok)
+    details = [f"{int(get(prefix + 'merges')):,} merges" if size_by == "merges"
+               else f"{int(get(prefix + 'vocab')):,} tokens", PRETOKENIZER_LABELS[pretokenizer]]
+    if "marker" in kwargs:
+        details.append(f"marker {marker}")
+    if "scoring" in kwargs:
+        details.append(_SHORT_SCORING[scoring])
+    details.append("ties: " + TIE_LABELS[tie].split(" (")[0])
+    return Settings(make_options(**kwargs), pretokenizer,
+                    f"{alg.label} ({', '.join(details)})")
+
+
+def display_settings() -> None:
+    """How bytes are shown, and presentation mode (the sidebar's Display section)."""
+    bound(st.radio, "Bytes shown as", "bytes", ["gpt2", "hex"], horizontal=True,
+          format_func={"gpt2": "GPT-2 characters (Ġ)", "hex": "hex <0xE6>"}.get,
+          help="How byte-level tokens are drawn; partial characters never show as �.")
+    bound(st.toggle, "Presentation mode", "present",
+          help="Large type and high-contrast highlights, for a projector.")

@@ -1,0 +1,47 @@
+"""The UI asks the algorithm records (issue 13): labels, the "auto" pre-tokenizer, which
+options apply, the lessons; and the display module is the one place symbols are shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from bpeviz import algorithms, display, encoding, symbols, views
+from bpeviz.algorithms import Algorithm
+from bpeviz.ui import settings
+
+TOY = Algorithm(name="toy_scored", label="Toy (scored, bytes)", help="A test algorithm.",
+                units="bytes", pretokenizer="none", score=lambda n, a, b: n / (a + b),
+                lesson_sample="low", lesson_order=0, short_label="Toy")
+
+
+@pytest.fixture
+def toy():
+    algorithms.register(TOY)
+    yield TOY
+    algorithms.unregister(TOY.name)
+
+
+def test_labels_and_auto_come_from_the_records(toy):
+    assert settings.algorithm_labels()[toy.name] == "Toy (scored, bytes)"
+    assert settings.algorithm_labels()["wordpiece"] == algorithms.get("wordpiece").label
+    assert settings.pretokenizer_for("auto", toy.name) == "none"
+    assert settings.pretokenizer_label(toy.name)("auto") == "auto: one word per line"
+
+
+def test_options_follow_what_the_record_takes(toy):
+    scored = settings.train_options(toy.name, merges=3, marker="</w>", scoring="frequency")
+    assert scored["scoring"] == "frequency" and "marker" not in scored
+    plain = settings.train_options("bpe", merges=3, marker="</w>", scoring="frequency")
+    assert plain["marker"] == "</w>" and "scoring" not in plain
+
+
+def test_a_new_lesson_is_listed_in_its_order(toy):
+    assert list(algorithms.lessons()) == [toy.name, "bpe", "wordpiece", "bbpe"]
+    assert toy.short == "Toy" and algorithms.get("bbpe").short == "Byte-level BPE"
+
+
+def test_old_paths_show_with_the_display_module():
+    assert symbols.display is display.display and symbols.bytes_to_gpt2 is display.bytes_to_gpt2
+    assert views.label is display.label and views.visible is display.visible
+    assert encoding.readable is display.readable
+    assert display.label(" \t\n") == "·→↵" and display.readable(b"\xe6") == "<0xE6>"
