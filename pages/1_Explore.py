@@ -5,12 +5,17 @@ import pyarrow as pa
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.ui import stage, state
+from bpeviz.ui.unigram import unigram_explore
 
 ctx = ui.page("Explore")
+if get_algorithm(ctx.algorithm).step_kind == "prune":  # pruning rounds, not merges
+    unigram_explore(ctx)
+    st.stop()
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(

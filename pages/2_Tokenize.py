@@ -4,11 +4,16 @@ import pandas as pd
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.explain import text_words
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import trace_html
+from bpeviz.ui.unigram import unigram_tokenize
 
 ctx = ui.page("Tokenize")
+if get_algorithm(ctx.algorithm).step_kind == "prune":  # Viterbi at a pruning round
+    unigram_tokenize(ctx)
+    st.stop()
 byte_style, strong = ctx.byte_style, ctx.presentation
 st.title("Tokenize any text")
 

@@ -61,5 +61,5 @@ ALGORITHMS = names()
 DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
                                                       for a in _REGISTRY.values()}
 
-__all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE", "Algorithm",
-           "get", "names", "register", "unregister"]
+__all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
+           "Algorithm", "get", "names", "register", "unregister"]

@@ -28,7 +28,10 @@ from bpeviz.ui.training import get_corpus, get_training, snapshot
 
 log = logging.getLogger("bpeviz.ui")
 
-ALGORITHM_LABELS = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE", "wordpiece": "WordPiece"}
+ALGORITHM_LABELS = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE", "wordpiece": "WordPiece",
+                    "unigram": "Unigram (SentencePiece)"}
+#: the pages that can show a training whose steps prune (Unigram); the others say so
+PRUNE_PAGES = ("Explore", "Tokenize")
 PRETOKENIZER_LABELS = {
     "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
     "whitespace": "whitespace",
@@ -55,8 +58,9 @@ def pretokenizer_label(algorithm: str):
     """
     def label(choice: str) -> str:
         if choice == "auto":
-            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
-        return PRETOKENIZER_SHORT[choice]
+            chosen = pretokenizer_for('auto', algorithm)
+            return f"auto: {PRETOKENIZER_SHORT.get(chosen, chosen)}"
+        return PRETOKENIZER_SHORT.get(choice, choice)
     return label
 
 
@@ -108,14 +112,25 @@ def warning(message: object) -> None:
 
 def pretokenizer_for(choice: str, algorithm: str) -> str:
     if choice == "auto":
-        return "gpt2" if algorithm == "bbpe" else "whitespace"
+        return _record(algorithm).pretokenizer
     return choice
+
+
+def _record(algorithm: str):
+    from bpeviz.algorithms import get as get_algorithm
+
+    return get_algorithm(algorithm)
 
 
 def train_options(algorithm: str, *, merges: int | None = None, vocab_size: int | None = None,
                   marker: str = "none", marker_style: str = "separate", scoring: str = "score",
                   tie: str = "first", min_freq: int = 0) -> dict[str, Any]:
-    """The keyword arguments of ``bpeviz.train`` for the app's settings."""
+    """The keyword arguments of ``bpeviz.train`` for the app's settings (for an
+    algorithm whose steps prune: of ``bpeviz.unigram.corpus_words.train_corpus``)."""
+    if _record(algorithm).step_kind == "prune":
+        from bpeviz.ui.unigram import prune_options
+
+        return prune_options(algorithm, vocab_size)
     options: dict[str, Any] = {"algorithm": algorithm, "tie_break": tie,
                                "min_frequency": int(min_freq)}
     if vocab_size is not None:
@@ -197,6 +212,10 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
 def _training_settings(corpus_algorithm_hint: str | None = None) -> dict[str, Any]:
     algorithm = bound(st.selectbox, "Algorithm", "algo", list(ALGORITHM_LABELS),
                       format_func=ALGORITHM_LABELS.get)
+    if _record(algorithm).step_kind == "prune":
+        from bpeviz.ui.unigram import prune_settings
+
+        return prune_settings(algorithm)
     size_by = bound(st.radio, "Train until", "size_by", ["merges", "vocab"], horizontal=True,
                     format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get)
     if size_by == "merges":
@@ -246,6 +265,8 @@ def _display_settings() -> None:
 
 def check_limits(corpus: Corpus, options: dict[str, Any], pretokenizer: str) -> list[str]:
     """The interactive limits this corpus and these options pass."""
+    if _record(options["algorithm"]).step_kind == "prune":
+        return limits.check(0, len(corpus.words), 0, options["algorithm"], pretokenizer)
     merges = options.get("merges")
     if merges is None:
         opts = make_options(**{k: v for k, v in options.items()})
@@ -315,6 +336,20 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                            byte_style=get("bytes"), presentation=bool(get("present")),
                            sample=sample)
         training = get_training(corpus, options)
+        if _record(options["algorithm"]).step_kind == "prune":
+            if title not in PRUNE_PAGES:
+                st.info(md_escape(
+                    f"The {title} page shows trainings made by merges; "
+                    f"{ALGORITHM_LABELS.get(options['algorithm'], options['algorithm'])} "
+                    f"prunes instead. See it on {' and '.join(PRUNE_PAGES)}, or choose "
+                    "another algorithm in the sidebar."), icon="ℹ️")
+                for page_name in PRUNE_PAGES:
+                    path = next(p for p, n, _ in PAGES if n == page_name)
+                    st.page_link(path, label=f"Open {page_name}")
+                st.stop()
+            return Context(corpus=corpus, corpus_name=name, data=data, training=training,
+                           options=options, byte_style=get("bytes"),
+                           presentation=bool(get("present")), sample=sample)
         too_big = limits.check(weighted_symbols=training.initial_tokens)
         if too_big:  # counts past 2**53: the pages' tables would round them
             for problem in too_big:

@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from bpeviz import algorithms
 from bpeviz import compare as cmp
 from bpeviz.curves import metric_curve
 from bpeviz.render_compare import CONFIG_LETTERS
@@ -60,7 +61,11 @@ def configuration(ctx: Context, i: int) -> Configuration:
                    f"{len(training.merges):,} merges, cut with the "
                    f"{PRETOKENIZER_LABELS[cmp_pretokenizer(training)]} pre-tokenizer.")
         return Configuration(f"{letter}: {names} (opened file)", training, opened=True)
-    algo = bound(st.selectbox, "Algorithm", f"c{i}_algo", list(ALGORITHM_LABELS),
+    # Compare lines up merge steps: algorithms whose steps prune (Unigram) are not offered
+    merging = [a for a in ALGORITHM_LABELS if algorithms.get(a).step_kind == "merge"]
+    if get(f"c{i}_algo") not in merging:
+        put(f"c{i}_algo", merging[0])
+    algo = bound(st.selectbox, "Algorithm", f"c{i}_algo", merging,
                  format_func=ALGORITHM_LABELS.get)
     merges = bound(st.number_input, "Merges", f"c{i}_merges", min_value=0,
                    max_value=1_000_000, step=10)

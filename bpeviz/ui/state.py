@@ -84,6 +84,9 @@ SETTINGS: dict[str, Setting] = {
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
+    # Unigram: the trainer's variant, the pruning round shown, the lattice's word
+    "uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
+    "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
 }
 for _i, _algo in enumerate(("bpe", "bbpe", "wordpiece"), 1):
     SETTINGS.update({

@@ -70,7 +70,7 @@ class TrainingJob:
 
     def _run(self) -> None:
         try:
-            self.result = train(self.corpus, progress=self._progress, **self.options)
+            self.result = _train(self.corpus, self._progress, self.options)
         except BaseException as err:  # reported to the page, never raised in the thread
             self.error = err
         finally:
@@ -84,6 +84,18 @@ class TrainingJob:
     @property
     def finished(self) -> bool:
         return self._finished.is_set()
+
+
+def _train(corpus: Corpus, progress: Any, options: dict[str, Any]) -> Any:
+    """``train``, or for an algorithm whose steps prune, the Unigram trainer."""
+    from bpeviz.algorithms import get as get_algorithm
+
+    if get_algorithm(options["algorithm"]).step_kind == "prune":
+        from bpeviz.unigram.corpus_words import train_corpus
+
+        rest = {k: v for k, v in options.items() if k != "algorithm"}
+        return train_corpus(corpus, **rest)
+    return train(corpus, progress=progress, **options)
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
