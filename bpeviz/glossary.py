@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.symbols import Symbol, bytes_to_gpt2, bytes_to_hex
+from bpeviz.symbols import WORDPIECE_PREFIX, Symbol, bytes_to_gpt2, bytes_to_hex
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
