@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import math
 import re
 import signal
@@ -130,9 +131,13 @@ def test_explore_shows_the_engines_removed_pieces_splits_and_loss_at_a_round():
     shown = {views.visible(w): w for w in step.words}  # the page shows invisible chars
     for word, chips in rows.items():
         assert chips == [views.label(p) for p in step.splits[shown[word]]], word
-    # a later round: the loss curve has one point per step
+    download = [el for el in at.get("download_button") if "tokenizer.json" in el.proto.label]
+    assert download, "this round can be downloaded as tokenizer.json"
+    # the loss curve and the vocabulary size: one point per step
     chart = next(c for c in at.get("plotly_chart") if '"loss"' in c.proto.spec)
-    assert str(round(training.at(len(training) - 1).loss, 1))[:4] in chart.proto.spec
+    data = json.loads(chart.proto.spec)["data"]
+    assert data[0]["y"] == pytest.approx([s.loss for s in training.steps])
+    assert data[1]["y"] == [len(s.pieces) for s in training.steps]
 
 
 def test_the_lattice_best_path_is_viterbi_in_the_app():

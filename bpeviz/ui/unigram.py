@@ -19,6 +19,7 @@ from bpeviz.limits import LIMITS
 from bpeviz.render import md_escape
 from bpeviz.ui import state
 from bpeviz.ui.state import bound, get
+from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
     removed_at,
     removed_frame,
@@ -33,6 +34,8 @@ VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, prune 25% a rou
 CLOUD_CHARS = 300
 #: at most this many words are drawn in Word splits (search finds the others)
 WORDS_SHOWN = 300
+#: a word's lattice is drawn up to this many arcs (each is a line of the figure)
+LATTICE_ARCS = 400
 
 
 # -- the sidebar ------------------------------------------------------------------------
@@ -162,6 +165,12 @@ def unigram_explore(ctx) -> None:
     removed = removed_at(training, k)
     c.metric("Removed this round", f"{len(removed):,}")
     st.markdown(md_escape(round_sentence(training, k)))
+    st.download_button(
+        "Download this round as tokenizer.json", to_hf_json(step.model),
+        file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
+        key="uexport", icon=":material/download:",
+        help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this round's "
+             "pieces and log-probabilities.")
     st.plotly_chart(loss_figure(training, k), key="uloss", config={"displaylogo": False})
 
     left, right = st.columns([3, 2], gap="large")
@@ -237,8 +246,12 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
         f"({len(found.nodes):,} arcs); a path of arcs from the left end to the right end is "
         f"one way to cut it. Its score is the sum of its pieces' log-probabilities; the "
         f"best path (thick, red) scores {found.best_score:.3f}."))
-    st.plotly_chart(lattice_figure(found, byte_style), key="ulattice_fig",
-                    config={"displaylogo": False})
+    if len(found.nodes) <= LATTICE_ARCS:
+        st.plotly_chart(lattice_figure(found, byte_style), key="ulattice_fig",
+                        config={"displaylogo": False})
+    else:
+        st.caption(md_escape(f"The drawing is left out past {LATTICE_ARCS} arcs; the best "
+                             "segmentations are listed below."))
     best = found.nbest[0][1] if found.nbest else 0.0
     rows = [{"rank": r, "segmentation": " | ".join(views.label(p) for p in pieces),
              "score": score, "relative probability": math.exp(score - best)}
