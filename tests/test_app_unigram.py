@@ -188,6 +188,20 @@ def test_the_lattice_best_path_is_the_best_of_all_segmentations(variant):
         assert sum(e - s for s, e in on_path) == len(word)
 
 
+def test_the_course_variant_prunes_in_the_app_and_says_when_it_cannot():
+    at = unigram_app("pages/1_Explore.py", uvariant="course", vocab=1000, sample="hug")
+    assert any("made no pruning round" in i.value for i in at.info)  # seed under 1000
+    ok(at.number_input(key="w_vocab").set_value(15).run())
+    training = sample_training(vocab=15, variant="course", sample="hug")
+    assert len(training) > 2
+    last = len(training) - 1
+    assert at.slider(key="w_uround").max == last
+    ok(at.slider(key="w_uround").set_value(1).run())
+    assert any('data-bpeviz-step="1"' in b for b in html_bodies(at))
+    table = next(d.value for d in at.dataframe if "piece" in d.value.columns)
+    assert table["piece"].tolist() == removed_frame(removed_at(training, 1))["piece"].tolist()
+
+
 def test_tokenize_cuts_by_viterbi_at_the_round_and_counts_the_cloud():
     training = sample_training()
     text = "The tokenizer learns tokens"

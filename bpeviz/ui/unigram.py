@@ -77,7 +77,14 @@ def round_controls(training) -> int:
     last = len(training) - 1
     k = state.clamp("uround", 0, last)
     if last == 0:
-        st.info("This training made no pruning round: the seed is already the vocabulary.")
+        seed = len(training.at(0).pieces)
+        hint = (f" The course's seed has {seed:,} pieces (every character, then the most "
+                "frequent substrings up to 300 pieces in all), and its rounds remove only "
+                "pieces longer than one character: choose a vocabulary size under the seed's "
+                "in the sidebar to see it prune." if training.variant == "course" else
+                " Choose a smaller vocabulary size in the sidebar to see it prune.")
+        st.info(md_escape("This training made no pruning round: the seed already fits the "
+                          "vocabulary size." + hint))
     else:
         cols = st.columns([1, 12, 1], vertical_alignment="bottom")
         cols[0].button("◀", key="uround_prev", help="Previous round", on_click=_shift,
