@@ -214,6 +214,15 @@ def test_tokenize_cuts_by_viterbi_at_the_round_and_counts_the_cloud():
     assert {m.label: m.value for m in at.metric}["Tokens"] == f"{len(tokens):,}"
     cloud = next(d.value for d in at.dataframe if "times" in d.value.columns)
     assert int(cloud["times"].sum()) == 100
+    assert at.selectbox(key="ucloud_of").value == "tokenizer"  # the longest word
+    expected = segmentation_cloud(step.model, "tokenizer", 100, 0.1)
+    assert cloud["times"].tolist() == [n for _, n in expected]
+    assert cloud["segmentation"].tolist() == [" | ".join(views.label(p) for p in split)
+                                              for split, _ in expected]
+    best = tuple(t.text for t in step.model.encode("tokenizer"))
+    assert cloud["best"].tolist() == ["★" if split == best else "" for split, _ in expected]
+    ok(at.selectbox(key="ucloud_of").set_value(text).run())  # the whole text
+    cloud = next(d.value for d in at.dataframe if "times" in d.value.columns)
     expected = segmentation_cloud(step.model, text, 100, 0.1)
     assert cloud["times"].tolist() == [n for _, n in expected]
 

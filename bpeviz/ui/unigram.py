@@ -312,9 +312,17 @@ def unigram_tokenize(ctx) -> None:
                                    key="ucloud_n")
     alpha = cols[1].slider("alpha (0: every split equally likely; larger: the best split "
                            "more often)", 0.0, 2.0, 0.1, 0.05, key="ucloud_alpha")
-    sampled = text[:CLOUD_CHARS]
-    if len(text) > CLOUD_CHARS:
-        st.caption(md_escape(f"The cloud samples the first {CLOUD_CHARS} characters."))
+    whole = text[:CLOUD_CHARS]
+    words = list(dict.fromkeys(w[:CLOUD_CHARS] for w in text.split()))
+    choices = [whole, *(w for w in words if w != whole)]
+    if st.session_state.get("ucloud_of") not in choices:  # a new text: its longest word
+        st.session_state["ucloud_of"] = max(words, key=len) if words else whole
+    sampled = st.selectbox(
+        "Sample the segmentations of", choices, key="ucloud_of",
+        format_func=lambda c: ("the whole text" + (f" (its first {CLOUD_CHARS} characters)"
+                                                  if len(text) > CLOUD_CHARS else "")
+                               if c == whole else views.visible(c)[:80]),
+        help="A word of the text shows few splits, each often; a long text shows many.")
     cloud = segmentation_cloud(step.model, sampled, int(samples), float(alpha))
     best = tuple(t.text for t in step.model.encode(sampled))
     rows = [{"times": n, "share": n / int(samples),
