@@ -3,8 +3,13 @@
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.ui.unigram import unigram_vocabulary
 
 ctx = ui.page("Vocabulary")
+if get_algorithm(ctx.algorithm).step_kind == "prune":  # pieces at a pruning round
+    unigram_vocabulary(ctx)
+    st.stop()
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(

@@ -94,7 +94,7 @@ def test_every_page_runs_and_the_merge_only_pages_say_so():
     for page in PAGES:
         ok(at.switch_page(page).run())
         infos = " ".join(i.value for i in at.info)
-        if page in ("app.py", "pages/4_Vocabulary.py"):
+        if page == "app.py":
             assert "prunes instead" in infos and "Explore" in infos, page
         if page == "pages/3_Compare.py":  # Compare lines up merges: Unigram is not offered
             for i in (1, 2):
@@ -200,6 +200,23 @@ def test_the_course_variant_prunes_in_the_app_and_says_when_it_cannot():
     assert any('data-bpeviz-step="1"' in b for b in html_bodies(at))
     table = next(d.value for d in at.dataframe if "piece" in d.value.columns)
     assert table["piece"].tolist() == removed_frame(removed_at(training, 1))["piece"].tolist()
+
+
+def test_vocabulary_lists_the_pieces_of_a_round_and_when_each_goes():
+    training = sample_training()
+    at = unigram_app("pages/4_Vocabulary.py", uround=0)
+    table = next(d.value for d in at.dataframe if "piece" in d.value.columns)
+    step = training.at(0)
+    assert table["piece"].tolist() == list(step.pieces)
+    assert table["log-prob"].tolist() == pytest.approx(list(step.model.log_probs))
+    gone = {r.piece for r in step.removed}
+    assert set(table[table["removed in round"] == 1]["piece"]) == gone
+    final = set(training.at(len(training) - 1).pieces)
+    assert set(table[table["in final"]]["piece"]) == set(step.pieces) & final
+    never = set(table[table["removed in round"].isna()]["piece"])
+    assert never <= final and never == {
+        p for p in step.pieces if not any(p in {r.piece for r in training.at(j).removed}
+                                          for j in range(len(training)))}
 
 
 def test_tokenize_cuts_by_viterbi_at_the_round_and_counts_the_cloud():

@@ -31,7 +31,7 @@ log = logging.getLogger("bpeviz.ui")
 ALGORITHM_LABELS = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE", "wordpiece": "WordPiece",
                     "unigram": "Unigram (SentencePiece)"}
 #: the pages that can show a training whose steps prune (Unigram); the others say so
-PRUNE_PAGES = ("Explore", "Tokenize")
+PRUNE_PAGES = ("Explore", "Tokenize", "Vocabulary")
 PRETOKENIZER_LABELS = {
     "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
     "whitespace": "whitespace",
@@ -341,7 +341,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 st.info(md_escape(
                     f"The {title} page shows trainings made by merges; "
                     f"{ALGORITHM_LABELS.get(options['algorithm'], options['algorithm'])} "
-                    f"prunes instead. See it on {' and '.join(PRUNE_PAGES)}, or choose "
+                    f"prunes instead. See it on {', '.join(PRUNE_PAGES)}, or choose "
                     "another algorithm in the sidebar."), icon="ℹ️")
                 for page_name in PRUNE_PAGES:
                     path = next(p for p, n, _ in PAGES if n == page_name)

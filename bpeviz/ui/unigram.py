@@ -21,6 +21,7 @@ from bpeviz.ui import state
 from bpeviz.ui.state import bound, get
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
+    pieces_frame,
     removed_at,
     removed_frame,
     round_sentence,
@@ -336,4 +337,35 @@ def unigram_tokenize(ctx) -> None:
         "times": st.column_config.NumberColumn(help="How many samples gave this split")})
 
 
-__all__ = ["prune_options", "prune_settings", "unigram_explore", "unigram_tokenize"]
+def unigram_vocabulary(ctx) -> None:
+    """Vocabulary for a Unigram training: the pieces at a round, with their
+    log-probabilities and the round that removes each."""
+    training = ctx.training
+    st.title("The vocabulary")
+    k = round_controls(training)
+    step = training.at(k)
+    frame = pieces_frame(training, k)
+    kept = int(frame["in final"].sum())
+    st.caption(md_escape(
+        f"{len(frame):,} pieces at round {k} (plus {', '.join(step.model.specials)}), best "
+        f"scored first; {kept:,} of them stay to the final vocabulary. A piece's "
+        "log-probability is its score: a split's score is the sum of its pieces'."))
+    search = st.text_input("Search pieces", key="upiece_search", max_chars=200)
+    if search:
+        frame = frame[frame["piece"].str.contains(search, regex=False)]
+    st.dataframe(frame, hide_index=True, width="stretch", height=520, column_config={
+        "log-prob": st.column_config.NumberColumn(
+            format="%.4f", help="log P(piece): higher is more likely"),
+        "removed in round": st.column_config.NumberColumn(
+            format="%d", help="The next pruning round that removes it (empty: none)"),
+        "in final": st.column_config.CheckboxColumn(
+            help="In the final vocabulary (SentencePiece's trainer puts every character of "
+                 "the corpus back at the end, even one a round removed)")})
+    st.download_button(
+        "Download this round as tokenizer.json", to_hf_json(step.model),
+        file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
+        key="uexport_vocab", icon=":material/download:")
+
+
+__all__ = ["prune_options", "prune_settings", "unigram_explore", "unigram_tokenize",
+           "unigram_vocabulary"]

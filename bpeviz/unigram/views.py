@@ -89,6 +89,35 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     return text
 
 
+def pieces_frame(training: UnigramTraining, k: int) -> pd.DataFrame:
+    """The pieces at step ``k``: id, piece, log-probability, length, the next round that
+    removes it (NaN: none), whether it is in the final vocabulary (SentencePiece puts
+    back every character of the corpus at the end), in the step's order.
+
+    >>> from bpeviz.unigram.model import UnigramStep
+    >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
+    ...                  (Removal("ab", 0.25, "pruned"),), (), ())
+    >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
+    >>> pieces_frame(UnigramTraining("course", (s0, s1)), 0)["removed in round"].tolist()
+    [nan, nan, 1.0]
+    """
+    gone: dict[str, int] = {}
+    for j in range(len(training) - 1, k - 1, -1):
+        for r in training.at(j).removed:
+            gone[r.piece] = j + 1
+    model = training.at(k).model
+    final = set(training.final.pieces)  # characters SentencePiece put back are in it
+    return pd.DataFrame({
+        "id": [model.ids[p] for p in model.pieces],
+        "piece": list(model.pieces),
+        "log-prob": list(model.log_probs),
+        "length": [len(p) for p in model.pieces],
+        "removed in round": [float(gone[p]) if p in gone else float("nan")
+                             for p in model.pieces],
+        "in final": [p in final for p in model.pieces],
+    })
+
+
 @dataclass(frozen=True)
 class WordLattice:
     """A word's lattice: ``nodes`` are (start, end, piece or None for unknown, score,
