@@ -115,8 +115,9 @@ def get_training(corpus: Corpus, options: dict[str, Any], label: str = "Training
         bar = st.progress(0.0, text=f"{label}…")
         while not job.wait(0.1):
             fraction = job.done / job.total if job.total else 0.0
-            bar.progress(min(fraction, 1.0),
-                         text=f"{label}: {job.done:,} of {job.total:,} merges")
+            bar.progress(min(fraction, 1.0),  # (a Unigram training reports no progress)
+                         text=f"{label}: {job.done:,} of {job.total:,} merges" if job.total
+                         else f"{label}…")
         bar.empty()
     if job.error is not None:
         if not isinstance(job.error, ValueError):
