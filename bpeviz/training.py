@@ -105,6 +105,9 @@ def make_options(
 ) -> TrainOptions:
     """Check the training options and fill in the defaults; raise ValueError if wrong."""
     alg = get_algorithm(algorithm)
+    if alg.step_kind != "merge":
+        raise ValueError(f"{alg.label} does not train by merges: train it with "
+                         "bpeviz.unigram.train_unigram")
     if merges is not None and vocab_size is not None:
         raise ValueError("give either merges or vocab_size, not both")
     if merges is None and vocab_size is None:

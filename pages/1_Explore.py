@@ -10,8 +10,12 @@ from bpeviz.limits import LIMITS
 from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.slides import slides_html
 from bpeviz.ui import opened, stage, state
+from bpeviz.ui.unigram import unigram_explore
 
 ctx = opened.on_corpus(ui.page("Explore"))
+if ctx.alg.step_kind == "prune":  # pruning rounds, not merges
+    unigram_explore(ctx)
+    st.stop()
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(

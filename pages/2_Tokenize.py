@@ -8,8 +8,12 @@ from bpeviz.explain import text_words
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import trace_html
 from bpeviz.ui import stage
+from bpeviz.ui.unigram import unigram_tokenize
 
 ctx = ui.page("Tokenize")
+if ctx.alg.step_kind == "prune":  # Viterbi at a pruning round
+    unigram_tokenize(ctx)
+    st.stop()
 byte_style, strong = ctx.byte_style, ctx.presentation
 st.title("Tokenize any text")
 

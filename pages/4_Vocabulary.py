@@ -5,8 +5,12 @@ import streamlit as st
 from bpeviz import glossary, render, ui, views
 from bpeviz.formats import FORMATS
 from bpeviz.ui import opened
+from bpeviz.ui.unigram import unigram_vocabulary
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
+if ctx.alg.step_kind == "prune":  # pieces at a pruning round
+    unigram_vocabulary(ctx)
+    st.stop()
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(

@@ -1,12 +1,14 @@
 """The algorithms bpeviz trains, one :class:`Algorithm` record each, and their registry.
 
 >>> names()
-('bpe', 'bbpe', 'wordpiece')
+('bpe', 'bbpe', 'wordpiece', 'unigram')
 >>> get("bbpe").label, get("bbpe").pretokenizer, get("wordpiece").scored
 ('Byte-level BPE', 'gpt2', True)
->>> get("unigram")
+>>> get("unigram").step_kind  # its steps prune; bpeviz.unigram trains it
+'prune'
+>>> get("sentencepiece")
 Traceback (most recent call last):
-ValueError: unknown algorithm 'unigram'; choose one of bpe, bbpe, wordpiece
+ValueError: unknown algorithm 'sentencepiece'; choose one of bpe, bbpe, wordpiece, unigram
 
 Adding an algorithm: a module declaring its record, and one line here (or a call to
 :func:`register` from anywhere, as tests/test_algorithms.py does).
@@ -17,6 +19,7 @@ from __future__ import annotations
 from bpeviz.algorithms.base import Algorithm
 from bpeviz.algorithms.bbpe import BBPE
 from bpeviz.algorithms.bpe import BPE
+from bpeviz.algorithms.unigram import UNIGRAM
 from bpeviz.algorithms.wordpiece import WORDPIECE
 
 _REGISTRY: dict[str, Algorithm] = {}
@@ -70,6 +73,7 @@ def lessons() -> dict[str, str]:
 register(BPE)
 register(BBPE)
 register(WORDPIECE)
+register(UNIGRAM)
 
 #: the built-in algorithms' names (``names()`` also lists those registered later)
 ALGORITHMS = names()
@@ -77,5 +81,5 @@ ALGORITHMS = names()
 DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
                                                       for a in _REGISTRY.values()}
 
-__all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "WORDPIECE", "Algorithm",
-           "get", "labels", "lessons", "names", "register", "unregister"]
+__all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
+           "Algorithm", "get", "labels", "lessons", "names", "register", "unregister"]

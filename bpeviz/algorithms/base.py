@@ -21,8 +21,11 @@ from bpeviz.symbols import Symbol, utf8_bytes
 
 #: what a word starts as: its characters, or the bytes of its UTF-8 encoding
 UNITS = ("characters", "bytes")
-#: how a word is encoded: by applying the merges in order, or by longest match from the left
-ENCODERS = ("merges", "longest_match")
+#: how a word is encoded: by applying the merges in order, by longest match from the left,
+#: or by the best-scoring segmentation (Viterbi, Unigram)
+ENCODERS = ("merges", "longest_match", "viterbi")
+#: what one step of a training does: merge a pair (the vocabulary grows), or prune (it shrinks)
+STEP_KINDS = ("merge", "prune")
 
 
 @dataclass(frozen=True)
@@ -60,12 +63,22 @@ class Algorithm:
     lesson_sample: str = ""
     #: where its lesson comes on the Learn page (smaller first)
     lesson_order: int = 100
+    #: "merge" (a step adds one token) or "prune" (a step removes pieces: Unigram)
+    step_kind: str = "merge"
+    #: how a training's length is given: ("merges", "vocab") or only ("vocab",)
+    sizes: tuple[str, ...] = ("merges", "vocab")
 
     def __post_init__(self) -> None:
+        if self.step_kind not in STEP_KINDS:
+            raise ValueError(f"step_kind must be one of {STEP_KINDS}, got {self.step_kind!r}")
         if self.units not in UNITS:
             raise ValueError(f"units must be one of {UNITS}, got {self.units!r}")
         if self.encoder not in ENCODERS:
             raise ValueError(f"encoder must be one of {ENCODERS}, got {self.encoder!r}")
+        if (self.encoder == "viterbi") != (self.step_kind == "prune"):
+            raise ValueError("the viterbi encoder goes with pruning steps (step_kind='prune'), "
+                             f"and only with them; got encoder={self.encoder!r}, "
+                             f"step_kind={self.step_kind!r}")
         if self.byte_level and (self.special_tokens or self.continuing_prefix):
             raise ValueError("a byte-level algorithm keeps ids 0-255 for the bytes: "
                              "no special tokens, no continuing prefix")

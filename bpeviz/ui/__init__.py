@@ -46,6 +46,8 @@ log = logging.getLogger("bpeviz.ui")
 
 #: what the app calls each algorithm (from the records, :mod:`bpeviz.algorithms`)
 ALGORITHM_LABELS = algorithm_labels()
+#: the pages that can show a training whose steps prune (Unigram); the others say so
+PRUNE_PAGES = ("Explore", "Tokenize", "Vocabulary")
 
 
 # A page's own address (/Explore) opened directly logs two 404s in the browser console,
@@ -207,8 +209,9 @@ def page(title: str, *, uses_training: bool = True) -> Context:
     options, pretokenizer = chosen.options, chosen.pretokenizer
     try:
         chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
-        problems = limits.check_sizes(chars, algorithm=options.algorithm,
+        problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
                                       pretokenizer=pretokenizer)
+        prunes = algorithms.get(chosen.algorithm).step_kind == "prune"
         if not problems:
             try:
                 corpus = get_corpus(data, pretokenizer, name)
@@ -216,7 +219,13 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            problems = limits.check(corpus, options) if uses_training else []
+            if not uses_training:
+                problems = []
+            elif prunes:  # no merges: the corpus's size is what limits a Unigram training
+                problems = limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
+                                              pretokenizer)
+            else:
+                problems = limits.check(corpus, options)
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
@@ -227,6 +236,20 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                            byte_style=get("bytes"), presentation=bool(get("present")),
                            sample=sample)
         training = get_training(corpus, options)
+        if prunes:
+            if title not in PRUNE_PAGES:
+                st.info(md_escape(
+                    f"The {title} page shows trainings made by merges; "
+                    f"{ALGORITHM_LABELS[chosen.algorithm]} "
+                    f"prunes instead. See it on {', '.join(PRUNE_PAGES)}, or choose "
+                    "another algorithm in the sidebar."), icon="ℹ️")
+                for page_name in PRUNE_PAGES:
+                    path = next(p for p, n, _ in PAGES if n == page_name)
+                    st.page_link(path, label=f"Open {page_name}")
+                st.stop()
+            return Context(corpus=corpus, corpus_name=name, data=data, training=training,
+                           train_options=options, byte_style=get("bytes"),
+                           presentation=bool(get("present")), sample=sample)
         too_big = limits.check(weighted_symbols=training.initial_tokens)
         if too_big:  # counts past 2**53: the pages' tables would round them
             for problem in too_big:

@@ -48,7 +48,7 @@ def configuration(ctx: Context, i: int) -> Configuration:
                    f"{len(training.merges):,} merges, cut with the "
                    f"{PRETOKENIZER_LABELS[cmp_pretokenizer(training)]} pre-tokenizer.")
         return Configuration(f"{letter}: {names} (opened file)", training, opened=True)
-    chosen = training_settings(f"c{i}_", compact=True)
+    chosen = training_settings(f"c{i}_", compact=True, steps=("merge",))
     training = train_variant(ctx, chosen, f"Training {letter}")
     return Configuration(f"{letter}: {chosen.description}", training)
 

@@ -29,11 +29,12 @@ PRETOKENIZER_LABELS = {
     "none": "none (one word per line)",
     "cl100k": "GPT-4 regex (cl100k)",
     "o200k": "GPT-4o regex (o200k)",
+    "metaspace": "SentencePiece (▁ before each word)",
 }
 #: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
 PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
                       "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
-                      "o200k": "GPT-4o regex (o200k)"}
+                      "o200k": "GPT-4o regex (o200k)", "metaspace": "SentencePiece (▁word)"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}
@@ -102,12 +103,16 @@ class Settings:
     """What a set of training widgets chose: the options to train with, the pre-tokenizer
     to cut the corpus with (``auto`` resolved) and a short description for labels."""
 
-    options: TrainOptions
+    #: a :class:`TrainOptions`; for an algorithm whose steps prune (Unigram), the keyword
+    #: arguments of :func:`bpeviz.unigram.corpus_words.train_corpus`
+    options: TrainOptions | dict[str, Any]
     pretokenizer: str
     description: str
 
     @property
     def algorithm(self) -> str:
+        if isinstance(self.options, dict):
+            return self.options["algorithm"]
         return self.options.algorithm
 
 
@@ -115,18 +120,31 @@ def _has(prefix: str, name: str) -> bool:
     return prefix + name in state.SETTINGS
 
 
-def training_settings(prefix: str = "", *, compact: bool = False) -> Settings:
+def training_settings(prefix: str = "", *, compact: bool = False,
+                      steps: tuple[str, ...] = ("merge", "prune")) -> Settings:
     """Draw the training widgets of the settings named ``prefix + name`` and return what
     they chose. The sidebar uses ``prefix=""``; Compare ``"c1_"``, ``"c2_"``, ... whose
     settings have no "train until" choice, marker style or minimum frequency.
 
-    ``compact`` draws select boxes where the sidebar has radios (narrow columns).
+    ``compact`` draws select boxes where the sidebar has radios (narrow columns);
+    ``steps`` the kinds of algorithm offered (Compare lines up merges: ``("merge",)``).
     Raises ValueError (a message for the user) if the options cannot be trained.
     """
-    labels = algorithm_labels()
+    labels = {name: label for name, label in algorithm_labels().items()
+              if algorithms.get(name).step_kind in steps}
+    if get(prefix + "algo") not in labels:
+        state.put(prefix + "algo", next(iter(labels)))
     algorithm = bound(st.selectbox, "Algorithm", prefix + "algo", list(labels),
                       format_func=labels.get)
     alg = algorithms.get(algorithm)
+    if alg.step_kind == "prune":
+        from bpeviz.ui.unigram import VARIANT_LABELS, prune_settings
+
+        options = prune_settings(algorithm)
+        pretokenizer = alg.pretokenizer_for(get(prefix + "pretok"))
+        return Settings(options, pretokenizer,
+                        f"{alg.label} ({options['vocab_size']:,} tokens, "
+                        f"{VARIANT_LABELS[options['variant']].split(' (')[0]})")
     size_by = "merges"
     if _has(prefix, "size_by"):
         size_by = bound(st.radio, "Train until", prefix + "size_by", ["merges", "vocab"],

@@ -76,7 +76,7 @@ class Setting:
         return raw
 
 
-PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k")
+PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k", "metaspace")
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
@@ -111,6 +111,9 @@ SETTINGS: dict[str, Setting] = {
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
     "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
+    # Unigram: the trainer's variant, the pruning round shown, the lattice's word
+    "uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
+    "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
 }
 for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({

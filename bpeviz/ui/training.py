@@ -79,10 +79,7 @@ class TrainingJob:
 
     def _run(self) -> None:
         try:
-            if isinstance(self.options, TrainOptions):
-                self.result = train(self.corpus, self.options, progress=self._progress)
-            else:  # the keyword arguments of train
-                self.result = train(self.corpus, progress=self._progress, **self.options)
+            self.result = _train(self.corpus, self._progress, self.options)
         except BaseException as err:  # reported to the page, never raised in the thread
             self.error = err
         finally:
@@ -96,6 +93,20 @@ class TrainingJob:
     @property
     def finished(self) -> bool:
         return self._finished.is_set()
+
+
+def _train(corpus: Corpus, progress: Any, options: TrainOptions | dict[str, Any]) -> Any:
+    """``train``, or for an algorithm whose steps prune, the Unigram trainer."""
+    from bpeviz.algorithms import get as get_algorithm
+
+    given = options.to_dict() if isinstance(options, TrainOptions) else options
+    if get_algorithm(given["algorithm"]).step_kind == "prune":
+        from bpeviz.unigram.corpus_words import train_corpus
+
+        return train_corpus(corpus, **{k: v for k, v in given.items() if k != "algorithm"})
+    if isinstance(options, TrainOptions):
+        return train(corpus, options, progress=progress)
+    return train(corpus, progress=progress, **options)
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
@@ -133,8 +144,9 @@ def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
         bar = st.progress(0.0, text=f"{label}…")
         while not job.wait(0.1):
             fraction = job.done / job.total if job.total else 0.0
-            bar.progress(min(fraction, 1.0),
-                         text=f"{label}: {job.done:,} of {job.total:,} merges")
+            bar.progress(min(fraction, 1.0),  # (a Unigram training reports no progress)
+                         text=f"{label}: {job.done:,} of {job.total:,} merges" if job.total
+                         else f"{label}…")
         bar.empty()
     if job.error is not None:
         if not isinstance(job.error, ValueError):

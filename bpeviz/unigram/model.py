@@ -243,6 +243,11 @@ class UnigramTraining:
     steps: tuple[UnigramStep, ...]
     options: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def algorithm(self) -> str:
+        """The registered algorithm's name (what ``Training.algorithm`` is for merges)."""
+        return "unigram"
+
     def at(self, k: int) -> UnigramStep:
         if not 0 <= k < len(self.steps):
             raise ValueError(f"step {k} is out of range; this training has steps 0 to "

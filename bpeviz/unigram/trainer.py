@@ -326,7 +326,9 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         why[-1].update((r.piece, r) for r in removed)
         records.append(state)
         why.append({})
-        if len(state.order) <= desired:
+        # a round that removes nothing would repeat forever (only characters and pieces
+        # every word needs are left, more than 1.1 x vocab_size): stop, as nothing shrinks
+        if len(state.order) <= desired or len(state.order) == len(before):
             break
     state = _drop_unreachable(state, piece_batch, pieces, why[-1], n_seed)
     final_pieces = _finalize(state, pieces, data, vocab_size - len(specials))

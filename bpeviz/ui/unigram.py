@@ -1,0 +1,371 @@
+"""Streamlit views of a Unigram training: its sidebar settings, Explore and Tokenize.
+
+A Unigram step is a pruning round, not a merge, so these views step through rounds
+with a plain slider (the client-side stage component is for merges). Every piece, word
+and text shown is escaped (chips through :mod:`bpeviz.render`, tables as data, chart
+labels through ``render.chart_text``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from bpeviz import render, views
+from bpeviz.limits import LIMITS
+from bpeviz.render import md_escape
+from bpeviz.ui import state
+from bpeviz.ui.state import bound, get
+from bpeviz.unigram.hf_export import to_hf_json
+from bpeviz.unigram.views import (
+    pieces_frame,
+    removed_at,
+    removed_frame,
+    round_sentence,
+    segmentation_cloud,
+    word_lattice,
+)
+
+VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, prune 25% a round)",
+                  "course": "Hugging Face course (prune 10% a round)"}
+#: at most this many characters of the Tokenize text are sampled for the cloud
+CLOUD_CHARS = 300
+#: at most this many words are drawn in Word splits (search finds the others)
+WORDS_SHOWN = 300
+#: a word's lattice is drawn up to this many arcs (each is a line of the figure)
+LATTICE_ARCS = 400
+
+
+# -- the sidebar ------------------------------------------------------------------------
+
+
+def prune_options(algorithm: str, vocab_size: int | None) -> dict[str, Any]:
+    """The keyword arguments of ``train_corpus`` for the app's settings."""
+    return {"algorithm": algorithm, "vocab_size": int(vocab_size or get("vocab")),
+            "variant": get("uvariant")}
+
+
+def prune_settings(algorithm: str) -> dict[str, Any]:
+    """The sidebar's Training settings for an algorithm whose steps prune."""
+    from bpeviz.ui import PRETOKENIZER_LABELS, pretokenizer_label
+
+    bound(st.number_input, "Vocabulary size", "vocab", min_value=1,
+          max_value=state.MAX_TYPED, step=10,
+          help="Unigram is trained to a vocabulary size (it prunes a large vocabulary "
+               "down to it): <unk>, <s> and </s> count in it for SentencePiece's trainer.")
+    bound(st.radio, "Unigram trainer", "uvariant", list(VARIANT_LABELS),
+          format_func=VARIANT_LABELS.get)
+    bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
+          format_func=pretokenizer_label(algorithm),
+          help="How text is cut into words before training; every word gets ▁ in front "
+               "(the space before it, as SentencePiece writes it).")
+    st.caption("Merge settings (merges, marker, scoring, tie rule) do not apply to Unigram.")
+    return prune_options(algorithm, get("vocab"))
+
+
+# -- the round ----------------------------------------------------------------------------
+
+
+def _shift(delta: int, last: int) -> None:
+    state.put("uround", min(max(int(get("uround")) + delta, 0), last))
+
+
+def round_controls(training) -> int:
+    """Previous / slider / next for the pruning round (the shared ``uround`` setting)."""
+    last = len(training) - 1
+    k = state.clamp("uround", 0, last)
+    if last == 0:
+        seed = len(training.at(0).pieces)
+        hint = (f" The course's seed has {seed:,} pieces (every character, then the most "
+                "frequent substrings up to 300 pieces in all), and its rounds remove only "
+                "pieces longer than one character: choose a vocabulary size under the seed's "
+                "in the sidebar to see it prune." if training.variant == "course" else
+                " Choose a smaller vocabulary size in the sidebar to see it prune.")
+        st.info(md_escape("This training made no pruning round: the seed already fits the "
+                          "vocabulary size." + hint))
+    else:
+        cols = st.columns([1, 12, 1], vertical_alignment="bottom")
+        cols[0].button("◀", key="uround_prev", help="Previous round", on_click=_shift,
+                       args=(-1, last), disabled=k <= 0, width="stretch")
+        with cols[1]:
+            bound(st.slider, "Pruning round (0 = the seed; the last = the final vocabulary)",
+                  "uround", min_value=0, max_value=last)
+        cols[2].button("▶", key="uround_next", help="Next round", on_click=_shift,
+                       args=(1, last), disabled=k >= last, width="stretch")
+        k = int(get("uround"))
+    st.html(f'<div class="bv-muted" data-bpeviz-step="{int(k)}">Round {int(k)} of '
+            f'{int(last)}</div>')
+    return k
+
+
+def _ids(model, pieces) -> list[int]:
+    return [model.ids.get(p, model.unk_id) for p in pieces]
+
+
+def loss_figure(training, k: int) -> go.Figure:
+    """The loss and the vocabulary size at every round, round ``k`` marked."""
+    rounds = list(range(len(training)))
+    fig = go.Figure()
+    fig.add_scatter(x=rounds, y=[s.loss for s in training.steps], mode="lines+markers",
+                    name="loss")
+    fig.add_scatter(x=rounds, y=[len(s.pieces) for s in training.steps], mode="lines+markers",
+                    name="pieces", yaxis="y2", line={"dash": "dot"})
+    fig.add_vline(x=k, line_dash="dash", line_color="gray")
+    fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      xaxis={"title": "pruning round", "dtick": 1},
+                      yaxis={"title": "loss (lower is better)"},
+                      yaxis2={"title": "pieces", "overlaying": "y", "side": "right"},
+                      legend={"orientation": "h", "y": 1.15})
+    return fig
+
+
+def lattice_figure(found, byte_style: str = "gpt2") -> go.Figure:
+    """The lattice as arcs over the word's characters: one arc per piece occurrence,
+    higher for longer pieces; the best path drawn thick."""
+    fig = go.Figure()
+    word = found.word
+    for start, end, piece, score, best in sorted(found.nodes, key=lambda n: n[4]):
+        xs = [start + (end - start) * t / 20 for t in range(21)]
+        height = (end - start) / 2
+        ys = [height * math.sin(math.pi * t / 20) for t in range(21)]
+        shown = render.chart_text(views.label(piece) if piece is not None else "<unk>")
+        fig.add_scatter(x=xs, y=ys, mode="lines", showlegend=False,
+                        line={"width": 4 if best else 1.2,
+                              "color": "#d62728" if best else "rgba(100,100,100,0.5)"},
+                        hovertext=f"{shown} · log-prob {score:.3f}" + (" · best path" if best
+                                                                     else ""),
+                        hoverinfo="text")
+    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[-0.15] * len(word),
+                    mode="text", text=[render.chart_text(views.label(ch)) for ch in word],
+                    showlegend=False, hoverinfo="skip")
+    fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      xaxis={"visible": False}, yaxis={"visible": False})
+    return fig
+
+
+# -- Explore ----------------------------------------------------------------------------
+
+
+def unigram_explore(ctx) -> None:
+    """Explore for a Unigram training: rounds, loss, removed pieces, splits, lattices."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    st.title("Explore the pruning rounds")
+    st.caption(md_escape(
+        f"Unigram ({VARIANT_LABELS.get(training.variant, training.variant)}) on "
+        f"{ctx.corpus_name}: {len(ctx.corpus.words):,} distinct words, "
+        f"{len(training) - 1:,} rounds. Unigram starts from a large vocabulary and removes, "
+        "round after round, the pieces whose loss the corpus misses least."))
+    k = round_controls(training)
+    step = training.at(k)
+    a, b, c = st.columns(3)
+    prev = training.at(k - 1) if k else None
+    a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}",
+             delta=len(step.pieces) - len(prev.pieces) if prev else None,
+             help="Pieces in the vocabulary at this round (plus the special tokens "
+                  f"{', '.join(step.model.specials)}).")
+    b.metric("Loss", f"{step.loss:,.1f}",
+             delta=f"{step.loss - prev.loss:+,.1f}" if prev else None, delta_color="inverse",
+             help="The corpus's negative log-likelihood: the sum over words of count × "
+                  "−(log-probability of its best split). Lower is better.")
+    removed = removed_at(training, k)
+    c.metric("Removed this round", f"{len(removed):,}")
+    st.markdown(md_escape(round_sentence(training, k)))
+    st.download_button(
+        "Download this round as tokenizer.json", to_hf_json(step.model),
+        file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
+        key="uexport", icon=":material/download:",
+        help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this round's "
+             "pieces and log-probabilities.")
+    st.plotly_chart(loss_figure(training, k), key="uloss", config={"displaylogo": False})
+
+    left, right = st.columns([3, 2], gap="large")
+    with right:
+        st.subheader("Removed at this round")
+        frame = removed_frame(removed)
+        if not len(frame):
+            st.caption("Nothing was removed at this round (step 0 is the seed).")
+        else:
+            st.dataframe(frame, hide_index=True, width="stretch", height=360,
+                         column_order=["piece", "cost", "why"], column_config={
+                             "piece": st.column_config.TextColumn("piece"),
+                             "cost": st.column_config.NumberColumn(
+                                 "loss cost", format="%.4g",
+                                 help="How much the loss would rise without this piece, as "
+                                      "the trainer estimated it (empty: not computed)"),
+                             "why": st.column_config.TextColumn("why it went")})
+    with left:
+        word_splits(training, k, byte_style, strong)
+    word_lattice_view(training, k, byte_style, strong)
+
+
+def word_splits(training, k: int, byte_style: str, strong: bool) -> None:
+    """Every word's Viterbi split at round ``k``; words whose split changed marked."""
+    st.subheader("Word splits")
+    step = training.at(k)
+    prev = training.at(k - 1) if k else None
+    search = st.text_input("Search words", key="uword_search", max_chars=200,
+                           placeholder="substring")
+    order = sorted(range(len(step.words)), key=lambda i: -step.counts[i])
+    rows = []
+    for i in order:
+        word = step.words[i]
+        if search and search not in word:
+            continue
+        split = step.splits[word]
+        changed = prev is not None and prev.splits[word] != split
+        rows.append((i, word, step.counts[i], split, _ids(step.model, split), changed))
+    changed = sum(r[5] for r in rows)
+    shown = rows[:WORDS_SHOWN]
+    st.caption(md_escape(f"{len(shown):,} of {len(rows):,} words shown, most frequent first; "
+                         f"{changed:,} split differently than at the round before."))
+    if shown:
+        with st.container(height=480 if len(shown) > 12 else "content", border=False):
+            st.html(render.splits_html(shown, byte_style, strong=strong))
+    else:
+        st.info("No word matches.")
+
+
+def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
+    """The lattice of one word at round ``k``: every way to cut it, the best highlighted."""
+    st.subheader("The lattice of a word")
+    step = training.at(k)
+    order = sorted(range(len(step.words)), key=lambda i: -step.counts[i])
+    words = [step.words[i] for i in order[:2000]]
+    if not words:
+        return
+    chosen = st.session_state.get("ulattice_word")
+    if chosen not in words:
+        st.session_state["ulattice_word"] = words[0]
+    word = st.selectbox("Word", words, key="ulattice_word",
+                        format_func=lambda w: views.visible(w)[:80],
+                        help="A word of the corpus (the 2,000 most frequent).")
+    n = st.number_input("Segmentations listed", min_value=1, max_value=50, value=10,
+                        key="ulattice_n")
+    found = word_lattice(step.model, word, int(n))
+    model = step.model
+    st.html('<div class="bv-muted">Best split (Viterbi): </div>' + "".join(
+        render.symbol_chip(p, i, byte_style, strong=strong)
+        for p, i in zip(found.best, _ids(model, found.best))))
+    st.caption(md_escape(
+        f"Every arc is a piece of the vocabulary at round {k} that occurs in this word "
+        f"({len(found.nodes):,} arcs); a path of arcs from the left end to the right end is "
+        f"one way to cut it. Its score is the sum of its pieces' log-probabilities; the "
+        f"best path (thick, red) scores {found.best_score:.3f}."))
+    if len(found.nodes) <= LATTICE_ARCS:
+        st.plotly_chart(lattice_figure(found, byte_style), key="ulattice_fig",
+                        config={"displaylogo": False})
+    else:
+        st.caption(md_escape(f"The drawing is left out past {LATTICE_ARCS} arcs; the best "
+                             "segmentations are listed below."))
+    best = found.nbest[0][1] if found.nbest else 0.0
+    rows = [{"rank": r, "segmentation": " | ".join(views.label(p) for p in pieces),
+             "score": score, "relative probability": math.exp(score - best)}
+            for r, (pieces, score) in enumerate(found.nbest, 1)]
+    st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        "score": st.column_config.NumberColumn(
+            format="%.3f", help="Sum of the pieces' log-probabilities (higher is better)"),
+        "relative probability": st.column_config.NumberColumn(
+            format="%.3g", help="This segmentation's probability over the best one's")})
+
+
+# -- Tokenize -----------------------------------------------------------------------------
+
+DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer 自然语言处理 ありがとう 👍🏽"
+
+
+def _edited() -> None:
+    st.session_state["text_edited"] = True
+
+
+def unigram_tokenize(ctx) -> None:
+    """Tokenize for a Unigram training: the text cut by Viterbi at the chosen round, and
+    the segmentation cloud (sampled segmentations and how often each came up)."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    st.title("Tokenize any text")
+    if not get("text") and not st.session_state.get("text_edited"):
+        state.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
+    text = bound(st.text_area, "Text", "text", height=140, max_chars=LIMITS.input_chars,
+                 then=_edited, help=f"Up to {LIMITS.input_chars:,} characters.")
+    k = round_controls(training)
+    step = training.at(k)
+    if not text:
+        st.info("Type some text above.")
+        return
+    tokens = step.model.encode(text)
+    unk = sum(t.unk for t in tokens)
+    a, b, c = st.columns(3)
+    a.metric("Tokens", f"{len(tokens):,}", help="Pieces the text is cut into (Viterbi: the "
+                                                "split of highest total log-probability)")
+    b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}")
+    c.metric("Unknown", f"{unk:,}", help="Runs of characters no piece covers (<unk>)")
+    st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
+
+    st.subheader("Segmentation cloud")
+    st.caption("Unigram can also sample a segmentation instead of taking the best one "
+               "(subword regularization): each split of the text is drawn with probability "
+               "proportional to P(split)^alpha. Sampling many times shows how often each "
+               "split comes up.")
+    cols = st.columns(2)
+    samples = cols[0].number_input("Samples", min_value=1, max_value=1000, value=100,
+                                   key="ucloud_n")
+    alpha = cols[1].slider("alpha (0: every split equally likely; larger: the best split "
+                           "more often)", 0.0, 2.0, 0.1, 0.05, key="ucloud_alpha")
+    whole = text[:CLOUD_CHARS]
+    words = list(dict.fromkeys(w[:CLOUD_CHARS] for w in text.split()))
+    choices = [whole, *(w for w in words if w != whole)]
+    if st.session_state.get("ucloud_of") not in choices:  # a new text: its longest word
+        st.session_state["ucloud_of"] = max(words, key=len) if words else whole
+    sampled = st.selectbox(
+        "Sample the segmentations of", choices, key="ucloud_of",
+        format_func=lambda c: ("the whole text" + (f" (its first {CLOUD_CHARS} characters)"
+                                                  if len(text) > CLOUD_CHARS else "")
+                               if c == whole else views.visible(c)[:80]),
+        help="A word of the text shows few splits, each often; a long text shows many.")
+    cloud = segmentation_cloud(step.model, sampled, int(samples), float(alpha))
+    best = tuple(t.text for t in step.model.encode(sampled))
+    rows = [{"times": n, "share": n / int(samples),
+             "segmentation": " | ".join(views.label(p) for p in split),
+             "best": "★" if split == best else ""}
+            for split, n in cloud[:200]]
+    st.caption(md_escape(f"{len(cloud):,} different segmentations in {int(samples):,} "
+                         "samples; ★ marks the best (Viterbi) one."))
+    st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        "share": st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0),
+        "times": st.column_config.NumberColumn(help="How many samples gave this split")})
+
+
+def unigram_vocabulary(ctx) -> None:
+    """Vocabulary for a Unigram training: the pieces at a round, with their
+    log-probabilities and the round that removes each."""
+    training = ctx.training
+    st.title("The vocabulary")
+    k = round_controls(training)
+    step = training.at(k)
+    frame = pieces_frame(training, k)
+    kept = int(frame["in final"].sum())
+    st.caption(md_escape(
+        f"{len(frame):,} pieces at round {k} (plus {', '.join(step.model.specials)}), best "
+        f"scored first; {kept:,} of them stay to the final vocabulary. A piece's "
+        "log-probability is its score: a split's score is the sum of its pieces'."))
+    search = st.text_input("Search pieces", key="upiece_search", max_chars=200)
+    if search:
+        frame = frame[frame["piece"].str.contains(search, regex=False)]
+    st.dataframe(frame, hide_index=True, width="stretch", height=520, column_config={
+        "log-prob": st.column_config.NumberColumn(
+            format="%.4f", help="log P(piece): higher is more likely"),
+        "removed in round": st.column_config.NumberColumn(
+            format="%d", help="The next pruning round that removes it (empty: none)"),
+        "in final": st.column_config.CheckboxColumn(
+            help="In the final vocabulary (SentencePiece's trainer puts every character of "
+                 "the corpus back at the end, even one a round removed)")})
+    st.download_button(
+        "Download this round as tokenizer.json", to_hf_json(step.model),
+        file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
+        key="uexport_vocab", icon=":material/download:")
+
+
+__all__ = ["prune_options", "prune_settings", "unigram_explore", "unigram_tokenize",
+           "unigram_vocabulary"]

@@ -1,0 +1,165 @@
+"""What the app shows of a Unigram training, as plain data (no streamlit).
+
+- :func:`removed_at`: the pieces a round removed, with the loss each would cost and why;
+  :func:`round_sentence` says it in words.
+- :func:`word_lattice`: every piece occurrence in a word, the best (Viterbi) path
+  marked, and the n best segmentations with their scores.
+- :func:`segmentation_cloud`: sample a text's segmentation many times and count them.
+
+>>> from bpeviz.unigram.model import UnigramModel
+>>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
+>>> lat = word_lattice(m, "▁ab", 3)
+>>> lat.best, [(p, round(s, 2)) for p, s in lat.nbest]
+(('▁a', 'b'), [(('▁a', 'b'), -3.5), (('▁', 'ab'), -5.0), (('▁', 'a', 'b'), -6.0)])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bpeviz.unigram import lattice as lat
+from bpeviz.unigram.model import Removal, UnigramModel, UnigramTraining
+
+#: what each removal reason means, in words
+REASONS = {
+    "pruned": "removing it raised the loss least",
+    "unused": "no word's best split used it",
+    "split": "its own best split does not use it",
+    "em": "re-estimation gave it an expected count under 0.5",
+    "unreachable": "its own best split does not use it (last check)",
+    "final": "cut to the final vocabulary size",
+}
+
+
+def removed_at(training: UnigramTraining, k: int) -> tuple[Removal, ...]:
+    """The pieces round ``k`` removed (gone between step k - 1 and step k); () at step 0."""
+    return training.at(k - 1).removed if k > 0 else ()
+
+
+def removed_frame(removed: tuple[Removal, ...]) -> pd.DataFrame:
+    """One row per removed piece: piece, cost (loss increase; NaN: not computed), reason,
+    cheapest first."""
+    frame = pd.DataFrame({
+        "piece": [r.piece for r in removed],
+        "cost": [float("nan") if r.cost is None else float(r.cost) for r in removed],
+        "reason": [r.reason for r in removed],
+        "why": [REASONS.get(r.reason, r.reason) for r in removed],
+    })
+    return frame.sort_values("cost", kind="stable", na_position="last").reset_index(drop=True)
+
+
+def round_sentence(training: UnigramTraining, k: int) -> str:
+    """What round ``k`` did, in one or two sentences from the data.
+
+    >>> from bpeviz.unigram.model import UnigramStep
+    >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
+    ...                  (Removal("ab", 0.25, "pruned"),), (), ())
+    >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
+    >>> t = UnigramTraining("course", (s0, s1))
+    >>> print(round_sentence(t, 1))  # doctest: +NORMALIZE_WHITESPACE
+    Round 1 removed 1 piece (1 pruned): 3 → 2 pieces, loss 5.0 → 6.0.
+    Removing ab raised the loss least: +0.25.
+    """
+    if k == 0:
+        nxt = len(training.at(0).removed)
+        return (f"Step 0 is the seed: {len(training.at(0).pieces):,} pieces. "
+                + (f"Round 1 removes {nxt:,} of them." if len(training) > 1
+                   else "No round was needed."))
+    removed = removed_at(training, k)
+    before, after = training.at(k - 1), training.at(k)
+    kinds = Counter(r.reason for r in removed)
+    detail = ", ".join(f"{n:,} {reason}" for reason, n in kinds.most_common())
+    noun = "piece" if len(removed) == 1 else "pieces"
+    text = (f"Round {k} removed {len(removed):,} {noun}" + (f" ({detail})" if detail else "")
+            + f": {len(before.pieces):,} → {len(after.pieces):,} pieces, "
+            f"loss {before.loss:,.1f} → {after.loss:,.1f}.")
+    if len(after.pieces) > len(before.pieces) - len(removed):
+        text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
+                 "were put back (every character of the corpus stays in the vocabulary).")
+    costed = [r for r in removed if r.cost is not None and r.reason == "pruned"]
+    if costed:
+        low = min(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
+        high = max(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
+        text += f" Removing {low.piece} raised the loss least: +{low.cost:.4g}."
+        if high is not low:
+            text += f" The costliest piece removed was {high.piece}: +{high.cost:.4g}."
+    return text
+
+
+def pieces_frame(training: UnigramTraining, k: int) -> pd.DataFrame:
+    """The pieces at step ``k``: id, piece, log-probability, length, the next round that
+    removes it (NaN: none), whether it is in the final vocabulary (SentencePiece puts
+    back every character of the corpus at the end), in the step's order.
+
+    >>> from bpeviz.unigram.model import UnigramStep
+    >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
+    ...                  (Removal("ab", 0.25, "pruned"),), (), ())
+    >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
+    >>> pieces_frame(UnigramTraining("course", (s0, s1)), 0)["removed in round"].tolist()
+    [nan, nan, 1.0]
+    """
+    gone: dict[str, int] = {}
+    for j in range(len(training) - 1, k - 1, -1):
+        for r in training.at(j).removed:
+            gone[r.piece] = j + 1
+    model = training.at(k).model
+    final = set(training.final.pieces)  # characters SentencePiece put back are in it
+    return pd.DataFrame({
+        "id": [model.ids[p] for p in model.pieces],
+        "piece": list(model.pieces),
+        "log-prob": list(model.log_probs),
+        "length": [len(p) for p in model.pieces],
+        "removed in round": [float(gone[p]) if p in gone else float("nan")
+                             for p in model.pieces],
+        "in final": [p in final for p in model.pieces],
+    })
+
+
+@dataclass(frozen=True)
+class WordLattice:
+    """A word's lattice: ``nodes`` are (start, end, piece or None for unknown, score,
+    on the best path); ``best`` the Viterbi split; ``nbest`` the n best with scores."""
+
+    word: str
+    nodes: tuple[tuple[int, int, str | None, float, bool], ...]
+    best: tuple[str, ...]
+    best_score: float
+    nbest: tuple[tuple[tuple[str, ...], float], ...]
+
+
+def word_lattice(model: UnigramModel, word: str, n: int = 10) -> WordLattice:
+    """The lattice of ``word`` (already normalized: with its ``▁``) under ``model``."""
+    lattice = model.lattice(word)
+    path, score = lat.viterbi(lattice)
+    on_path = {(node.start, node.end) for node in path}
+
+    def text(node: lat.Node) -> str:
+        return node.piece if node.piece is not None else model.unk
+
+    nodes = tuple((nd.start, nd.end, nd.piece, float(nd.score), (nd.start, nd.end) in on_path)
+                  for nd in lattice.nodes())
+    best = tuple(text(nd) for nd in path)
+    found = tuple((tuple(text(nd) for nd in p), float(s)) for p, s in lat.nbest(lattice, n))
+    return WordLattice(word, nodes, best, float(score), found)
+
+
+def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
+                       alpha: float = 0.1, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
+    """Sample ``samples`` segmentations of ``text`` (subword regularization with
+    ``alpha``, seeds ``seed``, ``seed + 1``, ...) and count each: most frequent first.
+
+    >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
+    >>> cloud = segmentation_cloud(m, "ab", 50, alpha=0.0)
+    >>> sum(n for _, n in cloud), len(cloud)
+    (50, 3)
+    """
+    counts: Counter[tuple[str, ...]] = Counter()
+    first: dict[tuple[str, ...], int] = {}
+    for i in range(samples):
+        split = tuple(t.text for t in model.encode(text, alpha=alpha, seed=seed + i))
+        counts[split] += 1
+        first.setdefault(split, i)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], first[kv[0]]))
