@@ -201,8 +201,10 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server
             for i, p in enumerate(pages):  # a click on the bar's ▶ too
                 p.get_by_role("button", name="Next merge", exact=True).click()
                 expected[i] += 1
+        waiting = all_settled(pages, expected, timeout=240)
+        assert not waiting, f"sessions that did not settle: {waiting}"
         for i, p in enumerate(pages):
-            settled(p, expected[i], timeout=240_000)
+            ready(p)
             assert hook(p) == expected[i], i
             assert f"Merge {expected[i]}\n" in card_text(p), i
             assert p.locator('[data-testid="stException"]').count() == 0, i
@@ -211,7 +213,54 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server
     finally:
         for c in contexts:
             c.close()
+        drained(server)
     assert not errors, errors
+
+
+def session_state(page) -> dict:
+    """What a session shows: the browser's step, Python's (URL, number box), the script's
+    state and the connection status, for a message when a session does not settle."""
+    return page.evaluate("""() => ({
+      hook: document.querySelector('[data-bpeviz-step]')?.getAttribute('data-bpeviz-step'),
+      url: new URLSearchParams(location.search).get('step'),
+      boxes: [...document.querySelectorAll('input[aria-label="Go to step"]')].map(b => b.value),
+      script: document.querySelector('[data-testid="stApp"]')
+        ?.getAttribute('data-test-script-state'),
+      status: document.querySelector('[data-testid="stStatusWidget"]')?.innerText || '',
+      exceptions: document.querySelectorAll('[data-testid="stException"]').length})""")
+
+
+def all_settled(pages, expected: list[int], timeout: float) -> dict[int, dict]:
+    """Wait (all sessions at once) until Python has heard each session's last step; the
+    sessions that have not, with what they show, when ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    waiting = dict(enumerate(pages))
+    while waiting and time.monotonic() < deadline:
+        for i, p in list(waiting.items()):
+            shown = session_state(p)
+            if (shown["url"] == str(expected[i]) and str(expected[i]) in shown["boxes"]
+                    and shown["script"] == "notRunning"):
+                del waiting[i]
+        time.sleep(1)
+    return {i: {"expected": expected[i], **session_state(p)} for i, p in waiting.items()}
+
+
+def drained(server: str, timeout: float = 180) -> None:
+    """Wait until the server answers quickly again (the closed sessions' reruns end), so
+    that the next test does not start against a server still busy with this one."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        began = time.monotonic()
+        try:
+            with urllib.request.urlopen(f"{server}/_stcore/health", timeout=10):
+                pass
+            if time.monotonic() - began < 0.5:
+                return
+        except OSError:
+            pass
+        time.sleep(1)
 
 
 def test_play_keeps_the_focus_and_enter_or_space_on_it_toggles_once(page, server):
