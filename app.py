@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from bpeviz import glossary, render, ui, views
+from bpeviz import figures, glossary, render, ui, views
 
 ctx = ui.page("Home")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
@@ -37,7 +37,7 @@ with left:
     st.page_link("pages/1_Explore.py", label="Step through every merge", icon="🔍")
 with right:
     st.subheader("Corpus tokens as the vocabulary grows")
-    st.plotly_chart(render.token_count_figure({"corpus tokens": training.token_counts()},
+    st.plotly_chart(figures.token_count_figure({"corpus tokens": training.token_counts()},
                                               presentation=strong),
                     config={"displaylogo": False, "typesetMath": False}, key="home_tokens")
 

@@ -4,7 +4,7 @@ import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from bpeviz import glossary, render, ui, views
+from bpeviz import figures, glossary, render, ui, views
 from bpeviz.explain import explain
 from bpeviz.limits import LIMITS
 from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
@@ -217,20 +217,20 @@ def heatmap(snap) -> None:
 def pair_chart(snap, pairs, value):
     top_n = ui.bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                      max_value=LIMITS.heatmap_symbols)
-    if ctx.presentation and top_n > render.HEATMAP_SYMBOLS_PRESENTATION:
-        top_n = render.HEATMAP_SYMBOLS_PRESENTATION
+    if ctx.presentation and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
         st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
                    "whole chart fits a projector's screen; leave presentation mode for more.")
     grid = views.pair_grid(snap, top_n)
     pair = chosen_pair(snap, pairs)
-    fig = render.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
+    fig = figures.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
                                 presentation=ctx.presentation)
     state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
     st.plotly_chart(fig, key="heatmap", on_select=ui.pick_heatmap_pair, selection_mode="points",
                     width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
-    st.caption(ui.md_escape(render.heatmap_caption(grid, value, snap.next_merge is None)))
+    st.caption(ui.md_escape(figures.heatmap_caption(grid, value, snap.next_merge is None)))
     return pair
 
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from bpeviz import compare as cmp
-from bpeviz import render, render_compare, ui
+from bpeviz import figures, render_compare, ui
 from bpeviz.curves import CURVE_POINTS
 from bpeviz.limits import LIMITS
 from bpeviz.ui import compare as ui_compare
@@ -122,7 +122,7 @@ lockstep()
 trained = {c.label: c.training.token_counts() for c in configurations if not c.opened}
 if trained:
     st.markdown("**Corpus tokens against merge step**")
-    fig = render.token_count_figure(trained, presentation=strong)
+    fig = figures.token_count_figure(trained, presentation=strong)
     for i, trace in enumerate(fig.data):
         trace.line.color = render_compare.colour(labels.index(list(trained)[i]))
     st.plotly_chart(fig, config={"displaylogo": False, "typesetMath": False},

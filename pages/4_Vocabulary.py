@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from bpeviz import glossary, render, ui, views
+from bpeviz import figures, glossary, render, ui, views
 from bpeviz.formats import FORMATS
 from bpeviz.ui import opened
 from bpeviz.ui.unigram import unigram_vocabulary
@@ -81,17 +81,17 @@ def charts(step: int, frame) -> None:
     config = {"displaylogo": False, "typesetMath": False}
     with a:
         st.markdown("**Merge strength by step**")
-        st.plotly_chart(render.merge_strength_figure(views.merges_frame(training, byte_style),
+        st.plotly_chart(figures.merge_strength_figure(views.merges_frame(training, byte_style),
                                                      ctx.algorithm, step, strong),
                         config=config, key="chart_strength")
     with b:
         st.markdown("**Corpus tokens by step**")
-        st.plotly_chart(render.token_count_figure({"corpus tokens": training.token_counts()},
+        st.plotly_chart(figures.token_count_figure({"corpus tokens": training.token_counts()},
                                                   step, strong),
                         config=config, key="chart_tokens")
     with c:
         st.markdown("**Token lengths at this step**")
-        st.plotly_chart(render.length_figure(frame, strong), config=config, key="chart_lengths")
+        st.plotly_chart(figures.length_figure(frame, strong), config=config, key="chart_lengths")
 
 
 #: past this many tokens the files are written only when asked (50,000: about 9 s a step)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, render, train, views
+from bpeviz import Corpus, figures, train, views
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
 
@@ -116,7 +116,7 @@ def many_symbols_training(algorithm: str = "bpe"):
 def test_a_60_symbol_heatmap_is_square_and_shows_every_label(algorithm, presentation):
     grid = views.pair_grid(many_symbols_training(algorithm).at(0), 60)
     assert len(grid.rows) == len(grid.cols) == 60
-    spec = render.heatmap_figure(grid, algorithm, presentation=presentation).to_plotly_json()
+    spec = figures.heatmap_figure(grid, algorithm, presentation=presentation).to_plotly_json()
     heat, layout = spec["data"][0], spec["layout"]
     for axis, labels in (("xaxis", heat["x"]), ("yaxis", heat["y"])):
         # every label is a tick (plotly drops category labels it thinks crowded otherwise)
@@ -124,8 +124,8 @@ def test_a_60_symbol_heatmap_is_square_and_shows_every_label(algorithm, presenta
         assert list(layout[axis]["tickvals"]) == list(labels)
         assert layout[axis]["automargin"] is True
         # one label per cell: the font fits the cell's pitch
-        assert layout[axis]["tickfont"]["size"] <= render.heatmap_cell(60, presentation) - 3
-    cell = render.heatmap_cell(60, presentation)
+        assert layout[axis]["tickfont"]["size"] <= figures.heatmap_cell(60, presentation) - 3
+    cell = figures.heatmap_cell(60, presentation)
     assert cell >= (20 if presentation else 14)
     # sized to its symbols: room for 60 cells each way, and roughly square
     assert layout["width"] >= 60 * cell and layout["height"] >= 60 * cell
@@ -137,16 +137,16 @@ def test_a_60_symbol_heatmap_is_square_and_shows_every_label(algorithm, presenta
 def test_heatmap_values_are_drawn_only_where_they_fit():
     training = reference("wordpiece")
     for top_n in (5, 12, 30):
-        spec = render.heatmap_figure(views.pair_grid(training.at(17), top_n),
+        spec = figures.heatmap_figure(views.pair_grid(training.at(17), top_n),
                                      "wordpiece").to_plotly_json()
         heat = spec["data"][0]
-        cell = render.heatmap_cell(top_n)
+        cell = figures.heatmap_cell(top_n)
         if "texttemplate" in heat:
             assert heat["texttemplate"] == "%{text}"
             widest = max(len(t) for row in heat["text"] for t in row)
             assert widest * 0.62 * heat["textfont"]["size"] <= cell - 3
     # small whole counts fit their cells and are drawn, one text per pair
-    spec = render.heatmap_figure(views.pair_grid(reference("bpe").at(17), 12),
+    spec = figures.heatmap_figure(views.pair_grid(reference("bpe").at(17), 12),
                                  "bpe").to_plotly_json()
     heat = spec["data"][0]
     assert heat["texttemplate"] == "%{text}"
@@ -157,16 +157,16 @@ def test_heatmap_values_are_drawn_only_where_they_fit():
 def test_whole_counts_get_whole_ticks_on_the_colour_bar():
     training = train(Corpus.from_counts({"ab": 3, "cd": 2, "ef": 1, "abcd": 1}),
                      **train_options("bpe", merges=1))
-    spec = render.heatmap_figure(views.pair_grid(training.at(0), 6), "bpe").to_plotly_json()
+    spec = figures.heatmap_figure(views.pair_grid(training.at(0), 6), "bpe").to_plotly_json()
     bar = spec["data"][0]["colorbar"]
     assert bar["tickformat"] == ",d" and bar["dtick"] == 1  # 1, 2, 3, 4; never 1.5
-    spec = render.heatmap_figure(views.pair_grid(reference().at(0), 20), "bpe").to_plotly_json()
+    spec = figures.heatmap_figure(views.pair_grid(reference().at(0), 20), "bpe").to_plotly_json()
     assert spec["data"][0]["colorbar"]["tickformat"] == ",d"
 
 
 def test_heatmap_hover_speaks_of_a_score_only_for_wordpiece():
     for algorithm in ("bpe", "bbpe", "wordpiece"):
-        spec = render.heatmap_figure(views.pair_grid(reference(algorithm).at(3), 8),
+        spec = figures.heatmap_figure(views.pair_grid(reference(algorithm).at(3), 8),
                                      algorithm).to_plotly_json()
         hover = next(t for t in spec["data"] if t.get("name") == "select")["hovertemplate"]
         assert ("score" in hover) == (algorithm == "wordpiece"), algorithm

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bpeviz import render
+from bpeviz import figures
 from tests.test_app import chart_spec, ok, open_page
 
 
@@ -13,7 +13,7 @@ def _symbols(at) -> int:
 
 def test_presentation_mode_draws_at_most_its_heatmap_size_and_says_so():
     at = ok(open_page("pages/1_Explore.py", merges=200, step=0, top_n=60, present=True))
-    limit = render.HEATMAP_SYMBOLS_PRESENTATION
+    limit = figures.HEATMAP_SYMBOLS_PRESENTATION
     assert _symbols(at) == limit
     assert any(f"at most {limit} symbols per axis" in c.value for c in at.caption)
     assert at.session_state["top_n"] == 60, "the setting itself is kept for normal mode"
@@ -21,4 +21,4 @@ def test_presentation_mode_draws_at_most_its_heatmap_size_and_says_so():
 
 def test_outside_presentation_mode_the_chosen_size_is_drawn():
     at = ok(open_page("pages/1_Explore.py", merges=200, step=0, top_n=60))
-    assert _symbols(at) > render.HEATMAP_SYMBOLS_PRESENTATION
+    assert _symbols(at) > figures.HEATMAP_SYMBOLS_PRESENTATION

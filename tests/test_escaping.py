@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, render, train, views
+from bpeviz import Corpus, figures, render, train, views
 from bpeviz.render import attr_text, chart_text, esc, md_escape
 
 #: Whole words of a corpus (whitespace-separated), so that training until no pair is left
@@ -251,7 +251,7 @@ def only_own_chart_markup(strings: list[str]) -> None:
 def test_chart_labels_and_hover_texts_show_hostile_tokens_as_text(hostile):
     last = merges_making(hostile, {"<script></script>"})[0]  # "<script>" + "</script>"
     grid = views.pair_grid(hostile.at(last.step - 1), 40)
-    fig = render.heatmap_figure(grid, hostile.algorithm)
+    fig = figures.heatmap_figure(grid, hostile.algorithm)
     only_own_chart_markup(figure_strings(fig))
     heat = fig.data[0]
     assert [html.unescape(x) for x in heat.x] == [views.label(grid.symbols[i]) for i in grid.cols]
@@ -260,10 +260,10 @@ def test_chart_labels_and_hover_texts_show_hostile_tokens_as_text(hostile):
     assert views.label(last.right) in [html.unescape(x) for x in heat.x]
     assert "<" in views.label(last.left) and len(views.label(last.left)) > 1
     frame = views.merges_frame(hostile)
-    bars = render.merge_strength_figure(frame, hostile.algorithm, step=3)
+    bars = figures.merge_strength_figure(frame, hostile.algorithm, step=3)
     only_own_chart_markup(figure_strings(bars))
     assert [html.unescape(t) for t in bars.data[0].customdata[:, 2]] == frame["token"].tolist()
-    lines = render.token_count_figure({"<script>alert(1)</script> $x$ &": [5, 4, 3]}, step=1)
+    lines = figures.token_count_figure({"<script>alert(1)</script> $x$ &": [5, 4, 3]}, step=1)
     only_own_chart_markup(figure_strings(lines))
     assert html.unescape(lines.data[0].name) == "<script>alert(1)</script> $x$ &"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import render, views
+from bpeviz import figures, views
 from tests.test_app_defects import many_symbols_training
 
 ROOT = Path(__file__).parent.parent
@@ -33,10 +33,10 @@ def test_streamlit_hides_the_deploy_button_and_developer_menu():
 @pytest.mark.parametrize("top_n", [5, 12, 20, 24])
 def test_presentation_heatmap_fits_a_720_px_screen(top_n):
     grid = views.pair_grid(many_symbols_training("bpe").at(0), top_n)
-    layout = render.heatmap_figure(grid, "bpe", presentation=True).to_plotly_json()["layout"]
-    assert layout["height"] <= render.HEATMAP_FIT_PRESENTATION <= 720 - 80
+    layout = figures.heatmap_figure(grid, "bpe", presentation=True).to_plotly_json()["layout"]
+    assert layout["height"] <= figures.HEATMAP_FIT_PRESENTATION <= 720 - 80
     assert layout["xaxis"]["tickfont"]["size"] >= 14  # still legible from the back row
     # more symbols than fit: legibility wins (cells never below the presentation minimum)
-    big = render.heatmap_figure(views.pair_grid(many_symbols_training("bpe").at(0), 60),
+    big = figures.heatmap_figure(views.pair_grid(many_symbols_training("bpe").at(0), 60),
                                 "bpe", presentation=True).to_plotly_json()["layout"]
-    assert big["height"] >= 60 * render.CELL_MIN_PRESENTATION
+    assert big["height"] >= 60 * figures.CELL_MIN_PRESENTATION

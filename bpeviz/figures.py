@@ -1,0 +1,247 @@
+"""Plotly figures for the explorer: the pair heatmap and the charts. Pure functions, no
+streamlit.
+
+Every label that may come from a user (corpus words, tokens) goes through
+:func:`bpeviz.render.chart_text` first (Plotly reads ``<b>``, ``<br>``, entities and
+``$...$`` in labels).
+
+>>> fig = token_count_figure({"A": [10, 8, 7]}, step=1)
+>>> [trace.name for trace in fig.data], fig.layout.shapes[0].x0
+(['A'], 1)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.display import label
+from bpeviz.render import chart_text
+from bpeviz.views import PairGrid
+
+
+def _unique(labels: Sequence[str]) -> list[str]:
+    """Make chart labels unique (a category axis merges equal labels)."""
+    seen: dict[str, int] = {}
+    out = []
+    for text in labels:
+        n = seen.get(text, 0)
+        seen[text] = n + 1
+        out.append(text if n == 0 else f"{text} ({n + 1})")
+    return out
+
+
+# plotly's "Viridis", as its validator spells the scale out
+_VIRIDIS = [[i / 9, colour] for i, colour in enumerate(
+    ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58",
+     "#b5de2b", "#fde725"])]
+
+
+#: pixels per heatmap cell: at most (few symbols), at least (many symbols; a label fits)
+CELL_MAX, CELL_MIN = 24, 14
+CELL_MAX_PRESENTATION, CELL_MIN_PRESENTATION = 34, 20
+#: the widest plot area the heatmap aims for (fits the page's width on a 1400 px screen)
+HEATMAP_AREA = 840
+#: the tallest heatmap in presentation mode (fits a 1280x720 projector's screen with its
+#: caption's first line) while its cells stay CELL_MIN_PRESENTATION or larger: up to
+#: 24 symbols per axis with upright labels
+HEATMAP_FIT_PRESENTATION = 620
+#: presentation mode draws at most this many symbols per axis: at the smallest legible
+#: cell (CELL_MIN_PRESENTATION) with its labels the chart then fits a 720 px screen
+HEATMAP_SYMBOLS_PRESENTATION = 24
+
+
+def heatmap_cell(n: int, presentation: bool = False) -> int:
+    """Pixels per cell for ``n`` symbols per axis: fill about 840 px, within the bounds.
+
+    >>> heatmap_cell(10), heatmap_cell(60), heatmap_cell(60, presentation=True)
+    (24, 14, 20)
+    """
+    lo, hi = ((CELL_MIN_PRESENTATION, CELL_MAX_PRESENTATION) if presentation
+              else (CELL_MIN, CELL_MAX))
+    return max(lo, min(hi, HEATMAP_AREA // max(n, 1)))
+
+
+def _cell_text(value: float, kind: str) -> str:
+    if value != value:  # NaN: no such pair
+        return ""
+    return f"{int(value)}" if kind == "count" else f"{value:.2g}"
+
+
+def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
+                   selected: tuple[int, int] | None = None, presentation: bool = False,
+                   value: str | None = None) -> go.Figure:
+    """The pair heatmap: rows are left symbols, columns right symbols.
+
+    Cells hold the pair count (BPE, BBPE) or score (WordPiece). A transparent square
+    scatter over the cells carries ``customdata = [left_id, right_id, left, right, count,
+    score]`` so a click selects a pair; the next pair is ringed in red, the selected in blue.
+
+    The figure is sized to its symbols (square cells of :func:`heatmap_cell` pixels, every
+    label shown, margins grown to fit them); a cell shows its value only where the
+    value fits; whole counts get whole ticks on the colour bar.
+    """
+    value = value or get_algorithm(algorithm).value_name()
+    z = grid.score if value == "score" else grid.count
+    ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
+    xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
+    n_rows, n_cols = len(ylab), len(xlab)
+    cell = heatmap_cell(max(n_rows, n_cols), presentation)
+    if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
+        longest = max((len(html.unescape(t)) for t in xlab), default=0)
+        labels = 17 * (1.5 if longest <= 3 or n_cols <= 8 else 0.65 * min(longest, 24))
+        cell = max(CELL_MIN_PRESENTATION,
+                   min(cell, int(HEATMAP_FIT_PRESENTATION - 100 - labels) // max(n_rows, 1)))
+    font = min(17 if presentation else 12, cell - 3)
+    cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
+    custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
+               float(grid.score[r, c])] for r, c in zip(cells_r.tolist(), cells_c.tolist())]
+    hover = ("<b>%{customdata[2]}</b> + <b>%{customdata[3]}</b><br>count %{customdata[4]:,}"
+             + ("<br>score %{customdata[5]:.4g}" if value == "score" else "")
+             + "<extra></extra>")
+    zt = np.where(np.isnan(z), None, z).tolist()
+    text = [[_cell_text(v, value) for v in row] for row in z.tolist()]
+    text_size = font - 2
+    widest = max((len(t) for row in text for t in row), default=0)
+    heat: dict[str, Any] = {
+        "type": "heatmap", "z": zt, "x": xlab, "y": ylab, "colorscale": _VIRIDIS,
+        "hoverinfo": "skip", "xgap": 1, "ygap": 1, "textfont": {"size": text_size},
+        "colorbar": {"title": {"text": value}}, "name": "pairs",
+        "meta": {"rows": list(grid.rows), "cols": list(grid.cols), "value": value},
+    }
+    if value == "count" and len(cells_r):
+        spread = float(np.nanmax(z) - np.nanmin(z))
+        # whole counts, whole ticks: no 1.5 or 2.5 on the colour bar
+        heat["colorbar"].update({"tickformat": ",d"} if spread > 10
+                                else {"tickformat": ",d", "tick0": 0, "dtick": 1})
+    if widest and widest * 0.62 * text_size <= cell - 3:  # only values that fit a cell
+        heat["text"] = text
+        heat["texttemplate"] = "%{text}"
+    data: list[dict[str, Any]] = [heat, {
+        "type": "scatter", "x": [xlab[c] for c in cells_c.tolist()],
+        "y": [ylab[r] for r in cells_r.tolist()], "mode": "markers", "customdata": custom,
+        "hovertemplate": hover, "name": "select",
+        "marker": {"symbol": "square", "size": cell - 4, "color": "rgba(0,0,0,0)",
+                   "line": {"width": 0}},
+        "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 1}},
+        "showlegend": False,
+    }]
+    for pos, colour, name, size in ((_position(grid, selected), "#1f6bff", "selected", cell - 6),
+                                    (grid.next_pair, "#ff2d2d", "next merge", cell + 2)):
+        if pos is None:
+            continue
+        r, c = pos
+        data.append({
+            "type": "scatter", "x": [xlab[c]], "y": [ylab[r]], "mode": "markers", "name": name,
+            "hoverinfo": "skip",
+            "marker": {"symbol": "square-open", "size": size, "color": colour,
+                       "line": {"width": 3, "color": colour}},
+            "showlegend": True,
+        })
+    longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
+    upright = longest_x <= 3 or n_cols <= 8
+    # room for the labels (automargin grows the margins to fit them, inside this size)
+    top = 40 + font * (1.5 if upright else 0.65 * min(longest_x, 24))
+    left = 40 + font * 0.65 * min(longest_y, 24)
+    ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
+    layout = {
+        "xaxis": {"type": "category", "side": "top", "tickangle": 0 if upright else -90,
+                  "tickvals": xlab, "ticktext": xlab, **ticks,
+                  "title": {"text": "right symbol"}},
+        "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
+                  "ticktext": ylab, **ticks, "title": {"text": "left symbol"}},
+        "width": int(cell * n_cols + left + 110),
+        "height": int(max(320, cell * n_rows + top + 60)),
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
+        "clickmode": "event+select", "dragmode": False, "hovermode": "closest",
+        "font": {"size": font},
+    }
+    # built as plain data and wrapped unvalidated: plotly's validation of every property
+    # cost most of the chart's time (tests compare the spec with snapshot.pairs)
+    fig = go.Figure({"data": data, "layout": layout}, _validate=False)
+    return fig
+
+
+def heatmap_caption(grid: PairGrid, value: str, last_step: bool) -> str:
+    """What the heatmap shows, in words, from what it does show (plain text).
+
+    >>> heatmap_caption(PairGrid([1], [2], np.ones((1, 1)), np.ones((1, 1)), None, 1), "count",
+    ...                 True)[:60]
+    'Count of each pair (1 pairs in all). This is the last step: '
+    """
+    out = f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). "
+    if grid.next_pair is not None:
+        out += "The red square is the pair merged next. "
+    elif last_step:
+        out += "This is the last step: no pair is merged next, so no square is red. "
+    else:
+        out += "The pair merged next is not among these symbols. "
+    out += "The blue square is the pair shown in Pair details; click a cell to see which " \
+           "words hold it."
+    return out
+
+
+def _position(grid: PairGrid, pair: tuple[int, int] | None) -> tuple[int, int] | None:
+    if pair is None or pair[0] not in grid.rows or pair[1] not in grid.cols:
+        return None
+    return grid.rows.index(pair[0]), grid.cols.index(pair[1])
+
+
+def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = None,
+                       presentation: bool = False) -> go.Figure:
+    """Corpus token count against merge step, one line per training."""
+    fig = go.Figure()
+    for name, counts in series.items():
+        # numpy arrays: Plotly sends them as typed arrays (50,000 steps: 10 ms, not 0.8 s)
+        fig.add_trace(go.Scatter(x=np.arange(len(counts)), y=np.asarray(counts, dtype=np.int64),
+                                 mode="lines", name=chart_text(name),
+                                 hovertemplate="step %{x}: %{y:,} tokens<extra></extra>"))
+    if step is not None:
+        fig.add_vline(x=step, line={"dash": "dot", "width": 2})
+    fig.update_layout(xaxis_title="merge step", yaxis_title="tokens in the corpus",
+                      height=340, margin={"t": 30, "b": 10}, font=_font(presentation),
+                      legend={"orientation": "h", "y": 1.12})
+    return fig
+
+
+def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
+                          presentation: bool = False) -> go.Figure:
+    """Count (and WordPiece score) of each merge by step."""
+    value = get_algorithm(algorithm).value_name()
+    fig = go.Figure(go.Bar(
+        x=merges["step"], y=merges[value], name=value,
+        customdata=np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),
+                             merges["token"].map(chart_text)], axis=-1) if len(merges) else None,
+        hovertemplate=("step %{x}: %{customdata[0]} + %{customdata[1]} → %{customdata[2]}"
+                       f"<br>{value} " + ("%{y:.4~g}" if value == "score" else "%{y:,}")
+                       + "<extra></extra>"),
+    ))
+    if step:
+        fig.add_vline(x=step, line={"dash": "dot", "width": 2})
+    fig.update_layout(xaxis_title="merge step", yaxis_title=f"{value} of the merged pair",
+                      height=320, margin={"t": 30, "b": 10}, font=_font(presentation))
+    return fig
+
+
+def length_figure(vocab: pd.DataFrame, presentation: bool = False) -> go.Figure:
+    """How many tokens have each length in characters and in bytes."""
+    fig = go.Figure()
+    for column in ("chars", "bytes"):
+        counts = vocab[column].value_counts().sort_index()
+        fig.add_trace(go.Bar(x=counts.index.tolist(), y=counts.tolist(), name=column,
+                             hovertemplate=f"%{{y}} tokens of %{{x}} {column}<extra></extra>"))
+    fig.update_layout(barmode="group", xaxis_title="token length", yaxis_title="tokens",
+                      height=320, margin={"t": 30, "b": 10}, font=_font(presentation))
+    return fig
+
+
+def _font(presentation: bool) -> dict[str, int]:
+    return {"size": 17 if presentation else 12}
