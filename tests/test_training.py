@@ -191,7 +191,8 @@ def test_vocab_size_at_and_token_counts_follow_the_steps():
     ({"merges": -1}, ">= 0"),
     ({"merges": 3, "tie_break": "random"}, "tie_break"),
     ({"vocab_size": 3}, "at least"),
-    ({"merges": 3, "algorithm": "unigram"}, "unknown algorithm"),
+    ({"merges": 3, "algorithm": "morfessor"}, "unknown algorithm"),
+    ({"merges": 3, "algorithm": "unigram"}, "does not train by merges"),
     ({"merges": 3, "algorithm": "bbpe", "marker": "</w>"}, "BPE option"),
 ])
 def test_bad_options_raise_clear_value_errors(kwargs, message):
