@@ -13,6 +13,7 @@ shared by every browser test module of the session; its log goes to a temporary 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -73,11 +74,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    """The URL of a running ``streamlit run app.py`` (headless, no usage statistics)."""
+@contextlib.contextmanager
+def streamlit_server(log_dir: Path):
+    """A running ``streamlit run app.py`` (headless, no usage statistics): its URL."""
     port = free_port()
-    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
+    log = open(log_dir / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
@@ -95,13 +96,29 @@ def server(tmp_path_factory):
             proc.kill()
             pytest.fail(f"streamlit did not start: see {log.name}")
         time.sleep(0.3)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The URL of the session's shared ``streamlit run app.py``."""
+    with streamlit_server(tmp_path_factory.mktemp("streamlit")) as url:
+        yield url
+
+
+@pytest.fixture
+def own_server(tmp_path_factory):
+    """A server of the test's own (a load test leaves nothing behind for the others)."""
+    with streamlit_server(tmp_path_factory.mktemp("streamlit_own")) as url:
+        yield url
 
 
 def pytest_sessionfinish(session, exitstatus):

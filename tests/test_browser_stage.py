@@ -29,7 +29,7 @@ def hook(page) -> int:
 def open_explore(page, server: str, query: str = "step=10") -> None:
     page.goto(f"{server}/Explore?{query}")
     ready(page)
-    page.wait_for_selector(HOOK)
+    page.wait_for_selector(HOOK, timeout=60_000)
     blur(page)
 
 
@@ -163,12 +163,14 @@ THROTTLE = 4  # CPU slow-down of every other session
 
 
 @pytest.mark.slow
-def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server):
+def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_server):
     """Issue 16: under load, queued fragment reruns froze pages ("Cannot set a node at a
     delta path"). Each session searches words and steps fast, again and again (every other
     one on a CPU slowed 4x); none may report a page error, and each must still follow
     its last step at the end. 12 sessions, the load of the issue (BPEVIZ_STAGE_SESSIONS
-    sets another number)."""
+    sets another number), on a server of their own: two cores run twelve browser pages
+    and the server, and whatever is still queued when the test ends is not the next
+    test's problem."""
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900})
                 for _ in range(SESSIONS)]
     pages = [c.new_page() for c in contexts]
@@ -183,7 +185,7 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server
         # take minutes of Chromium's time, and are not what this test is about); then
         # they all search and step at once
         for i, p in enumerate(pages):
-            p.goto(f"{server}/Explore?step=10", timeout=120_000)
+            p.goto(f"{own_server}/Explore?step=10", timeout=120_000)
             ready(p, timeout=120_000)
             p.wait_for_selector(HOOK, timeout=120_000)
             if i % 2:  # a slowed CPU makes the race of queued reruns easy to hit (issue 16)
@@ -216,7 +218,6 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, server
     finally:
         for c in contexts:
             c.close()
-        drained(server)
     assert not errors, errors
 
 
@@ -246,43 +247,3 @@ def all_settled(pages, expected: list[int], timeout: float) -> dict[int, dict]:
                 del waiting[i]
         time.sleep(1)
     return {i: {"expected": expected[i], **session_state(p)} for i, p in waiting.items()}
-
-
-def drained(server: str, timeout: float = 180) -> None:
-    """Wait until the server answers quickly again (the closed sessions' reruns end), so
-    that the next test does not start against a server still busy with this one."""
-    import urllib.request
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        began = time.monotonic()
-        try:
-            with urllib.request.urlopen(f"{server}/_stcore/health", timeout=10):
-                pass
-            if time.monotonic() - began < 0.5:
-                return
-        except OSError:
-            pass
-        time.sleep(1)
-
-
-def test_play_keeps_the_focus_and_enter_or_space_on_it_toggles_once(page, server):
-    """Issue 10: Enter on Play moved the focus to "Skip to main content", so a second
-    Enter did not pause. A presenter's clicker sends Page Down / Page Up."""
-    open_explore(page, server, "step=10")
-    play = page.locator(".bv-stage-play")
-    play.focus()
-    for key in ("Enter", "Space"):
-        page.keyboard.press(key)
-        assert play.inner_text() == "⏸ Pause", key
-        page.wait_for_timeout(300)
-        assert page.evaluate("() => document.activeElement.classList.contains('bv-stage-play')")
-        page.keyboard.press(key)
-        assert play.inner_text() == "▶ Play", key
-    blur(page)
-    before = hook(page)
-    page.keyboard.press("PageDown")
-    page.keyboard.press("PageDown")
-    page.keyboard.press("PageUp")
-    assert hook(page) == before + 1
-    no_error(page)
