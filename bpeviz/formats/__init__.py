@@ -44,9 +44,9 @@ from typing import TYPE_CHECKING
 
 from bpeviz.corpus import decode_utf8
 from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
-from bpeviz.formats._common import NOT_JSON, SIDECAR, parse_json, recognise_sidecar
+from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, recognise_sidecar
 from bpeviz.serialize import FORMAT as TRAINING_FORMAT
-from bpeviz.serialize import training_from_dict, write_atomic
+from bpeviz.serialize import write_atomic
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -104,45 +104,42 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
         raise ValueError(f"{err} (read {read_as})") from None
 
 
+#: Who opens a set of files, most specific first: each ``opens(files, lone)`` returns the
+#: function that reads them when they are its format's (None otherwise; ValueError when
+#: they are, but incomplete). ``lone`` is the one file besides the companions, if one.
+OPENERS = (tiktoken_ranks.opens, gpt2.opens, vocab_txt.opens, tiktoken_ranks.opens_by_content,
+           training_json.opens, hf.opens)
+
+
 def _import(texts: dict[str, str]) -> Training:
     """:func:`import_files` once every file has its format's usual name."""
     if not texts:
         raise ValueError("no files given: give a tokenizer.json, vocab.txt, vocab.json + "
                          "merges.txt, a .tiktoken rank file or a training.json")
-    ranks = [name for name in texts if name.endswith(tiktoken_ranks.SUFFIX)]
-    if len(ranks) > 1:
-        raise ValueError(f"give one .tiktoken rank file, not {len(ranks)}")
-    if ranks:
-        return tiktoken_ranks.import_files(texts, ranks[0])
-    if gpt2.VOCAB in texts and gpt2.MERGES in texts:
-        return gpt2.import_files(texts)
-    if gpt2.MERGES in texts:
-        raise ValueError(f"{gpt2.MERGES} needs its {gpt2.VOCAB}; give both files")
-    if vocab_txt.FILENAME in texts:
-        return vocab_txt.import_files(texts)
     candidates = [n for n in texts if n not in (SIDECAR, tiktoken_ranks.CONFIG)]
-    if len(candidates) != 1:
-        raise ValueError(
-            "cannot tell the format from the files "
-            f"{', '.join(sorted(texts))}; give a tokenizer.json, vocab.txt, vocab.json + "
-            "merges.txt, a .tiktoken rank file (+ tiktoken.json) or a training.json"
-        )
-    name = candidates[0]
-    text = texts[name]
-    if not text.lstrip().startswith(("{", "[")):
-        if _looks_like_ranks(text):
-            return tiktoken_ranks.import_files({**texts, tiktoken_ranks.RANKS: text}, name)
-        raise ValueError(f"{name} is neither JSON (tokenizer.json, training.json) nor a "
-                         "tiktoken rank file")
-    data = parse_json(text, name)
-    if training_json.is_training(data):
-        return training_from_dict(data)
-    if name == gpt2.VOCAB:
-        raise ValueError(f"{gpt2.VOCAB} needs its {gpt2.MERGES}; give both files")
-    if isinstance(data, dict) and "model" in data:
-        return hf.import_json(text, name)
-    raise ValueError(f"{name} is neither a Hugging Face tokenizer.json (no \"model\") nor a "
-                     f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
+    lone = None
+    if len(candidates) == 1:
+        lone = Lone(candidates[0], texts[candidates[0]])
+    for opens in OPENERS:
+        opener = opens(texts, lone)
+        if opener is not None:
+            return opener()
+    raise ValueError(_why_not(texts, lone))
+
+
+def _why_not(texts: dict[str, str], lone: Lone | None) -> str:
+    """Why no format opens these files."""
+    if lone is None:
+        return ("cannot tell the format from the files "
+                f"{', '.join(sorted(texts))}; give a tokenizer.json, vocab.txt, vocab.json + "
+                "merges.txt, a .tiktoken rank file (+ tiktoken.json) or a training.json")
+    if not lone.json_like:
+        return (f"{lone.name} is neither JSON (tokenizer.json, training.json) nor a "
+                "tiktoken rank file")
+    if lone.name == gpt2.VOCAB:
+        return f"{gpt2.VOCAB} needs its {gpt2.MERGES}; give both files"
+    return (f"{lone.name} is neither a Hugging Face tokenizer.json (no \"model\") nor a "
+            f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
 
 
 #: ``recognise(name, text, data)`` of each format, most specific first: the usual file
@@ -229,12 +226,6 @@ def _text(content: str | bytes, name: str) -> str:
                              f"{MAX_FILE_BYTES:,} bytes")
         return decode_utf8(bytes(content), name)
     raise ValueError(f"{name}: expected text or bytes, got {type(content).__name__}")
-
-
-def _looks_like_ranks(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    parts = first.split()
-    return len(parts) == 2 and parts[1].isdigit()
 
 
 __all__ = ["FORMATS", "export", "import_files", "import_path", "write_files"]

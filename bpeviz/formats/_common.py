@@ -4,8 +4,9 @@ from an imported vocabulary and merge list."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
@@ -86,6 +87,29 @@ def first_lines(text: str, n: int = 50) -> list[str]:
             if len(out) == n:
                 break
     return out
+
+
+class Lone:
+    """The one file of a set that is not a companion (``bpeviz.json``, ``tiktoken.json``):
+    its ``name`` and ``text``; ``data`` parses it as JSON on first use (ValueError naming
+    the file when it is not valid JSON)."""
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name, self.text = name, text
+
+    @property
+    def json_like(self) -> bool:
+        """Whether the text starts as JSON does (only then is ``data`` asked for)."""
+        return self.text.lstrip().startswith(("{", "["))
+
+    @functools.cached_property
+    def data(self) -> Any:
+        return parse_json(self.text, self.name)
+
+
+#: what an ``opens(files, lone)`` of a format returns when the files are its own: the
+#: function that reads them (None when they are not; ValueError when they are, but incomplete)
+Opener = Callable[[], "Training"]
 
 
 def recognise_sidecar(name: str, text: str, data: Any) -> str | None:

@@ -20,6 +20,8 @@ from bpeviz.display import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
+    Lone,
+    Opener,
     build_training,
     check_id,
     check_size,
@@ -99,6 +101,15 @@ def import_files(files: Mapping[str, str]) -> Training:
                           marker_style=settings.get("marker_style", "separate"),
                           special_tokens=[t for t in ("[UNK]", "<unk>") if t in vocab],
                           source=f"{VOCAB} + {MERGES}")
+
+
+def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """``vocab.json`` with its ``merges.txt`` (a ``merges.txt`` alone is incomplete)."""
+    if VOCAB in files and MERGES in files:
+        return lambda: import_files(files)
+    if MERGES in files:
+        raise ValueError(f"{MERGES} needs its {VOCAB}; give both files")
+    return None
 
 
 def recognise(name: str, text: str, data: Any) -> str | None:

@@ -47,6 +47,8 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.display import bytes_to_gpt2, gpt2_to_bytes
 from bpeviz.encoding import MAX_WORDPIECE_CHARS, unk_token
 from bpeviz.formats._common import (
+    Lone,
+    Opener,
     build_training,
     check_id,
     check_size,
@@ -164,6 +166,15 @@ def export(snapshot: Snapshot) -> dict[str, str]:
 
 
 # -- import -------------------------------------------------------------------------------
+def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """A lone JSON file with a ``"model"`` (not named ``vocab.json``: that one needs its
+    ``merges.txt``)."""
+    if lone is None or not lone.json_like or lone.name == "vocab.json" \
+            or not isinstance(lone.data, dict) or "model" not in lone.data:
+        return None
+    return lambda: import_json(lone.text, lone.name)
+
+
 def recognise(name: str, text: str, data: Any) -> str | None:
     """``tokenizer.json`` when ``data`` (the parsed file) is a Hugging Face tokenizer."""
     return FILENAME if isinstance(data, dict) and isinstance(data.get("model"), dict) else None

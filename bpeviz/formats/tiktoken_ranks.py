@@ -27,6 +27,8 @@ from bpeviz.algorithms import BBPE
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.formats._common import (
     NOT_JSON,
+    Lone,
+    Opener,
     build_training,
     check_id,
     check_size,
@@ -161,6 +163,27 @@ def import_files(files: Mapping[str, str], ranks_name: str = RANKS) -> Training:
     merges = recover_merges(ranks, ranks_name)
     return build_training(algorithm=BBPE.name, vocab=vocab, merges=merges, pretokenizer=name,
                           source=ranks_name)
+
+
+def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """A ``*.tiktoken`` file (one only), with ``tiktoken.json`` if given."""
+    ranks = [name for name in files if name.endswith(SUFFIX)]
+    if len(ranks) > 1:
+        raise ValueError(f"give one .tiktoken rank file, not {len(ranks)}")
+    return (lambda: import_files(files, ranks[0])) if ranks else None
+
+
+def opens_by_content(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """A lone file of another name whose first line is ``<base64 token> <rank>``."""
+    if lone is None or lone.json_like or not _looks_like_ranks(lone.text):
+        return None
+    return lambda: import_files({**files, RANKS: lone.text}, lone.name)
+
+
+def _looks_like_ranks(text: str) -> bool:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    parts = first.split()
+    return len(parts) == 2 and parts[1].isdigit()
 
 
 def recognise(name: str, text: str, data: Any) -> str | None:

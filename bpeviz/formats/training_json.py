@@ -16,9 +16,10 @@ explorer state.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bpeviz.formats._common import parse_json
+from bpeviz.formats._common import Lone, Opener, parse_json
 from bpeviz.serialize import FORMAT, training_from_dict, training_to_dict
 
 if TYPE_CHECKING:
@@ -40,6 +41,13 @@ def export(snapshot: Snapshot) -> dict[str, str]:
 def is_training(data: Any) -> bool:
     """Whether parsed JSON is a bpeviz training (``"format": "bpeviz.training"``)."""
     return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """A lone JSON file that is a bpeviz training, whatever its name."""
+    if lone is None or not lone.json_like or not is_training(lone.data):
+        return None
+    return lambda: training_from_dict(lone.data)
 
 
 def recognise(name: str, text: str, data: Any) -> str | None:

@@ -17,6 +17,8 @@ from bpeviz.encoding import UNK_TOKENS
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
+    Lone,
+    Opener,
     build_training,
     check_size,
     first_lines,
@@ -49,6 +51,11 @@ def export(snapshot: Snapshot) -> dict[str, str]:
             raise ValueError(f"the token {token!r} cannot be a line of vocab.txt (it is empty, "
                              "holds a line break or ends with whitespace); export as 'hf'")
     return {FILENAME: "".join(f"{token}\n" for token, _ in items), SIDECAR: sidecar(snapshot)}
+
+
+def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
+    """``vocab.txt`` (with ``bpeviz.json`` if given)."""
+    return (lambda: import_files(files)) if FILENAME in files else None
 
 
 def recognise(name: str, text: str, data: Any) -> str | None:
