@@ -25,7 +25,7 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import lessons
-from bpeviz.explain import Explanation, explain, text_words
+from bpeviz.explain import explain, text_words
 from bpeviz.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the lesson's public names)
     PRETOKENIZER_NAMES,
     RULE_NAMES,
@@ -36,7 +36,10 @@ from bpeviz.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the lesson's
     Sentence,
     Sym,
     WordSplit,
+    _blank_names,
+    _byte_notes,
     _listed,
+    _most_frequent,
     _num,
     _plural,
     _quote,
@@ -44,12 +47,12 @@ from bpeviz.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the lesson's
     _spaced,
     _times,
     _unit_counts,
+    _whole,
     _Words,
     sentence_text,
 )
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.snapshot import Snapshot
-from bpeviz.symbols import Symbol
 from bpeviz.training import STOP_REASONS, Training
 from bpeviz.views import created_at
 
@@ -129,22 +132,6 @@ def _second_step(training: Training) -> int:
             if not _whole(m.token):
                 return m.step
     return 2
-
-
-def _whole(symbol: Symbol) -> bool:
-    if not isinstance(symbol, bytes):
-        return True
-    try:
-        symbol.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _blank_names(text: str) -> list[str]:
-    """Whitespace characters named: ["a line break", "a space"]."""
-    names = {" ": "a space", "\n": "a line break", "\t": "a tab", "\r": "a carriage return"}
-    return list(dict.fromkeys(names.get(ch, f"U+{ord(ch):04X}") for ch in text))
 
 
 def _corpus_step(training: Training, words: _Words, max_words: int) -> LessonStep:
@@ -367,60 +354,6 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
     return LessonStep(key, title, tuple(sentences),
                       words.rows(before, after, max_words, list(after.changed_words)),
                       numbers, merge_step=k, explanation=why)
-
-
-def _most_frequent(before: Snapshot, why: Explanation):
-    """The pair with the highest count at ``before`` with its score and unit counts."""
-    pairs = before.pairs
-    if not len(pairs):
-        return None
-    best = pairs.iloc[int(np.argmax(pairs["count"].to_numpy()))]
-    units = _unit_counts(before)
-    vocab = before.training.vocab
-    a, b = int(best["left_id"]), int(best["right_id"])
-    return (Sym(vocab[a], a), Sym(vocab[b], b), int(best["count"]), float(best["score"]),
-            int(units[a]), int(units[b]))
-
-
-def _byte_notes(training: Training, before: Snapshot, why: Explanation,
-                token: Sym) -> list[Sentence]:
-    """Byte-level BPE: what the new token's bytes are (a space, part of a character)."""
-    m = why.merge
-    raw = m.token
-    out: list[Sentence] = []
-    if isinstance(raw, bytes) and raw[:1] == b" " and len(raw) > 1:
-        out.append((Sym(b" ", 32), " is the space in front of a word, so the token ",
-                    token, f" stands for {_quote(raw.decode('utf-8', 'replace'))}: "
-                    "the start of a word."))
-    if not _whole(raw) and why.first_index is not None:
-        word = training.corpus.words[why.first_index]
-        ids = before.split_ids(why.first_index)
-        vocab = training.vocab
-        start = sum(len(vocab[i]) for i in ids[: why.first_position or 0])
-        data = word.encode("utf-8")
-        chars = []  # (char, its bytes, the token's bytes inside it)
-        offset = 0
-        for ch in word:
-            b = ch.encode("utf-8")
-            lo, hi = max(offset, start), min(offset + len(b), start + len(raw))
-            if lo < hi:
-                chars.append((ch, b, data[lo:hi]))
-            offset += len(b)
-
-        def syms(chunk: bytes) -> list[Part]:
-            return _spaced([Sym(bytes((x,)), x) for x in chunk])
-
-        parts: list[Part] = ["The bytes of ", token, " do not make whole characters: in ",
-                             _quote(word), " they are "]
-        described = [[*syms(inside), f", all of {_quote(ch)}"] if inside == b else
-                     [*syms(inside), f", part of {_quote(ch)} (", *syms(b), ")"]
-                     for ch, b, inside in chars]
-        parts.extend(_listed(described))
-        parts.append(". Byte-level BPE ignores where characters begin and end; the token "
-                     "is drawn as bytes, never as a broken character.")
-        if len(data) >= start + len(raw):
-            out.append(tuple(parts))
-    return out
 
 
 def _repeat_step(training: Training, words: _Words, max_words: int) -> LessonStep:

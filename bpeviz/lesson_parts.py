@@ -187,3 +187,74 @@ class _Words:
 def _unit_counts(snap: Snapshot) -> np.ndarray:
     """How often each token id occurs in the corpus at ``snap`` (word counts weighted)."""
     return token_frequencies(snap)
+
+
+# -- bytes and whitespace, in words -------------------------------------------------
+def _whole(symbol: Symbol) -> bool:
+    if not isinstance(symbol, bytes):
+        return True
+    try:
+        symbol.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _blank_names(text: str) -> list[str]:
+    """Whitespace characters named: ["a line break", "a space"]."""
+    names = {" ": "a space", "\n": "a line break", "\t": "a tab", "\r": "a carriage return"}
+    return list(dict.fromkeys(names.get(ch, f"U+{ord(ch):04X}") for ch in text))
+
+
+def _most_frequent(before: Snapshot, why: Explanation):
+    """The pair with the highest count at ``before`` with its score and unit counts."""
+    pairs = before.pairs
+    if not len(pairs):
+        return None
+    best = pairs.iloc[int(np.argmax(pairs["count"].to_numpy()))]
+    units = _unit_counts(before)
+    vocab = before.training.vocab
+    a, b = int(best["left_id"]), int(best["right_id"])
+    return (Sym(vocab[a], a), Sym(vocab[b], b), int(best["count"]), float(best["score"]),
+            int(units[a]), int(units[b]))
+
+
+def _byte_notes(training: Training, before: Snapshot, why: Explanation,
+                token: Sym) -> list[Sentence]:
+    """Byte-level BPE: what the new token's bytes are (a space, part of a character)."""
+    m = why.merge
+    raw = m.token
+    out: list[Sentence] = []
+    if isinstance(raw, bytes) and raw[:1] == b" " and len(raw) > 1:
+        out.append((Sym(b" ", 32), " is the space in front of a word, so the token ",
+                    token, f" stands for {_quote(raw.decode('utf-8', 'replace'))}: "
+                    "the start of a word."))
+    if not _whole(raw) and why.first_index is not None:
+        word = training.corpus.words[why.first_index]
+        ids = before.split_ids(why.first_index)
+        vocab = training.vocab
+        start = sum(len(vocab[i]) for i in ids[: why.first_position or 0])
+        data = word.encode("utf-8")
+        chars = []  # (char, its bytes, the token's bytes inside it)
+        offset = 0
+        for ch in word:
+            b = ch.encode("utf-8")
+            lo, hi = max(offset, start), min(offset + len(b), start + len(raw))
+            if lo < hi:
+                chars.append((ch, b, data[lo:hi]))
+            offset += len(b)
+
+        def syms(chunk: bytes) -> list[Part]:
+            return _spaced([Sym(bytes((x,)), x) for x in chunk])
+
+        parts: list[Part] = ["The bytes of ", token, " do not make whole characters: in ",
+                             _quote(word), " they are "]
+        described = [[*syms(inside), f", all of {_quote(ch)}"] if inside == b else
+                     [*syms(inside), f", part of {_quote(ch)} (", *syms(b), ")"]
+                     for ch, b, inside in chars]
+        parts.extend(_listed(described))
+        parts.append(". Byte-level BPE ignores where characters begin and end; the token "
+                     "is drawn as bytes, never as a broken character.")
+        if len(data) >= start + len(raw):
+            out.append(tuple(parts))
+    return out
