@@ -13,6 +13,7 @@
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 const SPEEDS = ["1", "2", "4", "10"];
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
+const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
 
 function store() {
   if (!window.__bpevizStage) {
@@ -52,6 +53,11 @@ function chip(labels, id, strong, isNew, notes, part) {
   c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (part ? ` · ${part}` : "")
     + (note ? ` · ${note}` : "");
   return c;
+}
+
+// a test can read what the stage did: set window.__bvDebug = [] before the page loads
+function debug(...entry) {
+  if (window.__bvDebug) window.__bvDebug.push([Math.round(performance.now()), ...entry]);
 }
 
 function fmt(n) {
@@ -193,13 +199,38 @@ function scheduleSync(s, delay) {
 
 function sync(s) {
   s.pending = false;
-  if (s.playing || s.dragging || !s.root.isConnected) return;
+  if (s.playing || s.dragging || !s.root.isConnected) {
+    debug("sync-skip", s.playing, s.dragging, s.root.isConnected);
+    return;
+  }
   if (s.step === s.pyStep && s.speed === s.pySpeed && s.pySeq >= s.seq) return;
   s.seq += 1;
+  debug("send", s.step, s.seq);
   s.setTriggerValue("step", { step: s.step, speed: s.speed, seq: s.seq });
-  // a report lost to an interrupted rerun is sent again
+  // a report lost to an interrupted rerun is sent again, later each time
   clearTimeout(s.resendTimer);
-  s.resendTimer = setTimeout(() => { if (s.pySeq < s.seq && !s.pending) sync(s); }, RESEND_MS);
+  s.resendDelay = s.resendDelay ? Math.min(2 * s.resendDelay, RESEND_MAX_MS) : RESEND_MS;
+  s.resendTimer = setTimeout(() => resend(s), s.resendDelay);
+}
+
+// Whether Streamlit is running the page's script (the attribute its own app root carries;
+// false where there is none, as in the offline slides).
+function scriptRunning() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return Boolean(app) && app.getAttribute("data-test-script-state") === "running";
+}
+
+// Send the step again if Python has not answered the last report. Never while a run is
+// in flight: that run answers, and a new report would interrupt it; on a loaded server,
+// where a run takes longer than RESEND_MS, resending on a timer restarted every run
+// before it could finish, and the page stopped following (issue 16).
+function resend(s) {
+  if (s.pySeq >= s.seq || s.pending || !s.root.isConnected) return;
+  if (scriptRunning()) {
+    s.resendTimer = setTimeout(() => resend(s), 1000);
+    return;
+  }
+  sync(s);
 }
 
 function stopPlay(s) {
@@ -295,6 +326,8 @@ function controls(component, data) {
   if (fresh) s.speed = SPEEDS.includes(data.speed) ? data.speed : "1";
   drawSpeed(s);
   const caughtUp = s.pySeq >= s.seq && !s.pending && !s.playing && !s.dragging;
+  debug("render", py, s.pySeq, s.step, s.seq, fresh, newHistory, caughtUp, s.pending);
+  s.resendDelay = 0; // Python answered: the next report waits RESEND_MS again
   if (fresh || newHistory || caughtUp) {
     clearTimeout(s.syncTimer);
     s.pending = false;
