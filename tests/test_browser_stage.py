@@ -9,8 +9,6 @@ the chosen rate; many concurrent sessions searching and stepping never freeze.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 
 import pytest
@@ -172,7 +170,10 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
     its last step at the end. 12 sessions, the load of the issue (BPEVIZ_STAGE_SESSIONS
     sets another number), on a server of their own: two cores run twelve browser pages
     and the server, and whatever is still queued when the test ends is not the next
-    test's problem."""
+    test's problem. On that load a rerun can take longer than the stage's resend delay;
+    the stage used to resend on a timer, interrupting each rerun before it finished, and
+    sessions stopped following for good (it failed so in CI and in about half the runs
+    here, all twelve sessions at once when two busy processes loaded the cores too)."""
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900})
                 for _ in range(SESSIONS)]
     pages = [c.new_page() for c in contexts]
@@ -181,7 +182,6 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
         p.set_default_timeout(120_000)  # twelve pages on two cores: actions wait their turn
         p.on("pageerror", lambda e, i=i: errors.append(f"session {i}: {e}"))
     searches = ["to", "ken", "the", "er", "a", ""]
-    hogs: list[subprocess.Popen] = []
     began = time.monotonic()
     try:
         # the sessions open one after the other (12 first page loads at once on two cores
@@ -195,11 +195,6 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
                 p.context.new_cdp_session(p).send("Emulation.setCPUThrottlingRate",
                                                   {"rate": THROTTLE})
         expected = [10] * SESSIONS
-        # a loaded server: two busy processes take the cores while the sessions search and
-        # step, so that a rerun takes longer than the browser's resend delay (5 s). The
-        # stage used to resend on a timer and so interrupt every rerun before it finished:
-        # every session stopped following for good (issue 16); now it waits for the run
-        hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
         for round_ in range(3):
             for i, p in enumerate(pages):  # every session types a search (Enter) ...
                 box = p.get_by_label("Search words")
@@ -214,8 +209,6 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
             for i, p in enumerate(pages):  # a click on the bar's ▶ too
                 p.get_by_role("button", name="Next merge", exact=True).click()
                 expected[i] += 1
-        for hog in hogs:
-            hog.kill()
         waiting = all_settled(pages, expected, timeout=300)
         assert not waiting, f"sessions that did not settle: {waiting}"
         for i, p in enumerate(pages):
@@ -226,8 +219,6 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
         took = time.monotonic() - began
         print(f"{SESSIONS} sessions: {took:.1f} s, no page error")
     finally:
-        for hog in hogs:
-            hog.kill()
         for c in contexts:
             c.close()
     assert not errors, errors
