@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from bpeviz.algorithms import get as get_algorithm
+
 if TYPE_CHECKING:
     from bpeviz.encoding import Encoding, Token
     from bpeviz.snapshot import Snapshot
@@ -94,7 +96,7 @@ class DropoutEncoder:
 
         check_probability(p, "dropout")
         training = snapshot.training
-        if training.algorithm not in ("bpe", "bbpe"):
+        if get_algorithm(training.algorithm).encoder != "merges":
             raise ValueError(f"BPE-dropout applies to BPE and byte-level BPE, not "
                              f"{training.algorithm}; WordPiece has no merges to drop at "
                              "encoding time")

@@ -26,12 +26,11 @@ from typing import Any
 import pandas as pd
 
 from bpeviz import render, views
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.text_history import stage_tokens
 from bpeviz.training import Training
 
 _STEPPER = Path(__file__).resolve().parent / "ui" / "stepper"
-ALGORITHM_NAMES = {"bpe": "BPE (characters)", "bbpe": "Byte-level BPE",
-                   "wordpiece": "WordPiece"}
 
 _PAGE_CSS = """
 html{font-size:20px}
@@ -88,7 +87,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
         parts["bv-words"] = {"role": "words", **common, "maxChips": 200,
                              **views.stage_words(training, rows, byte_style)}
     name = title or getattr(training.corpus, "name", "") or "a corpus"
-    algorithm = ALGORITHM_NAMES.get(training.options.algorithm, training.options.algorithm)
+    algorithm = get_algorithm(training.options.algorithm).label
     heading = html.escape(f"{algorithm}: {n:,} merges", quote=True)
     about = html.escape(f"Trained on {name}: {len(training.corpus.words):,} distinct words. "
                         "Press → for the next merge, Space to play, ? for the keys.",

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from bpeviz import encoding
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.symbols import WORDPIECE_PREFIX
 from bpeviz.training import Training
 
@@ -56,16 +57,19 @@ class _Stepper:
         self.n = len(training.merges)
         self.enc = encoding._Encoder(training, self.n, engine="python")
         self.algorithm = self.enc.algorithm
+        alg = get_algorithm(self.algorithm)
+        self.longest_match = alg.encoder == "longest_match"  # WordPiece: no merges to replay
+        self.byte_level = alg.byte_level
         self.final = training.vocab_size_at(self.n)
 
     def pieces(self, word: str, step: int) -> _Pieces:
         enc = self.enc
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             found = self._wordpiece(word, step)
         else:
             ranks = _RanksUpTo(enc.ranks, step)
             enc._merge = lambda ids, s, e: encoding.merge_word(ids, s, e, ranks)  # type: ignore[assignment]
-            found = enc._bbpe(word) if self.algorithm == "bbpe" else enc._bpe(word)
+            found = enc._bbpe(word) if self.byte_level else enc._bpe(word)
         return tuple(zip(*found)) if found else ((), (), (), ())  # type: ignore[return-value]
 
     def _wordpiece(self, word: str, step: int) -> tuple[tuple[int, int, int, int], ...]:
@@ -101,7 +105,7 @@ class _Stepper:
         """``[[step, ids, starts, ends, flags], ...]``: the word's pieces where they change."""
         first = self.pieces(word, 0)
         out = [(0, first)]
-        if self.algorithm == "wordpiece":
+        if self.longest_match:
             if len(word) <= encoding.MAX_WORDPIECE_CHARS:
                 rest = word[1:]
                 for merge in self.training.merges:
