@@ -31,7 +31,8 @@ import plotly.graph_objects as go
 
 from bpeviz.compare import METRIC_LABELS, Comparison, Cut, Metrics
 from bpeviz.display import label
-from bpeviz.render import _font, chart_text, chip, esc
+from bpeviz.figures import _font
+from bpeviz.render import chart_text, chip, esc
 
 #: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
 CONFIG_COLOURS = ("#0072B2", "#D55E00", "#009E73")
