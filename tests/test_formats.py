@@ -10,6 +10,7 @@ import functools
 import inspect
 import json
 import textwrap
+import unicodedata
 
 import pytest
 import tiktoken
@@ -441,13 +442,17 @@ ANY_TEXT = st.lists(
 @given(text=ANY_TEXT)
 def test_hf_and_tiktoken_agree_with_us_on_any_text(text):
     """Whitespace splitting is exact in every library; GPT-2's pattern is exact in
-    tiktoken (HF's regex engine has older Unicode tables, so it is checked on real text)."""
+    tiktoken (HF's regex engine has older Unicode tables, so it is checked on real text).
+    tiktoken's own tables are older than the ``regex`` module's too: a code point that is
+    unassigned in Python's Unicode database (U+3D000 was found) may be a letter for one
+    and not the other, so those become U+FFFD for the tiktoken check."""
     for name in ("bpe", "bbpe-whitespace", "wordpiece"):
         snap = trained(name).at()
         hf = _hf_tokenizer(name).encode(text)
         ours = snap.encode(text)
         assert hf.ids == ours.ids and hf.offsets == list(zip(ours.starts, ours.ends))
-    assert _tiktoken_encoding().encode_ordinary(text) == trained("bbpe").at().encode(text).ids
+    known = "".join("\ufffd" if unicodedata.category(ch) == "Cn" else ch for ch in text)
+    assert _tiktoken_encoding().encode_ordinary(known) == trained("bbpe").at().encode(known).ids
 
 
 @functools.cache

@@ -325,6 +325,23 @@ function controls(component, data) {
   s.pySpeed = data.speed;
   if (fresh) s.speed = SPEEDS.includes(data.speed) ? data.speed : "1";
   drawSpeed(s);
+  // A fresh mount (a rerun re-created the bar) keeps the step of the bar it replaces when
+  // Python had not heard it yet, instead of going back to Python's older step.
+  const before = store().controls;
+  const carried = fresh && before && before !== s && !before.root.isConnected
+    && before.hist === data.hist && (before.pending || before.pySeq < before.seq)
+    && (data.seq || 0) <= before.seq;
+  store().controls = s;
+  if (carried) {
+    clearTimeout(before.syncTimer);
+    clearTimeout(before.resendTimer);
+    clearTimeout(before.playTimer);
+    s.seq = before.seq;
+    debug("carried", before.step, before.seq);
+    setStep(s, before.step);
+    scheduleSync(s, 0);
+    return;
+  }
   const caughtUp = s.pySeq >= s.seq && !s.pending && !s.playing && !s.dragging;
   debug("render", py, s.pySeq, s.step, s.seq, fresh, newHistory, caughtUp, s.pending);
   s.resendDelay = 0; // Python answered: the next report waits RESEND_MS again
