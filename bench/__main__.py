@@ -465,7 +465,9 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
     targets = {"default sample": 50, "300 KB, 2,000 merges": 100}
     for scenario, kinds in found.items():
         for kind, values in kinds.items():
-            p95, target = values["p95"], targets[scenario]
+            # the default sample's pages (Explore, Tokenize) aim at 50 ms, the 300 KB ones at 100
+            target = next((t for name, t in targets.items() if name in scenario), 100)
+            p95 = values["p95"]
             SUMMARY.append((f"7. {kind} -> redraw p95, {scenario}", f"{p95:.0f} ms",
                             f"<= {target} ms", verdict(p95 <= target)))
 
