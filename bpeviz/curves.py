@@ -178,7 +178,7 @@ def _wordpiece_spans(training: Training,
     Between two steps only the words holding a token added in between (its text without
     ``##``) are cut again: every other word's lookups find the same tokens. Steps are
     fastest in increasing order."""
-    from bpeviz.encoding import MAX_WORDPIECE_CHARS, known_ids, split_words
+    from bpeviz.encoding import MAX_WORDPIECE_CHARS, known_ids, longest_match, split_words
     from bpeviz.recount import pretokenizer_of
 
     if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
@@ -223,18 +223,8 @@ def _wordpiece_spans(training: Training,
         pieces = []
         start = 0
         while start < n:
-            head = "##" if start else ""
-            found_end = -1
-            end = start
-            last = min(n, start + longest)
-            while end < last:
-                end += 1
-                piece = head + word[start:end]
-                if piece not in prefixes:
-                    break
-                i = ids.get(piece)
-                if i is not None and (i < size or i >= final):
-                    found_end = end
+            _, found_end = longest_match(word, start, "##" if start else "", prefixes, ids,
+                                         longest, lambda i: i < size or i >= final)
             if found_end < 0:
                 return whole
             pieces.append((start, found_end, False))

@@ -83,18 +83,9 @@ class _Stepper:
         pieces = []
         start = 0
         while start < n:
-            head = WORDPIECE_PREFIX if start else ""
-            found = found_end = -1
-            end = start
-            last = min(n, start + enc.longest)
-            while end < last:
-                end += 1
-                piece = head + word[start:end]
-                if piece not in prefixes:
-                    break
-                i = ids.get(piece)
-                if i is not None and (i < size or i >= final):
-                    found, found_end = i, end
+            found, found_end = encoding.longest_match(
+                word, start, WORDPIECE_PREFIX if start else "", prefixes, ids, enc.longest,
+                lambda i: i < size or i >= final)
             if found < 0:
                 return ((enc.unk_id, 0, n, encoding._UNK),)
             pieces.append((found, start, found_end, 0))
