@@ -264,7 +264,7 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     else:
         lines.append(f"{_after(why.step)}, {pair} does not occur in the corpus: this "
                      "merge was replayed from a tokenizer file, not chosen here.")
-    if get_algorithm(why.algorithm).scored:
+    if get_algorithm(why.algorithm).scored and m.count:
         formula = (f"count({label(m.left, byte_style)} {label(m.right, byte_style)}) / "
                    f"(count({label(m.left, byte_style)}) × count({label(m.right, byte_style)}))"
                    f" = {m.count:,} / ({why.count_left:,} × {why.count_right:,}) = "
@@ -276,7 +276,10 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
                          f"Face's WordPieceTrainer does; the WordPiece score would be {formula}.")
     others = why.runners_up.iloc[:max_pairs]
     if len(others):
-        lines.append("Runner-up pairs: " + ", ".join(
+        lines.append(("Runner-up pairs: " if why.rank is not None else
+                      "Trained on this corpus, the first of these would have been merged "
+                      "instead: ")
+                     + ", ".join(
             f"{pair_text(r.left, r.right, byte_style)} {_value(why, r)}"
             for r in others.itertuples(index=False)) + ".")
     elif why.rank is not None:

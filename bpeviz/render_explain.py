@@ -138,7 +138,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
         parts.append(f'<p class="bv-why-count">{pair} does not occur in the corpus {after}: '
                      "this merge was replayed from a tokenizer file, not chosen here.</p>")
     # WordPiece: the score written out
-    if get_algorithm(algorithm).scored and why.count_left is not None:
+    if get_algorithm(algorithm).scored and why.count_left is not None and m.count:
         left, right = esc(label(m.left, byte_style)), esc(label(m.right, byte_style))
         formula = (f'<span class="bv-why-formula">count({left} {right}) / '
                    f"(count({left}) × count({right})) = {m.count:,} / "
@@ -167,7 +167,10 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                 f'data-right-id="{int(r.right_id)}" data-count="{int(r.count)}" '
                 f'data-score="{float(r.score)!r}">{chip(r.left, int(r.left_id))} + '
                 f"{chip(r.right, int(r.right_id))} ({esc(amount)})</span>")
-        parts.append(f'<p class="bv-why-rivals">The next best pairs {after}: '
+        heading = (f"The next best pairs {after}: " if why.rank is not None else
+                   f"Trained on this corpus, the first of these would have been merged "
+                   f"instead (the best pairs {after}): ")
+        parts.append(f'<p class="bv-why-rivals">{heading}'
                      f"{', '.join(items)}"
                      f"{f', out of {why.total_pairs:,} pairs' if why.total_pairs > 1 else ''}"
                      ".</p>")

@@ -391,3 +391,25 @@ def test_replayed_merges_say_so_even_when_the_pair_is_not_the_best_or_absent():
     page = why_merge_html(absent)
     assert "does not occur" in page and "won outright" not in page
     assert "read from a tokenizer file" in page and "read from a tokenizer file" in text
+
+
+def test_a_replayed_wordpiece_merge_the_corpus_lacks_has_no_score_and_names_the_real_best():
+    from bpeviz.explain import pair_text
+    from bpeviz.render_explain import why_merge_html
+    from bpeviz.views import stage_merges
+
+    source = train(Corpus.from_text("low lower lowest newer wider " * 5 + "zzz qqq qqq"),
+                   "wordpiece", merges=30)
+    training = source.replay("low lower newest")
+    absent = next(m for m in training.merges if m.count == 0)
+    why = training.explain(absent.step)
+    assert why.rank is None
+    best = training.at(absent.step - 1).pairs.iloc[0]
+    text, page = " ".join(describe(why)), why_merge_html(why)
+    for said in (text, page):  # no 0 / (0 x 0) formula for a pair the corpus lacks
+        assert "0 / (0 × 0)" not in said and "would have been merged" in said
+    assert "WordPiece score =" not in text and 'class="bv-why-score"' not in page
+    assert f"instead: {pair_text(best.left, best.right)} score" in text
+    card = stage_merges(training)["mergeCols"]["text"]
+    assert card[absent.step - 1].startswith("count 0")
+    assert all(card[m.step - 1].startswith("score") for m in training.merges if m.count)
