@@ -39,6 +39,7 @@ from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tes
 )
 from bpeviz.ui.state import bound, clamp, get, put  # noqa: F401  (the pages' door to state)
 from bpeviz.ui.steps import step_controls  # noqa: F401
+from bpeviz.ui.theme_link import keep_theme_in_link
 from bpeviz.ui.tokenizer_file import forget_import, import_widget, imported  # noqa: F401
 from bpeviz.ui.training import get_corpus, get_training, merges_arrow, snapshot  # noqa: F401
 
@@ -194,6 +195,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 chosen = training_settings()
         st.subheader("Display")
         display_settings()
+        keep_theme_in_link()
     state.write_url()
     if ignored:
         warning("This link had settings that could not be used, and were left at their "
