@@ -4,8 +4,9 @@ The browser gets the history of the view once (every merge, and for the words on
 the steps at which each of their tokens appears and goes), then redraws the step bar,
 the merge card and the word splits by itself while the slider is dragged, a key is held
 or Play runs; no Python rerun per step. Python hears of the step on release or pause
-(a trigger, debounced by the browser), stores it in the ``step`` setting and redraws the
-rest of the page (metrics, tables, heatmap) for it.
+(a trigger, debounced by the browser), and in passing while Play runs (at most once a
+second, never while a run is in flight), stores it in the ``step`` setting and redraws
+the rest of the page (metrics, tables, heatmap) for it.
 
 The JavaScript and CSS are files next to this module (``stepper/``), read at import:
 nothing comes from a CDN. User text (words, tokens) travels only in ``data`` and the

@@ -14,6 +14,7 @@ const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears 
 const SPEEDS = ["1", "2", "4", "10"];
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
+const PLAY_REPORT_MS = 1000; // while playing, Python hears the step at most this often
 
 function store() {
   if (!window.__bpevizStage) {
@@ -169,7 +170,7 @@ function drawControls(s) {
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
   s.note.textContent = s.playing && !s.standalone
-    ? "The heatmap and tables follow when you pause." : "";
+    ? "While playing, the rest of the page follows about once a second." : "";
 }
 
 function setStep(s, k) {
@@ -197,9 +198,9 @@ function scheduleSync(s, delay) {
   s.syncTimer = setTimeout(() => sync(s), delay);
 }
 
-function sync(s) {
+function sync(s, passing = false) {
   s.pending = false;
-  if (s.playing || s.dragging || !s.root.isConnected) {
+  if ((s.playing && !passing) || s.dragging || !s.root.isConnected) {
     debug("sync-skip", s.playing, s.dragging, s.root.isConnected);
     return;
   }
@@ -233,6 +234,18 @@ function resend(s) {
   sync(s);
 }
 
+// While Play runs, Python hears the step in passing (so the heatmap and tables follow),
+// at most every PLAY_REPORT_MS and only once it has answered the last report and no run
+// is in flight: a report never interrupts a run, and a slow server is asked less often.
+function reportWhilePlaying(s) {
+  if (s.standalone) return;
+  const now = performance.now();
+  if (now - (s.lastPlayReport || 0) < PLAY_REPORT_MS) return;
+  if (s.pySeq < s.seq || scriptRunning()) return;
+  s.lastPlayReport = now;
+  sync(s, true);
+}
+
 function stopPlay(s) {
   clearTimeout(s.playTimer);
   s.playTimer = null;
@@ -255,6 +268,7 @@ function restartPlay(s) {
     const k = clamp(due, s.n);
     if (k !== s.step) setStep(s, k);
     if (k >= s.n) { stopPlay(s); return; }
+    reportWhilePlaying(s);
     const next = s.playStart + (k - s.playFrom + 1) * period;
     s.playTimer = setTimeout(tick, Math.max(0, next - performance.now()));
   };
