@@ -32,33 +32,40 @@ WS = "\u2581"
 SPM_SPECIALS = ("<unk>", "<s>", "</s>")
 
 
-def normalize_identity(text: str) -> tuple[str, list[int]]:
+def normalize_identity(text: str, dummy_prefix: bool = True, remove_extra: bool = True,
+                       escape: bool = True) -> tuple[str, list[int]]:
     """SentencePiece's ``identity`` normalization, with the input offset of every char.
 
     ``offsets[i]`` is where normalized character ``i`` comes from; a ``▁`` made from a
     run of spaces points at the first space, the dummy prefix at the first character.
+    The flags are a model's normalizer spec (``add_dummy_prefix``,
+    ``remove_extra_whitespaces``, ``escape_whitespaces``); the defaults are the trainer's.
 
     >>> normalize_identity("  hug  the ")
     ('▁hug▁the', [2, 2, 3, 4, 5, 7, 8, 9])
+    >>> normalize_identity(" a  b", dummy_prefix=False, remove_extra=False, escape=False)
+    (' a  b', [0, 1, 2, 3, 4])
     """
+    space = WS if escape else " "
     out: list[str] = []
     offsets: list[int] = []
-    pending_space: int | None = None
+    pending: int | None = None  # the first space of a run, written before the next char
     started = False
     for i, ch in enumerate(text):
-        if ch == " ":
-            if started and pending_space is None:
-                pending_space = i
+        if ch == " " and remove_extra:
+            if started and pending is None:
+                pending = i
             continue
         if not started:
-            out.append(WS)
-            offsets.append(i)
+            if dummy_prefix:
+                out.append(space)
+                offsets.append(i)
             started = True
-        elif pending_space is not None:
-            out.append(WS)
-            offsets.append(pending_space)
-        pending_space = None
-        out.append(ch)
+        if pending is not None:
+            out.append(space)
+            offsets.append(pending)
+            pending = None
+        out.append(space if ch == " " else ch)
         offsets.append(i)
     return "".join(out), offsets
 

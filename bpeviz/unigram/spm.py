@@ -40,7 +40,7 @@ from pathlib import Path
 
 from bpeviz.encoding import Token
 from bpeviz.unigram import lattice as lat
-from bpeviz.unigram.model import WS
+from bpeviz.unigram.model import normalize_identity
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 
@@ -113,8 +113,8 @@ class SentencePieceModel:
         if self.proto.trainer_spec.treat_whitespace_as_suffix:  # type: ignore[attr-defined]
             raise ValueError("models with treat_whitespace_as_suffix are not supported")
         if self.normalization == "identity" and not spec.precompiled_charsmap:
-            return _identity(text, spec.add_dummy_prefix, spec.remove_extra_whitespaces,
-                             spec.escape_whitespaces)
+            return normalize_identity(text, spec.add_dummy_prefix, spec.remove_extra_whitespaces,
+                                      spec.escape_whitespaces)
         normalized, offsets = self._library().normalize(text, with_offsets=True)
         return normalized, list(offsets[:len(normalized)])
 
@@ -266,30 +266,3 @@ class SentencePieceModel:
                 tokens.append(Token(self.pieces[self.unk_id][0], self.unk_id, s, e, raw,
                                     unk=True))
         return tokens
-
-
-def _identity(text: str, dummy_prefix: bool, remove_extra: bool,
-              escape: bool) -> tuple[str, list[int]]:
-    """SentencePiece's normalizer without a rule table (the ``identity`` rule)."""
-    space = WS if escape else " "
-    out: list[str] = []
-    offsets: list[int] = []
-    pending: int | None = None
-    started = False
-    for i, ch in enumerate(text):
-        if ch == " " and remove_extra:
-            if started and pending is None:
-                pending = i
-            continue
-        if not started:
-            if dummy_prefix:
-                out.append(space)
-                offsets.append(i)
-            started = True
-        if pending is not None:
-            out.append(space)
-            offsets.append(pending)
-            pending = None
-        out.append(space if ch == " " else ch)
-        offsets.append(i)
-    return "".join(out), offsets
