@@ -59,7 +59,15 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
     each sampled step, with an encoder made here and not kept (the explorer's encoder
     cache stays as it is).
+
+    A training whose steps prune (its record's ``step_kind``: Unigram) has one row per
+    pruning round, its text cut by Viterbi with the round's pieces
+    (:func:`bpeviz.unigram.compare.metric_curve`).
     """
+    if get_algorithm(training.algorithm).step_kind == "prune":
+        from bpeviz.unigram.compare import metric_curve as round_curve
+
+        return round_curve(training, text, steps, by_script)
     if steps is None:
         steps = sample_steps(len(training.merges))
     ix = _index(text)
