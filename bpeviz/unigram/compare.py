@@ -35,6 +35,7 @@ import numpy as np
 from bpeviz.compare import VocabStep, _index, _metrics, _metrics_by_script, _span_arrays
 from bpeviz.curves import sample_steps
 from bpeviz.encoded import Token
+from bpeviz.owned import OwnedCache
 from bpeviz.unigram.model import UnigramTraining
 
 
@@ -90,14 +91,20 @@ def round_for_vocab_size(training: UnigramTraining, target: int) -> VocabStep:
     return VocabStep(step, sizes[step], int(target), prunes=True)
 
 
+_TOKENS: OwnedCache[np.ndarray] = OwnedCache("round_tokens")
+
+
 def corpus_tokens(training: UnigramTraining) -> np.ndarray:
     """The tokens the training's corpus takes after each round: every word's count times
-    the pieces of its Viterbi split with that round's vocabulary."""
-    out = []
-    for s in training.steps:
-        splits = s.splits
-        out.append(sum(c * len(splits[w]) for w, c in zip(s.words, s.counts)))
-    return np.asarray(out, dtype=np.int64)
+    the pieces of its Viterbi split with that round's vocabulary (made once per training)."""
+    def count() -> np.ndarray:
+        out = []
+        for s in training.steps:
+            splits = s.splits
+            out.append(sum(c * len(splits[w]) for w, c in zip(s.words, s.counts)))
+        return np.asarray(out, dtype=np.int64)
+
+    return _TOKENS.get(training, None, count)
 
 
 def metric_curve(training: UnigramTraining, text: str, steps: Sequence[int] | None = None,
