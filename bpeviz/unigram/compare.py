@@ -53,8 +53,9 @@ class RoundSnapshot:
 
 def at(training: UnigramTraining, step: int) -> RoundSnapshot:
     """Round ``step`` (ValueError naming the range when there is no such round)."""
+    step = int(step)
     training.at(step)  # checks the range
-    return RoundSnapshot(training, int(step))
+    return RoundSnapshot(training, step)
 
 
 def last_step(training: UnigramTraining) -> int:
