@@ -12,13 +12,13 @@ import re
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from test_compare_app import APP, PAGE, TEXT, captions, cut_bodies, diff_marks, reference
 
 from bpeviz import Corpus
 from bpeviz import compare as cmp
 from bpeviz.samples import sample_bytes
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram.corpus_words import train_corpus
+from tests.test_compare_app import APP, PAGE, TEXT, captions, cut_bodies, diff_marks, reference
 
 HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **b** & &amp; 苹果'
 
