@@ -80,7 +80,7 @@ def lockstep() -> None:
     corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]
     table["tokens (corpus)"] = [None if counts is None else int(counts[s])
                                 for counts, s in zip(corpus_tokens, steps)]
-    axes = {c.label: ui_compare.curve_axis(c.training) for c in configurations}
+    axes = {c.label: ui_compare.step_name(c.training) for c in configurations}
     kinds = list(dict.fromkeys(axes.values()))
     if kinds != ["merge step"]:  # say which kind of step each column's number counts
         table = table.rename(columns={"step": " / ".join(kinds)})
@@ -125,8 +125,8 @@ def lockstep() -> None:
     st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
                "the positions shown above.")
     if x == "step" and len(kinds) > 1:
-        pruning = ", ".join(c.label.split(":")[0] for c in configurations
-                            if axes[c.label] != kinds[0])
+        pruning = ", ".join(render_compare.CONFIG_LETTERS[i]
+                            for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
         st.caption(ui.md_escape(
             f"{pruning}: against {' / '.join(kinds[1:])}s, on the top axis; a pruning round "
             "removes many pieces and the vocabulary shrinks as the rounds go on, so its "
@@ -136,8 +136,8 @@ def lockstep() -> None:
 
 lockstep()
 trained = [c for c in configurations if not c.opened]
-for kind in dict.fromkeys(ui_compare.curve_axis(c.training) for c in trained):
-    shown = [c for c in trained if ui_compare.curve_axis(c.training) == kind]
+for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
+    shown = [c for c in trained if ui_compare.step_name(c.training) == kind]
     series = {c.label: cmp.corpus_tokens(c.training) for c in shown}
     st.markdown(f"**Corpus tokens against {kind}**")
     if kind == "merge step":

@@ -67,12 +67,11 @@ def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]
     (10 tokens added) and round 10 of a pruning one (ten rounds of removals from a large
     seed) are not the same point of anything."""
     trainings = [c.training for c in configurations]
-    kinds = list(dict.fromkeys(cmp.step_unit(t) for t in trainings))
+    kinds = list(dict.fromkeys(map(step_name, trainings)))
     if len(kinds) == 1:
-        unit = kinds[0]
         mode = bound(st.segmented_control, "Move every configuration by", "cmp_mode",
                      ["step", "vocab"], required=True,
-                     format_func={"step": f"the same {'merge step' if unit == 'step' else unit}",
+                     format_func={"step": f"the same {kinds[0]}",
                                   "vocab": "the same vocabulary size"}.get)
     else:
         mode = "vocab"
@@ -90,9 +89,8 @@ def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]
     return _same_vocab_size(trainings)
 
 
-def _same_step(trainings: list[Training], unit: str) -> tuple[list[int], list[str]]:
-    """The slider of one step for every configuration (all of one step kind)."""
-    name = "merge step" if unit == "step" else unit
+def _same_step(trainings: list[Training], name: str) -> tuple[list[int], list[str]]:
+    """The slider of one step for every configuration (all of one step kind: ``name``)."""
     lasts = [cmp.last_step(t) for t in trainings]
     last = max(lasts)
     if last == 0:
@@ -100,14 +98,14 @@ def _same_step(trainings: list[Training], unit: str) -> tuple[list[int], list[st
                 "step 0.")
         return [0] * len(trainings), [""] * len(trainings)
     clamp("cmp_step", 0, last)
-    word = "merges" if unit == "step" else f"{unit}s"
+    word = "merges" if name == "merge step" else f"{name}s"
     step = bound(st.slider, f"{name[0].upper()}{name[1:]} (every configuration)", "cmp_step",
                  min_value=0, max_value=last,
                  help=f"Each configuration shows its state after this many {word} "
                       "(or its last, if it made fewer).")
     _to_url("cmp_mode", "cmp_step")
     steps = [min(step, n) for n in lasts]
-    notes = [f"made only {n:,} {word}: shown at its last {'step' if unit == 'step' else unit}"
+    notes = [f"made only {n:,} {word}: shown at its last {name}"
              if n < step else "" for n in lasts]
     return steps, notes
 
@@ -150,8 +148,9 @@ def snapshot(training: Training, step: int) -> Any:
     return cmp.at(training, step) if cmp.prunes(training) else ui_snapshot(training, step)
 
 
-def curve_axis(training: Training) -> str:
-    """The name of the x axis a curve against steps of ``training`` goes on."""
+def step_name(training: Training) -> str:
+    """What a step of ``training`` is, as the position control and the charts' axes say
+    it: "merge step", or the record's word for a step that prunes ("pruning round")."""
     unit = cmp.step_unit(training)
     return "merge step" if unit == "step" else unit
 
