@@ -18,7 +18,14 @@ from bpeviz import compare as cmp
 from bpeviz.samples import sample_bytes
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram.corpus_words import train_corpus
-from tests.test_compare_app import APP, PAGE, TEXT, captions, cut_bodies, diff_marks, reference
+from tests.test_compare_app import (
+    TEXT,
+    captions,
+    cut_bodies,
+    diff_marks,
+    open_compare,
+    reference,
+)
 
 HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **b** & &amp; 苹果'
 
@@ -27,16 +34,6 @@ def unigram_reference(vocab: int = 400, variant: str = "sentencepiece"):
     corpus = Corpus.from_bytes(sample_bytes("tour"), pretokenizer_for("auto", "unigram"),
                                "auto")
     return train_corpus(corpus, vocab, variant)
-
-
-def open_compare(**state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def values(array) -> list:

@@ -4,8 +4,8 @@ A merging training's step k has k merged tokens and its vocabulary grows with k;
 Unigram training's step k is the vocabulary after k pruning rounds (step 0: the large
 seed), so its vocabulary shrinks as k grows (and may grow back a little at the last
 step, where SentencePiece puts back every character of the corpus). Compare reaches
-these through :mod:`bpeviz.compare` and :mod:`bpeviz.curves`, which ask the algorithm
-record's ``step_kind`` and come here for ``"prune"``:
+these through :mod:`bpeviz.compare` (and :mod:`bpeviz.curves` through it), which asks
+the algorithm record's ``step_kind`` and comes here for ``"prune"``:
 
 >>> from bpeviz import Corpus
 >>> from bpeviz.unigram.corpus_words import train_corpus
@@ -26,14 +26,11 @@ A round's vocabulary size counts every id its model knows: the special tokens
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from bpeviz.compare import VocabStep, _index, _metrics, _metrics_by_script, _span_arrays
-from bpeviz.curves import sample_steps
+from bpeviz.compare import VocabStep
 from bpeviz.encoded import Token
 from bpeviz.owned import OwnedCache
 from bpeviz.unigram.model import UnigramTraining
@@ -56,11 +53,6 @@ def at(training: UnigramTraining, step: int) -> RoundSnapshot:
     step = int(step)
     training.at(step)  # checks the range
     return RoundSnapshot(training, step)
-
-
-def last_step(training: UnigramTraining) -> int:
-    """The last round (the final vocabulary)."""
-    return len(training) - 1
 
 
 def vocab_sizes(training: UnigramTraining) -> list[int]:
@@ -108,27 +100,5 @@ def corpus_tokens(training: UnigramTraining) -> np.ndarray:
     return _TOKENS.get(training, None, count)
 
 
-def metric_curve(training: UnigramTraining, text: str, steps: Sequence[int] | None = None,
-                 by_script: bool = False) -> list[dict[str, Any]]:
-    """:func:`bpeviz.curves.metric_curve` for a Unigram training: the text cut by Viterbi
-    at each round (default: :func:`~bpeviz.curves.sample_steps`: every round of a
-    training of up to ``CURVE_POINTS`` rounds), the same rows."""
-    if steps is None:
-        steps = sample_steps(last_step(training))
-    ix = _index(text)
-    rows: list[dict[str, Any]] = []
-    for step in steps:
-        tokens = training.at(step).encode(text)
-        lo, hi = _span_arrays(text, tokens)
-        unk = np.array([t.unk for t in tokens], dtype=bool)
-        base = {"step": step, "vocab_size": vocabulary_size(training, step)}
-        if by_script:
-            for script, m in _metrics_by_script(ix, lo, hi, unk).items():
-                rows.append({**base, "script": script, **m.row()})
-        else:
-            rows.append({**base, **_metrics(ix, text, lo, hi, unk).row()})
-    return rows
-
-
-__all__ = ["RoundSnapshot", "at", "corpus_tokens", "last_step", "metric_curve",
+__all__ = ["RoundSnapshot", "at", "corpus_tokens",
            "round_for_vocab_size", "vocab_sizes", "vocabulary_size"]
