@@ -255,8 +255,17 @@ def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
                       margin={"t": 30, "b": 10}, font=_font(presentation),
                       legend={"orientation": "h", "y": 1.15})
     if len(kinds) > 1:
-        fig.update_layout(xaxis2={"title": {"text": " / ".join(kinds[1:])}, "overlaying": "x",
-                                  "side": "top", "showgrid": False},
+        def span(bottom: bool) -> list[float]:  # both axes padded alike: ends line up
+            last = max((r["step"] for name, rows in curves.items()
+                        if (names[name] == kinds[0]) == bottom for r in rows), default=0)
+            pad = max(last, 1) * 0.03
+            return [-pad, last + pad]
+
+        top = span(False)
+        fig.update_layout(xaxis={"range": span(True)},
+                          xaxis2={"title": {"text": " / ".join(kinds[1:])}, "overlaying": "x",
+                                  "side": "top", "showgrid": False, "tickformat": ",d",
+                                  "range": top, **({"dtick": 1} if top[1] <= 21 else {})},
                           margin={"t": 80, "b": 10}, legend={"orientation": "h", "y": -0.3})
     return fig
 

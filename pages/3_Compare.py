@@ -129,8 +129,8 @@ def lockstep() -> None:
                             for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
         st.caption(ui.md_escape(
             f"{pruning}: against {' / '.join(kinds[1:])}s, on the top axis; a pruning round "
-            "removes many pieces and the vocabulary shrinks as the rounds go on, so its "
-            "scale is not the merge steps'. Against vocabulary size every configuration "
+            "removes many pieces and the vocabulary shrinks as the rounds go on, so a round "
+            "is not on the merge steps' scale. Against vocabulary size every configuration "
             "shares one axis."))
 
 
