@@ -36,13 +36,14 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import regex
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.encoding import Encoding, known_ids
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ MAX_CONFIGURATIONS = 3
 # -- one configuration's cut of the text ---------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Cut:
-    """How one configuration cuts the text.
+    """How one configuration cuts the text (``tokens``: its encoding of the text).
 
     ``spans[i]`` is token ``i``'s span in UTF-8 bytes without whitespace at its ends
     (None if it has none); ``differs[i]`` whether token ``i`` differs from another
@@ -66,7 +67,7 @@ class Cut:
     label: str
     step: int
     vocab_size: int
-    tokens: Encoding
+    tokens: Sequence[Any]  # an Encoding, or a Unigram round's list of Tokens
     spans: tuple[tuple[int, int] | None, ...]
     boundaries: frozenset[int]
     differs: tuple[bool, ...]
@@ -225,9 +226,9 @@ def _holds(points: Sequence[int], span: tuple[int, int]) -> bool:
     return i < len(points) and points[i] <= span[1]
 
 
-def _runs(tokens: Encoding, differs: Sequence[bool]) -> tuple[tuple[int, int], ...]:
+def _runs(tokens: Sequence[Any], differs: Sequence[bool]) -> tuple[tuple[int, int], ...]:
     """Character spans of the runs of consecutive differing tokens."""
-    starts, ends = tokens.starts, tokens.ends
+    starts, ends = (c.tolist() for c in _columns(tokens)[:2])
     out: list[tuple[int, int]] = []
     run_start = None
     for i, flag in enumerate(differs):
@@ -240,20 +241,78 @@ def _runs(tokens: Encoding, differs: Sequence[bool]) -> tuple[tuple[int, int], .
     return tuple(out)
 
 
-# -- equal vocabulary size -----------------------------------------------------------------
+# -- steps of either kind: merges (the vocabulary grows) or pruning rounds (it shrinks) --
+def prunes(training: Any) -> bool:
+    """Whether the training's steps are pruning rounds (its algorithm record says
+    ``step_kind="prune"``: Unigram), not merges."""
+    return get_algorithm(training.algorithm).step_kind == "prune"
+
+
+def step_unit(training: Any) -> str:
+    """What one step of the training is called where a step number is shown: ``"step"``
+    for merges, the record's own word otherwise (Unigram: ``"pruning round"``)."""
+    return get_algorithm(training.algorithm).step if prunes(training) else "step"
+
+
+def last_step(training: Any) -> int:
+    """The training's last step: its number of merges, or of pruning rounds."""
+    if prunes(training):
+        return len(training) - 1
+    return len(training.merges)
+
+
+def at(training: Any, step: int) -> Any:
+    """What :func:`compare` cuts with at ``step``: the training's :class:`Snapshot`, or
+    for pruning rounds a :class:`bpeviz.unigram.compare.RoundSnapshot`."""
+    if prunes(training):
+        from bpeviz.unigram import compare as unigram_compare
+
+        return unigram_compare.at(training, step)
+    return training.at(step)
+
+
 def vocabulary_size(training: Training, step: int) -> int:
     """Tokens known after ``step`` merges: the vocabulary of the step, plus tokens a file
-    lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step."""
+    lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step. For
+    pruning rounds, the round's pieces and special tokens."""
+    if prunes(training):
+        from bpeviz.unigram.compare import vocabulary_size as round_size
+
+        return round_size(training, step)
     return len(known_ids(training, step))
+
+
+def vocab_range(training: Any) -> tuple[int, int]:
+    """The smallest and the largest vocabulary size of any step of the training."""
+    if prunes(training):
+        from bpeviz.unigram.compare import vocab_sizes
+
+        sizes = vocab_sizes(training)
+        return min(sizes), max(sizes)
+    return vocabulary_size(training, 0), vocabulary_size(training, last_step(training))
+
+
+def corpus_tokens(training: Any) -> np.ndarray | None:
+    """The tokens the training's corpus takes after each step (None for a training read
+    from a file, which has no corpus)."""
+    if prunes(training):
+        from bpeviz.unigram.compare import corpus_tokens as round_tokens
+
+        return round_tokens(training)
+    return training.token_counts() if training.corpus.words else None
 
 
 @dataclass(frozen=True)
 class VocabStep:
-    """The step of a training at which its vocabulary has (at most) ``target`` tokens."""
+    """The step of a training at which its vocabulary has (at most) ``target`` tokens.
+
+    ``prunes``: the training's steps are pruning rounds (Unigram: the vocabulary shrinks
+    as they go on), which the note names as rounds."""
 
     step: int
     vocab_size: int
     target: int
+    prunes: bool = field(default=False, repr=False)
 
     @property
     def exact(self) -> bool:
@@ -264,21 +323,33 @@ class VocabStep:
         """What the step means, in words: empty when the vocabulary is exactly the target."""
         if self.exact:
             return ""
+        unit = "round" if self.prunes else "step"
         if self.vocab_size > self.target:
+            if self.prunes:
+                return (f"even its smallest vocabulary has {self.vocab_size:,} tokens, more "
+                        f"than {self.target:,}: shown at round {self.step:,}, where it is "
+                        "smallest")
             return (f"its starting vocabulary already has {self.vocab_size:,} tokens, more "
                     f"than {self.target:,}: shown at step 0")
-        return (f"no step has exactly {self.target:,} tokens: shown at step {self.step:,}, "
-                f"the closest below ({self.vocab_size:,} tokens)")
+        return (f"no {unit} has exactly {self.target:,} tokens: shown at {unit} "
+                f"{self.step:,}, the closest below ({self.vocab_size:,} tokens)")
 
 
 def step_for_vocab_size(training: Training, target: int) -> VocabStep:
     """The last step whose vocabulary has at most ``target`` tokens (step 0 if none has).
+
+    For a training whose steps prune (Unigram), the round whose vocabulary is the largest
+    of at most ``target`` tokens: :func:`bpeviz.unigram.compare.round_for_vocab_size`.
 
     >>> from bpeviz import Corpus, train
     >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
     >>> [t.vocab_size_at(k) for k in range(3)], step_for_vocab_size(t, 3)
     ([2, 3, 4], VocabStep(step=1, vocab_size=3, target=3))
     """
+    if prunes(training):
+        from bpeviz.unigram.compare import round_for_vocab_size
+
+        return round_for_vocab_size(training, target)
     extra = len(training.vocab) - training.vocab_size_at(len(training.merges))
     sizes = np.asarray(training.vocab_sizes) + extra
     step = int(np.searchsorted(sizes, target, side="right")) - 1
@@ -465,6 +536,7 @@ def script_of(word: str) -> str:
     return counts.most_common(1)[0][0]
 
 
-__all__ = ["METRIC_LABELS", "Comparison", "Cut", "Metrics", "VocabStep", "compare", "metrics",
-           "metrics_by_script", "script_of", "step_for_vocab_size", "token_spans",
-           "vocabulary_size", "word_spans"]
+__all__ = ["METRIC_LABELS", "Comparison", "Cut", "Metrics", "VocabStep", "at", "compare",
+           "corpus_tokens", "last_step", "metrics", "metrics_by_script", "prunes", "script_of",
+           "step_for_vocab_size", "step_unit", "token_spans", "vocab_range", "vocabulary_size",
+           "word_spans"]

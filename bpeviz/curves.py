@@ -28,6 +28,8 @@ from bpeviz.compare import (
     _metrics,
     _metrics_by_script,
     _span_arrays,
+    at,
+    last_step,
     vocabulary_size,
 )
 
@@ -59,18 +61,28 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
     each sampled step, with an encoder made here and not kept (the explorer's encoder
     cache stays as it is).
+
+    A training whose steps prune (its record's ``step_kind``: Unigram) has a row per
+    pruning round (default: every round, up to ``CURVE_POINTS``), its text cut by Viterbi
+    with the round's pieces (:func:`bpeviz.compare.at`).
     """
+    alg = get_algorithm(training.algorithm)
     if steps is None:
-        steps = sample_steps(len(training.merges))
+        steps = sample_steps(last_step(training))
     ix = _index(text)
-    spans = (_wordpiece_spans(training, text) if get_algorithm(training.algorithm).longest_match
-             else _replayed_spans(training, text, steps))
+    if alg.step_kind == "prune":
+        spans = None
+    elif alg.longest_match:
+        spans = _wordpiece_spans(training, text)
+    else:
+        spans = _replayed_spans(training, text, steps)
     rows: list[dict[str, Any]] = []
     for step in steps:
         if spans is not None:
             lo, hi, unk = spans(step)
         else:
-            tokens = _fresh_encoder(training, step).encode(text)
+            tokens = (at(training, step) if alg.step_kind == "prune"
+                      else _fresh_encoder(training, step)).encode(text)
             lo, hi = _span_arrays(text, tokens)
             unk = _columns(tokens)[3]
         base = {"step": step, "vocab_size": vocabulary_size(training, step)}

@@ -221,31 +221,71 @@ def colour_rows(table: pd.DataFrame, labels: Sequence[str]) -> Any:
 # -- figures ------------------------------------------------------------------------------
 def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
                  x: str = "step", marks: Mapping[str, int] | None = None,
-                 presentation: bool = False) -> go.Figure:
+                 presentation: bool = False,
+                 step_axes: Mapping[str, str] | None = None) -> go.Figure:
     """``metric`` against ``x`` (``"step"`` or ``"vocab_size"``), one line per configuration
     in its colour; ``marks`` puts a dot at each configuration's current ``x``.
 
-    ``curves``: label -> rows of :func:`bpeviz.curves.metric_curve`.
+    ``curves``: label -> rows of :func:`bpeviz.curves.metric_curve`. ``step_axes``: label
+    -> what its steps are ("merge step", "pruning round"; default "merge step"). Against
+    steps, a second kind of step gets its own x axis, at the top: a pruning round is not
+    a merge step, so the two never share a scale.
     """
     fig = go.Figure()
-    x_title = "merge step" if x == "step" else "vocabulary size (tokens)"
+    names = {name: (step_axes or {}).get(name, "merge step") for name in curves}
+    kinds = list(dict.fromkeys(names.values())) if x == "step" else []
+    x_title = kinds[0] if kinds else "vocabulary size (tokens)"
     y_title = METRIC_LABELS.get(metric, metric)
     for i, (name, rows) in enumerate(curves.items()):
         xs = [r[x] for r in rows]
         ys = [r[metric] for r in rows]
+        axis = "x2" if kinds and names[name] != kinds[0] else "x"
+        title = names[name] if x == "step" else x_title
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", name=chart_text(name),
+            x=xs, y=ys, mode="lines", name=chart_text(name), xaxis=axis,
             line={"color": colour(i), "width": 3 if presentation else 2},
-            hovertemplate=f"{chart_text(x_title)} %{{x:,}}: %{{y:,.3f}}<extra></extra>"))
+            hovertemplate=f"{chart_text(title)} %{{x:,}}: %{{y:,.3f}}<extra></extra>"))
         if marks and name in marks:
             at = min(range(len(xs)), key=lambda k: abs(xs[k] - marks[name])) if xs else None
             if at is not None:
-                fig.add_trace(go.Scatter(x=[xs[at]], y=[ys[at]], mode="markers",
+                fig.add_trace(go.Scatter(x=[xs[at]], y=[ys[at]], mode="markers", xaxis=axis,
                                          showlegend=False, hoverinfo="skip",
                                          marker={"color": colour(i), "size": 11}))
     fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, height=320,
                       margin={"t": 30, "b": 10}, font=_font(presentation),
                       legend={"orientation": "h", "y": 1.15})
+    if len(kinds) > 1:
+        def span(bottom: bool) -> list[float]:  # both axes padded alike: ends line up
+            last = max((r["step"] for name, rows in curves.items()
+                        if (names[name] == kinds[0]) == bottom for r in rows), default=0)
+            pad = max(last, 1) * 0.03
+            return [-pad, last + pad]
+
+        top = span(False)
+        fig.update_layout(xaxis={"range": span(True)},
+                          xaxis2={"title": {"text": " / ".join(kinds[1:])}, "overlaying": "x",
+                                  "side": "top", "showgrid": False, "tickformat": ",d",
+                                  "range": top, **({"dtick": 1} if top[1] <= 21 else {})},
+                          margin={"t": 80, "b": 10}, legend={"orientation": "h", "y": -0.3})
+    return fig
+
+
+def step_token_figure(series: Mapping[str, Sequence[int]], step_name: str,
+                      presentation: bool = False) -> go.Figure:
+    """Corpus token count against the steps of one kind (``step_name``: "pruning round"),
+    one line with markers per training (:func:`bpeviz.figures.token_count_figure` draws
+    merges)."""
+    fig = go.Figure()
+    for name, counts in series.items():
+        fig.add_trace(go.Scatter(
+            x=np.arange(len(counts)), y=np.asarray(counts, dtype=np.int64),
+            mode="lines+markers", name=chart_text(name),
+            hovertemplate=f"{chart_text(step_name)} %{{x}}: %{{y:,}} tokens<extra></extra>"))
+    fig.update_layout(xaxis_title=step_name, yaxis_title="tokens in the corpus", height=300,
+                      xaxis={"dtick": 1} if max(map(len, series.values()), default=0) <= 20
+                      else {},
+                      margin={"t": 30, "b": 10}, font=_font(presentation),
+                      legend={"orientation": "h", "y": 1.12})
     return fig
 
 
@@ -271,4 +311,5 @@ def differences_caption(comparison: Comparison) -> str:
 
 
 __all__ = ["CONFIG_COLOURS", "colour", "colour_rows", "curve_figure", "cut_html",
-           "differences_caption", "legend_html", "metrics_table", "script_table"]
+           "differences_caption", "legend_html", "metrics_table", "script_table",
+           "step_token_figure"]

@@ -50,12 +50,13 @@ def lockstep() -> None:
     """The position control and everything it moves: a slider move reruns only this."""
     st.subheader("Where they cut the text")
     steps, notes = ui_compare.positions(configurations)
-    snaps = [ui.snapshot(c.training, s) for c, s in zip(configurations, steps)]
+    snaps = [ui_compare.snapshot(c.training, s) for c, s in zip(configurations, steps)]
     for config, snap, note in zip(configurations, snaps, notes):
         size = cmp.vocabulary_size(config.training, snap.step)
-        st.caption(ui.md_escape(f"{config.label}: step {snap.step:,} of "
-                                f"{len(config.training.merges):,}, {size:,} tokens in the "
-                                f"vocabulary" + (f" ({note})" if note else "") + "."))
+        st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
+                                f"{snap.step:,} of {cmp.last_step(config.training):,}, "
+                                f"{size:,} tokens in the vocabulary"
+                                + (f" ({note})" if note else "") + "."))
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
         return
@@ -76,8 +77,13 @@ def lockstep() -> None:
     st.subheader("Metrics at this position")
     table = render_compare.metrics_table(
         [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
-    table["tokens (corpus)"] = [int(c.training.token_counts()[s]) if c.training.corpus.words
-                                else None for c, s in zip(configurations, steps)]
+    corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]
+    table["tokens (corpus)"] = [None if counts is None else int(counts[s])
+                                for counts, s in zip(corpus_tokens, steps)]
+    axes = {c.label: ui_compare.step_name(c.training) for c in configurations}
+    kinds = list(dict.fromkeys(axes.values()))
+    if kinds != ["merge step"]:  # say which kind of step each column's number counts
+        table = table.rename(columns={"step": " / ".join(kinds)})
     st.html(render_compare.legend_html(labels))  # the letters of the columns, in colour
     st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch")
     st.caption("One column per configuration (A, B, C as named above). "
@@ -92,7 +98,8 @@ def lockstep() -> None:
         st.dataframe(scripts, hide_index=True,
                      width="stretch")
 
-    st.subheader("Metrics as the merges go on")
+    st.subheader("Metrics as the merges go on" if kinds == ["merge step"] else
+                 "Metrics as training goes on")
     cols = st.columns(3)
     with cols[0]:
         metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
@@ -100,7 +107,8 @@ def lockstep() -> None:
                           format_func=cmp.METRIC_LABELS.get)
     with cols[1]:
         x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
-                     format_func={"step": "merge step", "vocab_size": "vocabulary size"}.get)
+                     format_func={"step": " / ".join(kinds),
+                                  "vocab_size": "vocabulary size"}.get)
     present = list(dict.fromkeys(s for found in by_script for s in found))
     with cols[2]:
         if ui.get("cmp_script") not in ["all", *present]:
@@ -112,20 +120,40 @@ def lockstep() -> None:
         rows = ui_compare.curve(config.training, text, by_script=script != "all")
         curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
     marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
-    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong),
+    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes),
                     config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
     st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
                "the positions shown above.")
+    if x == "step" and len(kinds) > 1:
+        pruning = ", ".join(render_compare.CONFIG_LETTERS[i]
+                            for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
+        st.caption(ui.md_escape(
+            f"{pruning}: against {' / '.join(kinds[1:])}s, on the top axis; a pruning round "
+            "removes many pieces and the vocabulary shrinks as the rounds go on, so a round "
+            "is not on the merge steps' scale. Against vocabulary size every configuration "
+            "shares one axis."))
 
 
 lockstep()
-trained = {c.label: c.training.token_counts() for c in configurations if not c.opened}
-if trained:
-    st.markdown("**Corpus tokens against merge step**")
-    fig = figures.token_count_figure(trained, presentation=strong)
-    for i, trace in enumerate(fig.data):
-        trace.line.color = render_compare.colour(labels.index(list(trained)[i]))
+trained = [c for c in configurations if not c.opened]
+for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
+    shown = [c for c in trained if ui_compare.step_name(c.training) == kind]
+    series = {c.label: cmp.corpus_tokens(c.training) for c in shown}
+    st.markdown(f"**Corpus tokens against {kind}**")
+    if kind == "merge step":
+        fig = figures.token_count_figure(series, presentation=strong)
+    else:
+        fig = render_compare.step_token_figure(series, kind, presentation=strong)
+    for trace, config in zip(fig.data, shown):
+        trace.line.color = render_compare.colour(labels.index(config.label))
     st.plotly_chart(fig, config={"displaylogo": False, "typesetMath": False},
-                    key="compare_tokens")
-    st.caption("Each line is the number of tokens the whole corpus takes after each merge. "
-               "Byte-level BPE starts higher: every character is one to four bytes.")
+                    key="compare_tokens" if kind == "merge step" else f"compare_tokens_{kind}")
+    if kind == "merge step":
+        st.caption("Each line is the number of tokens the whole corpus takes after each "
+                   "merge. Byte-level BPE starts higher: every character is one to four "
+                   "bytes.")
+    else:
+        st.caption(ui.md_escape(
+            f"Each line is the number of tokens the whole corpus takes after each {kind} "
+            "(every word cut by Viterbi with that round's pieces): fewer pieces, usually "
+            "more tokens. Its own chart: its steps are not merge steps."))

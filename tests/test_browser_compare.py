@@ -59,3 +59,25 @@ def test_the_slider_moves_every_configuration_and_the_marks_follow(page, server)
         [[list(span) for span in cut.diff_spans] for cut in expected.cuts]
     assert "cmp_step=23" in page.url  # a link reopens the same position
     no_error(page)
+
+
+def test_unigram_beside_bpe_at_equal_vocabulary_size_marks_the_engines_spans(page, server):  # noqa: F811
+    from bpeviz import compare as cmp
+    from tests.test_compare_unigram_app import unigram_reference
+
+    go(page, server, "Compare?c2_algo=unigram&c2_vocab=400&cmp_vocab=500")
+    no_error(page)
+    page.wait_for_selector("[data-config]")
+    text = page.locator("textarea").first.input_value()
+    bpe, uni = reference("bpe"), unigram_reference(400)
+    found = [cmp.step_for_vocab_size(t, 500) for t in (bpe, uni)]
+    expected = cmp.compare([("A", bpe.at(found[0].step)), ("B", cmp.at(uni, found[1].step))],
+                           text)
+    assert expected.n_differing > 0
+    seen = page.evaluate(READ)
+    assert [s["config"] for s in seen] == ["A", "B"]
+    for shown, cut in zip(seen, expected.cuts):
+        assert [d[:2] for d in shown["diffs"]] == [list(span) for span in cut.diff_spans]
+        assert shown["chips"] == len(cut.tokens)
+    captions = page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+    assert any(f"pruning round {found[1].step:,} of {len(uni) - 1:,}" in c for c in captions)

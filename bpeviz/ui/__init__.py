@@ -221,13 +221,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                 with corpus_note:
                     error(err)
                 raise
-            if not uses_training:
-                problems = []
-            elif prunes:  # no merges: the corpus's size is what limits a Unigram training
-                problems = limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
-                                              pretokenizer)
-            else:
-                problems = limits.check(corpus, options)
+            problems = training_problems(corpus, chosen) if uses_training else []
         if problems:
             for problem in problems:
                 st.error(problem, icon="🛑")
@@ -302,12 +296,20 @@ def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Tr
 
     Raises ValueError with a message for the user (bad options, or a limit passed).
     """
-    options = chosen.options
     corpus = get_corpus(ctx.data, chosen.pretokenizer, ctx.corpus_name)
-    problems = limits.check(corpus, options)
+    problems = training_problems(corpus, chosen)
     if problems:
         raise ValueError(" ".join(problems))
-    return get_training(corpus, options, label)
+    return get_training(corpus, chosen.options, label)
+
+
+def training_problems(corpus: Corpus, chosen: Settings) -> list[str]:
+    """The limits training ``corpus`` with ``chosen`` passes (empty when it fits). A
+    training whose steps prune makes no merges: the corpus's size is what limits it."""
+    if algorithms.get(chosen.algorithm).step_kind == "prune":
+        return limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
+                                  chosen.pretokenizer)
+    return limits.check(corpus, chosen.options)
 
 
 def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:

@@ -4,9 +4,6 @@ every configuration, and cached metric curves. The comparing itself is
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +11,14 @@ import streamlit as st
 
 from bpeviz import compare as cmp
 from bpeviz.curves import metric_curve
+from bpeviz.owned import OwnedCache
+from bpeviz.render import md_escape
 from bpeviz.render_compare import CONFIG_LETTERS
 from bpeviz.training import Training
 from bpeviz.ui import Context, imported, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, clamp, get, put
+from bpeviz.ui.training import snapshot as ui_snapshot
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def configuration(ctx: Context, i: int) -> Configuration:
                    f"{len(training.merges):,} merges, cut with the "
                    f"{PRETOKENIZER_LABELS[cmp_pretokenizer(training)]} pre-tokenizer.")
         return Configuration(f"{letter}: {names} (opened file)", training, opened=True)
-    chosen = training_settings(f"c{i}_", compact=True, steps=("merge",))
+    chosen = training_settings(f"c{i}_", compact=True)
     training = train_variant(ctx, chosen, f"Training {letter}")
     return Configuration(f"{letter}: {chosen.description}", training)
 
@@ -60,42 +60,99 @@ def cmp_pretokenizer(training: Training) -> str:
 
 def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]]:
     """Draw the control that moves every configuration; return each one's step and a
-    note for each (empty, or why the step is not exactly the chosen vocabulary size)."""
-    mode = bound(st.segmented_control, "Move every configuration by", "cmp_mode",
-                 ["step", "vocab"], required=True,
-                 format_func={"step": "the same merge step",
-                              "vocab": "the same vocabulary size"}.get)
+    note for each (empty, or why the step is not exactly the chosen vocabulary size).
+
+    Configurations whose steps are of different kinds (merges and pruning rounds, as
+    their records say) are moved by vocabulary size only: step 10 of a merging training
+    (10 tokens added) and round 10 of a pruning one (ten rounds of removals from a large
+    seed) are not the same point of anything."""
     trainings = [c.training for c in configurations]
+    kinds = list(dict.fromkeys(map(step_name, trainings)))
+    if len(kinds) == 1:
+        mode = bound(st.segmented_control, "Move every configuration by", "cmp_mode",
+                     ["step", "vocab"], required=True,
+                     format_func={"step": f"the same {kinds[0]}",
+                                  "vocab": "the same vocabulary size"}.get)
+    else:
+        mode = "vocab"
+        pruning = [CONFIG_LETTERS[i] for i, t in enumerate(trainings) if cmp.prunes(t)]
+        names = ", ".join(pruning)
+        st.caption(md_escape(
+            f"Every configuration is moved by vocabulary size: {names} "
+            f"{'prunes' if len(pruning) == 1 else 'prune'} (each step a pruning round removes "
+            "pieces from a large seed, and the vocabulary shrinks), while the others merge "
+            "(each step adds a token), so one step number would not mean the same point."))
     if mode == "step":
-        last = max(len(t.merges) for t in trainings)
-        if last == 0:
-            st.info("No configuration made any merge: every one is at step 0.")
-            return [0] * len(trainings), [""] * len(trainings)
-        clamp("cmp_step", 0, last)
-        step = bound(st.slider, "Merge step (every configuration)", "cmp_step", min_value=0,
-                     max_value=last,
-                     help="Each configuration shows its state after this many merges "
-                          "(or its last, if it made fewer).")
-        _to_url("cmp_mode", "cmp_step")
-        steps = [min(step, len(t.merges)) for t in trainings]
-        notes = [f"made only {len(t.merges):,} merges: shown at its last step"
-                 if len(t.merges) < step else "" for t in trainings]
-        return steps, notes
-    sizes = [cmp.vocabulary_size(t, 0) for t in trainings]
-    finals = [cmp.vocabulary_size(t, len(t.merges)) for t in trainings]
-    lo, hi = min(sizes), max(finals)
+        return _same_step(trainings, kinds[0])
+    if len(kinds) == 1:
+        _to_url("cmp_mode")
+    return _same_vocab_size(trainings)
+
+
+def _same_step(trainings: list[Training], name: str) -> tuple[list[int], list[str]]:
+    """The slider of one step for every configuration (all of one step kind: ``name``)."""
+    lasts = [cmp.last_step(t) for t in trainings]
+    last = max(lasts)
+    if last == 0:
+        st.info(f"No configuration went past step 0 (no {name} made): every one is at "
+                "step 0.")
+        return [0] * len(trainings), [""] * len(trainings)
+    clamp("cmp_step", 0, last)
+    word = "merges" if name == "merge step" else f"{name}s"
+    step = bound(st.slider, f"{name[0].upper()}{name[1:]} (every configuration)", "cmp_step",
+                 min_value=0, max_value=last,
+                 help=f"Each configuration shows its state after this many {word} "
+                      "(or its last, if it made fewer).")
+    _to_url("cmp_mode", "cmp_step")
+    steps = [min(step, n) for n in lasts]
+    notes = [f"made only {n:,} {word}: shown at its last {name}"
+             if n < step else "" for n in lasts]
+    return steps, notes
+
+
+def _same_vocab_size(trainings: list[Training]) -> tuple[list[int], list[str]]:
+    """The slider of one vocabulary size for every configuration: each goes to its own
+    step for it (:func:`bpeviz.compare.step_for_vocab_size`)."""
+    ranges = [cmp.vocab_range(t) for t in trainings]
+    lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
     if lo >= hi:
         st.info("Every configuration has the same vocabulary size at every step.")
         return [0] * len(trainings), [""] * len(trainings)
+    shared_lo, shared_hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
+    if get("cmp_vocab") > hi and shared_lo <= shared_hi:
+        put("cmp_vocab", shared_hi)  # first shown: the largest size every one reaches
     clamp("cmp_vocab", lo, hi)
     target = bound(st.slider, "Vocabulary size (tokens, every configuration)", "cmp_vocab",
                    min_value=lo, max_value=hi,
-                   help="Each configuration shows the last step at which its vocabulary "
-                        "has at most this many tokens (special tokens and alphabet "
+                   help="Each configuration shows the step at which its vocabulary has the "
+                        "most tokens without passing this size: the last such merge step, "
+                        "or the pruning round closest below (special tokens and alphabet "
                         "included).")
-    _to_url("cmp_mode", "cmp_vocab")
+    letters = CONFIG_LETTERS[: len(trainings)]
+    spans = "; ".join(f"{letter} {a:,} to {b:,}" for letter, (a, b) in zip(letters, ranges))
+    if shared_lo <= shared_hi:
+        st.caption(f"Every configuration has a step between {shared_lo:,} and {shared_hi:,} "
+                   f"tokens (vocabulary sizes: {spans}).")
+    else:
+        st.caption(f"No vocabulary size is within every configuration's range ({spans}): "
+                   "some are shown at their nearest step. Change the merges or the "
+                   "vocabulary size of a configuration to make the ranges meet.")
+    _to_url("cmp_vocab")
     found = [cmp.step_for_vocab_size(t, target) for t in trainings]
     return [f.step for f in found], [f.note for f in found]
+
+
+def snapshot(training: Training, step: int) -> Any:
+    """What Compare cuts with at ``step``: the cached snapshot of a merging training, or a
+    pruning round (:func:`bpeviz.compare.at`)."""
+    return cmp.at(training, step) if cmp.prunes(training) else ui_snapshot(training, step)
+
+
+def step_name(training: Training) -> str:
+    """What a step of ``training`` is, as the position control and the charts' axes say
+    it: "merge step", or the record's word for a step that prunes ("pruning round")."""
+    unit = cmp.step_unit(training)
+    return "merge step" if unit == "step" else unit
 
 
 def _to_url(*names: str) -> None:
@@ -108,23 +165,13 @@ def _to_url(*names: str) -> None:
 
 
 # -- metric curves, cached per training and text -------------------------------------------
-_CURVES: weakref.WeakKeyDictionary[Training, OrderedDict[tuple[str, bool], list[dict[str, Any]]]]
-_CURVES = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
 _TEXTS_PER_TRAINING = 4
+_CURVES: OwnedCache[list[dict[str, Any]]] = OwnedCache("compare_curves",
+                                                       keep=_TEXTS_PER_TRAINING)
 
 
 def curve(training: Training, text: str, by_script: bool = False) -> list[dict[str, Any]]:
-    """:func:`bpeviz.curves.metric_curve` of ``text``, kept for a few texts per training."""
-    key = (text, by_script)
-    with _LOCK:
-        found = _CURVES.get(training, OrderedDict()).get(key)
-    if found is not None:
-        return found
-    rows = metric_curve(training, text, by_script=by_script)
-    with _LOCK:
-        kept = _CURVES.setdefault(training, OrderedDict())
-        kept[key] = rows
-        while len(kept) > _TEXTS_PER_TRAINING:
-            kept.popitem(last=False)
-    return rows
+    """:func:`bpeviz.curves.metric_curve` of ``text``, kept for a few texts per training
+    (on the training: a Unigram training, a dataclass holding a dict, cannot be a key)."""
+    return _CURVES.get(training, (text, by_script),
+                       lambda: metric_curve(training, text, by_script=by_script))

@@ -127,7 +127,8 @@ def training_settings(prefix: str = "", *, compact: bool = False,
     settings have no "train until" choice, marker style or minimum frequency.
 
     ``compact`` draws select boxes where the sidebar has radios (narrow columns);
-    ``steps`` the kinds of algorithm offered (Compare lines up merges: ``("merge",)``).
+    ``steps`` the kinds of algorithm offered (by their records' ``step_kind``: merging,
+    pruning or both, as the sidebar and Compare offer).
     Raises ValueError (a message for the user) if the options cannot be trained.
     """
     labels = {name: label for name, label in algorithm_labels().items()
@@ -140,7 +141,7 @@ def training_settings(prefix: str = "", *, compact: bool = False,
     if alg.step_kind == "prune":
         from bpeviz.ui.unigram import VARIANT_LABELS, prune_settings
 
-        options = prune_settings(algorithm)
+        options = prune_settings(algorithm, prefix, compact=compact)
         pretokenizer = alg.pretokenizer_for(get(prefix + "pretok"))
         return Settings(options, pretokenizer,
                         f"{alg.label} ({options['vocab_size']:,} tokens, "

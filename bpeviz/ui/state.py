@@ -124,6 +124,10 @@ for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
         f"c{_i}_scoring": Setting("score", SCORINGS),
         f"c{_i}_tie": Setting("first", TIE_BREAKS),
         f"c{_i}_source": Setting("train", ("train", "opened"), url=False),
+        # Unigram: trained to a vocabulary size (400 on the default sample reaches into the
+        # range BPE's 200 merges span), with a trainer variant
+        f"c{_i}_vocab": Setting(400, lo=1, hi=MAX_TYPED),
+        f"c{_i}_uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
     })
 # Compare: one position for every configuration (a step, or a vocabulary size), the view
 SETTINGS.update({

@@ -42,28 +42,33 @@ LATTICE_ARCS = 400
 # -- the sidebar ------------------------------------------------------------------------
 
 
-def prune_options(algorithm: str, vocab_size: int | None) -> dict[str, Any]:
-    """The keyword arguments of ``train_corpus`` for the app's settings."""
-    return {"algorithm": algorithm, "vocab_size": int(vocab_size or get("vocab")),
-            "variant": get("uvariant")}
+def prune_options(algorithm: str, vocab_size: int | None, prefix: str = "") -> dict[str, Any]:
+    """The keyword arguments of ``train_corpus`` for the app's settings (those named
+    ``prefix + name``: the sidebar's ``vocab``, Compare's ``c1_vocab``)."""
+    return {"algorithm": algorithm, "vocab_size": int(vocab_size or get(prefix + "vocab")),
+            "variant": get(prefix + "uvariant")}
 
 
-def prune_settings(algorithm: str) -> dict[str, Any]:
-    """The sidebar's Training settings for an algorithm whose steps prune."""
+def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -> dict[str, Any]:
+    """The Training settings for an algorithm whose steps prune: the sidebar's
+    (``prefix=""``) or a Compare configuration's (``"c1_"``; ``compact``: select boxes
+    for narrow columns, a shorter note)."""
     from bpeviz.ui import PRETOKENIZER_LABELS, pretokenizer_label
 
-    bound(st.number_input, "Vocabulary size", "vocab", min_value=1,
+    bound(st.number_input, "Vocabulary size", prefix + "vocab", min_value=1,
           max_value=state.MAX_TYPED, step=10,
           help="Unigram is trained to a vocabulary size (it prunes a large vocabulary "
                "down to it): <unk>, <s> and </s> count in it for SentencePiece's trainer.")
-    bound(st.radio, "Unigram trainer", "uvariant", list(VARIANT_LABELS),
-          format_func=VARIANT_LABELS.get)
-    bound(st.selectbox, "Pre-tokenizer", "pretok", list(PRETOKENIZER_LABELS),
+    bound(st.selectbox if compact else st.radio, "Unigram trainer", prefix + "uvariant",
+          list(VARIANT_LABELS), format_func=VARIANT_LABELS.get)
+    bound(st.selectbox, "Pre-tokenizer", prefix + "pretok", list(PRETOKENIZER_LABELS),
           format_func=pretokenizer_label(algorithm),
           help="How text is cut into words before training; every word gets ▁ in front "
                "(the space before it, as SentencePiece writes it).")
-    st.caption("Merge settings (merges, marker, scoring, tie rule) do not apply to Unigram.")
-    return prune_options(algorithm, get("vocab"))
+    st.caption("Its steps are pruning rounds: the vocabulary shrinks from a large seed."
+               if compact else
+               "Merge settings (merges, marker, scoring, tie rule) do not apply to Unigram.")
+    return prune_options(algorithm, get(prefix + "vocab"), prefix)
 
 
 # -- the round ----------------------------------------------------------------------------

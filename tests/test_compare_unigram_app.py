@@ -1,0 +1,150 @@
+"""Compare with a Unigram configuration under AppTest: BPE beside Unigram at equal
+vocabulary size, every number and mark from the engine (bpeviz.compare on trainings made
+here the way the app makes them), never from the page."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpeviz import Corpus
+from bpeviz import compare as cmp
+from bpeviz.samples import sample_bytes
+from bpeviz.ui import pretokenizer_for
+from bpeviz.unigram.corpus_words import train_corpus
+from tests.test_compare_app import (
+    TEXT,
+    captions,
+    cut_bodies,
+    diff_marks,
+    open_compare,
+    reference,
+)
+
+HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **b** & &amp; 苹果'
+
+
+def unigram_reference(vocab: int = 400, variant: str = "sentencepiece"):
+    corpus = Corpus.from_bytes(sample_bytes("tour"), pretokenizer_for("auto", "unigram"),
+                               "auto")
+    return train_corpus(corpus, vocab, variant)
+
+
+def values(array) -> list:
+    """A Plotly array as a list (a typed array arrives as base64 ``bdata``)."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
+    return list(array)
+
+
+def chart(at: AppTest, key: str) -> dict:
+    return next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
+                if el.proto.id.endswith(key) or f"-{key}" in el.proto.id)
+
+
+def test_bpe_beside_unigram_at_equal_vocabulary_size():
+    at = open_compare(text=TEXT, text_edited=True, c2_algo="unigram", cmp_mode="step")
+    bpe, uni = reference("bpe"), unigram_reference()
+    # merges beside pruning rounds: moved by vocabulary size only, and the page says why
+    assert not [s for s in at.slider if s.key == "w_cmp_step"]
+    assert "B prunes" in captions(at)
+    slider = at.slider(key="w_cmp_vocab")
+    ranges = [cmp.vocab_range(bpe), cmp.vocab_range(uni)]
+    assert (slider.min, slider.max) == (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    # first shown at the largest size both reach
+    assert slider.value == min(r[1] for r in ranges)
+    seen_steps, marks = set(), 0
+    for target in (slider.value, max(r[0] for r in ranges), slider.max, slider.min):
+        at.slider(key="w_cmp_vocab").set_value(target).run()
+        assert not at.exception, [e.value for e in at.exception]
+        found = [cmp.step_for_vocab_size(t, target) for t in (bpe, uni)]
+        seen_steps.add(found[1].step)
+        text = captions(at)
+        assert re.search(rf"A: [^\n]*step {found[0].step:,} of 200, "
+                         rf"{found[0].vocab_size:,} tokens in the vocabulary", text), text
+        assert re.search(rf"B: Unigram[^\n]*pruning round {found[1].step:,} of "
+                         rf"{len(uni) - 1:,}, {found[1].vocab_size:,} tokens in the "
+                         "vocabulary", text), text
+        if found[1].note:
+            assert found[1].note.replace(":", "").replace("(", "")[:40] in \
+                text.replace(":", "").replace("(", "")
+        expected = cmp.compare([("A", bpe.at(found[0].step)),
+                                ("B", cmp.at(uni, found[1].step))], TEXT)
+        bodies = cut_bodies(at)
+        assert [diff_marks(b) for b in bodies] == [list(c.diff_spans) for c in expected.cuts]
+        marks += sum(map(len, map(diff_marks, bodies)))
+        assert f"{expected.n_differing:,} token boundar" in at.markdown[0].value or (
+            expected.n_differing == 0 and "No differences" in at.markdown[0].value)
+        rows = at.dataframe[0].value.set_index("metric")
+        assert list(rows.loc["tokens", ["A", "B"]]) == [f"{len(c.tokens):,}"
+                                                        for c in expected.cuts]
+        assert rows.loc["merge step / pruning round", "B"] == f"{found[1].step:,}"
+        assert rows.loc["tokens (corpus)", "B"] == \
+            f"{int(cmp.corpus_tokens(uni)[found[1].step]):,}"
+    assert len(seen_steps) > 1  # the slider moved Unigram between rounds
+    assert marks  # BPE and Unigram cut the text differently somewhere: marks were checked
+
+
+def test_unigram_curves_and_corpus_tokens_have_their_own_step_axis():
+    at = open_compare(text=TEXT, text_edited=True, c2_algo="unigram", cmp_x="step")
+    uni = unigram_reference()
+    spec = chart(at, "compare_curve")
+    lines = [t for t in spec["data"] if t["mode"] == "lines"]
+    assert [t.get("xaxis", "x") for t in lines] == ["x", "x2"]
+    assert spec["layout"]["xaxis2"]["title"]["text"] == "pruning round"
+    assert lines[1]["x"] == list(range(len(uni)))
+    tokens = chart(at, "compare_tokens_pruning round")
+    assert values(tokens["data"][0]["y"]) == [int(n) for n in cmp.corpus_tokens(uni)]
+    assert tokens["layout"]["xaxis"]["title"]["text"] == "pruning round"
+    assert "**Corpus tokens against pruning round**" in [m.value for m in at.markdown]
+    at.radio(key="w_cmp_x").set_value("vocab_size").run()
+    spec = chart(at, "compare_curve")
+    lines = [t for t in spec["data"] if t["mode"] == "lines"]
+    assert [t.get("xaxis", "x") for t in lines] == ["x", "x"]
+    assert lines[1]["x"] == [cmp.vocabulary_size(uni, k) for k in range(len(uni))]
+
+
+def test_two_unigram_configurations_move_by_the_same_pruning_round():
+    at = open_compare(text=TEXT, text_edited=True, c1_algo="unigram", c2_algo="unigram",
+                      c2_uvariant="course", c2_vocab=300, cmp_mode="step")
+    trainings = [unigram_reference(400), unigram_reference(300, "course")]
+    slider = at.slider(key="w_cmp_step")
+    assert slider.label.startswith("Pruning round")
+    assert slider.max == max(len(t) - 1 for t in trainings)
+    for k in (0, 1, int(slider.max)):
+        at.slider(key="w_cmp_step").set_value(k).run()
+        assert not at.exception
+        steps = [min(k, len(t) - 1) for t in trainings]
+        expected = cmp.compare([(letter, cmp.at(t, s))
+                                for letter, t, s in zip("AB", trainings, steps)], TEXT)
+        assert [diff_marks(b) for b in cut_bodies(at)] == \
+            [list(c.diff_spans) for c in expected.cuts]
+        for letter, t, s in zip("AB", trainings, steps):
+            assert f"{letter}: Unigram" in captions(at)
+            assert f"pruning round {s:,} of {len(t) - 1:,}" in captions(at)
+
+
+@pytest.mark.parametrize("vocab", [1, 3, 10])
+def test_a_unigram_configuration_with_a_tiny_vocabulary_or_hostile_text_does_not_break(vocab):
+    try:
+        unigram_reference(vocab)
+        problem = None
+    except ValueError as err:
+        problem = str(err)
+    at = open_compare(text=HOSTILE, text_edited=True, c2_algo="unigram", c2_vocab=vocab)
+    assert not at.exception
+    bodies = cut_bodies(at)
+    if problem is None:  # trained: the hostile text is escaped in every cut
+        assert len(bodies) == 2
+        assert all("<script>" not in b and "<img" not in b for b in bodies)
+        assert all(html.escape("<") in b for b in bodies)  # drawn, escaped
+    else:  # not trainable: the engine's message, and no cut
+        assert not bodies
+        assert any(problem.replace("_", "") in e.value.replace("\\", "").replace("_", "")
+                   for e in at.error), [e.value for e in at.error]
