@@ -408,7 +408,7 @@ METRIC_LABELS = {
     "words": "words (split on whitespace)",
     "fertility": "tokens per word",
     "split_share": "share of words cut into 2+ tokens",
-    "unk_rate": "share of tokens unknown ([UNK])",
+    "unk_rate": "share of tokens unknown ([UNK], <unk>)",
 }
 
 _WORDS = re.compile(r"\S+")

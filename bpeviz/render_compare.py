@@ -235,7 +235,7 @@ def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
     names = {name: (step_axes or {}).get(name, "merge step") for name in curves}
     kinds = list(dict.fromkeys(names.values())) if x == "step" else []
     x_title = kinds[0] if kinds else "vocabulary size (tokens)"
-    y_title = METRIC_LABELS.get(metric, metric)
+    y_title = chart_text(METRIC_LABELS.get(metric, metric))
     for i, (name, rows) in enumerate(curves.items()):
         xs = [r[x] for r in rows]
         ys = [r[metric] for r in rows]

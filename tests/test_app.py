@@ -37,7 +37,7 @@ def open_page(page: str = "app.py", **state) -> AppTest:
     assert not at.exception, at.exception
     if page != "app.py":
         at.switch_page(page).run()
-    return at
+    return ok(at)
 
 
 def ok(at: AppTest) -> AppTest:

@@ -8,8 +8,6 @@ test_browser_defects.py.
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -17,29 +15,7 @@ from streamlit.testing.v1 import AppTest
 from bpeviz import Corpus, figures, train, views
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-def open_page(page: str = "app.py", **state) -> AppTest:
-    """An AppTest on ``page`` with session settings preset (as if chosen in the sidebar)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    if page != "app.py":
-        at.switch_page(page).run()
-    return ok(at)
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def plain(message: str) -> str:
-    return re.sub(r"\\(.)", r"\1", message)
+from tests.test_app import ok, open_page, plain
 
 
 def chart_spec(at: AppTest, key_part: str) -> dict:

@@ -85,6 +85,10 @@ def test_user_text_is_escaped():
     assert "<b>" not in legend_html(["<b>A</b>", "B"])
     fig = curve_figure({"<b>A</b>": [{"step": 0, "tokens": 1}]}, "tokens")
     assert fig.data[0].name == "&lt;b&gt;A&lt;/b&gt;"
+    # a metric's name with angle brackets (Unigram's <unk>) shows, not read as a tag
+    fig = curve_figure({"A": [{"step": 0, "unk_rate": 0.5}]}, "unk_rate")
+    title = fig.layout.yaxis.title.text
+    assert "&lt;unk&gt;" in title and "<unk>" not in title
 
 
 def test_each_configuration_keeps_its_colour():
