@@ -240,7 +240,12 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
                 for _ in range(3 + i % 4):
                     p.keyboard.press("ArrowRight")
                 expected[i] += 3 + i % 4
-                assert hook(p) == expected[i], (i, round_)
+                try:
+                    shown = hook(p)
+                except playwright_api.Error as err:  # say what the session shows instead
+                    raise AssertionError(f"session {i}, round {round_}: no step bar "
+                                         f"({session_state(p)}): {err}") from None
+                assert shown == expected[i], (i, round_, session_state(p))
             for i, p in enumerate(pages):  # a click on the bar's ▶ too
                 p.get_by_role("button", name="Next merge", exact=True).click()
                 expected[i] += 1
