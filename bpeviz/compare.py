@@ -200,24 +200,30 @@ def compare(configurations: Sequence[tuple[str, Snapshot]], text: str) -> Compar
     if not 1 <= len(configurations) <= MAX_CONFIGURATIONS:
         raise ValueError(f"compare 1 to {MAX_CONFIGURATIONS} configurations, "
                          f"got {len(configurations)}")
+    return compare_tokens([(label, snap.step, vocabulary_size(snap.training, snap.step),
+                            snap.encode(text)) for label, snap in configurations], text)
+
+
+def compare_tokens(cuts: Sequence[tuple[str, int, int, Sequence[Any]]],
+                   text: str) -> Comparison:
+    """:func:`compare` of cuts already made: ``(label, step, vocabulary size, tokens)``
+    each (the browser's Compare applies this rule too: bpeviz/ui/stepper/stepper.js)."""
     encoded = []
-    for label, snap in configurations:
-        tokens = snap.encode(text)
+    for label, step, size, tokens in cuts:
         spans = token_spans(text, tokens)
         bounds = frozenset(b for span in spans if span for b in span)
-        encoded.append((label, snap, tokens, spans, bounds))
-    union = frozenset().union(*(e[4] for e in encoded))
-    common = frozenset.intersection(*(e[4] for e in encoded))
+        encoded.append((label, step, size, tokens, spans, bounds))
+    union = frozenset().union(*(e[5] for e in encoded))
+    common = frozenset.intersection(*(e[5] for e in encoded))
     differing = tuple(sorted(union - common))
-    cuts = []
-    for label, snap, tokens, spans, bounds in encoded:
+    out = []
+    for label, step, size, tokens, spans, bounds in encoded:
         differs = tuple(span is not None and _holds(differing, span) for span in spans)
-        cuts.append(Cut(
-            label=label, step=snap.step,
-            vocab_size=vocabulary_size(snap.training, snap.step),
+        out.append(Cut(
+            label=label, step=step, vocab_size=size,
             tokens=tokens, spans=tuple(spans), boundaries=bounds, differs=differs,
             diff_spans=_runs(tokens, differs), own_differing=len(bounds - common)))
-    return Comparison(text, tuple(cuts), differing)
+    return Comparison(text, tuple(out), differing)
 
 
 def _holds(points: Sequence[int], span: tuple[int, int]) -> bool:
@@ -350,11 +356,39 @@ def step_for_vocab_size(training: Training, target: int) -> VocabStep:
         from bpeviz.unigram.compare import round_for_vocab_size
 
         return round_for_vocab_size(training, target)
-    extra = len(training.vocab) - training.vocab_size_at(len(training.merges))
-    sizes = np.asarray(training.vocab_sizes) + extra
+    sizes = vocab_sizes(training)
     step = int(np.searchsorted(sizes, target, side="right")) - 1
     step = max(step, 0)
     return VocabStep(step, int(sizes[step]), int(target))
+
+
+def vocab_sizes(training: Any) -> np.ndarray:
+    """:func:`vocabulary_size` at every step, step 0 first."""
+    if prunes(training):
+        from bpeviz.unigram.compare import vocab_sizes as round_sizes
+
+        return np.asarray(round_sizes(training), dtype=np.int64)
+    extra = len(training.vocab) - training.vocab_size_at(len(training.merges))
+    return np.asarray(training.vocab_sizes, dtype=np.int64) + extra
+
+
+def steps_for_vocab_sizes(training: Any, lo: int, hi: int) -> np.ndarray:
+    """``step_for_vocab_size(training, v).step`` for every ``v`` in ``lo..hi`` at once.
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
+    >>> steps_for_vocab_sizes(t, 1, 5).tolist()
+    [0, 0, 1, 2, 2]
+    """
+    targets = np.arange(lo, hi + 1, dtype=np.int64)
+    if not prunes(training):  # the rule of step_for_vocab_size, for every target
+        found = np.searchsorted(vocab_sizes(training), targets, side="right") - 1
+        return np.maximum(found, 0)
+    # pruning rounds: the answer changes only where a target is some round's size
+    sizes = vocab_sizes(training)
+    marks = np.unique(np.concatenate([[lo], sizes[(sizes > lo) & (sizes <= hi)]]))
+    steps = np.array([step_for_vocab_size(training, int(v)).step for v in marks], np.int64)
+    return steps[np.searchsorted(marks, targets, side="right") - 1]
 
 
 # -- metrics -------------------------------------------------------------------------------
@@ -537,6 +571,7 @@ def script_of(word: str) -> str:
 
 
 __all__ = ["METRIC_LABELS", "Comparison", "Cut", "Metrics", "VocabStep", "at", "compare",
-           "corpus_tokens", "last_step", "metrics", "metrics_by_script", "prunes", "script_of",
-           "step_for_vocab_size", "step_unit", "token_spans", "vocab_range", "vocabulary_size",
-           "word_spans"]
+           "compare_tokens", "corpus_tokens", "last_step", "metrics", "metrics_by_script",
+           "prunes", "script_of", "step_for_vocab_size", "step_unit",
+           "steps_for_vocab_sizes", "token_spans", "vocab_range", "vocab_sizes",
+           "vocabulary_size", "word_spans"]
