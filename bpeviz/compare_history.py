@@ -44,20 +44,20 @@ def runs(values: Sequence[int] | np.ndarray) -> list[list[int]]:
     >>> [run_at(runs([3, 4, 5, 5, 5, 9]), i) for i in range(6)]
     [3, 4, 5, 5, 5, 9]
     """
-    v = np.asarray(values, dtype=np.int64)
+    v = np.asarray(values, dtype=np.int64).tolist()
     out: list[list[int]] = []
     i, n = 0, len(v)
     while i < n:
-        slope = int(v[i + 1] - v[i]) if i + 1 < n else 0
+        slope = v[i + 1] - v[i] if i + 1 < n else 0
         if slope not in (0, 1):
-            out.append([i, int(v[i]), 0])
+            out.append([i, v[i], 0])
             i += 1
             continue
-        # the run goes on while each next value is the last plus the slope
-        steps = np.diff(v[i:]) != slope
-        length = int(np.argmax(steps)) + 1 if steps.any() else n - i
-        out.append([i, int(v[i]), slope])
-        i += length
+        j = i + 1  # the run goes on while each next value is the last plus the slope
+        while j < n and v[j] - v[j - 1] == slope:
+            j += 1
+        out.append([i, v[i], slope])
+        i = j
     return out
 
 
@@ -129,18 +129,20 @@ def _labels(training: Any, history: dict[str, Any], samples: list[Any],
 
 def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: str,
                   byte_style: str = "gpt2",
-                  histories: Sequence[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+                  histories: Sequence[dict[str, Any] | None] | None = None,
+                  rounds: Any = None) -> dict[str, Any]:
     """What the browser needs to redraw Compare's cuts at any position: the range of the
     control (``lo``, ``n``) and for each ``(label, training)`` its step and vocabulary
     size at each position (runs), its cuts of ``text`` at every step (``history``), the
     labels of the ids used and the byte sizes of partial ones. ``histories``: a text
-    history already made for a merging training (None: made here)."""
+    history already made for a merging training (None: made here); ``rounds``: makes
+    :func:`round_history` of a pruning training (a cache; default: made here)."""
     trainings = [t for _, t in configurations]
     lo, hi, steps = positions(trainings, mode)
     configs = []
     for i, (name, training) in enumerate(configurations):
         if cmp.prunes(training):
-            history, samples = round_history(training, text)
+            history, samples = (rounds or (lambda t: round_history(t, text)))(training)
         else:
             made = histories[i] if histories is not None else None
             history, samples = (made if made is not None else text_history(training, text)), []

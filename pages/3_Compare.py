@@ -47,16 +47,12 @@ labels = [c.label for c in configurations]
 
 @st.fragment
 def lockstep() -> None:
-    """The position control and everything it moves: a slider move reruns only this."""
+    """The position control and everything it moves. The browser steps the cuts by itself
+    (keys, drag, Play); Python hears the settled position and reruns only this."""
     st.subheader("Where they cut the text")
-    steps, notes = ui_compare.positions(configurations)
+    position = ui_compare.positions(configurations)
+    steps, notes = position.steps, position.notes
     snaps = [ui_compare.snapshot(c.training, s) for c, s in zip(configurations, steps)]
-    for config, snap, note in zip(configurations, snaps, notes):
-        size = cmp.vocabulary_size(config.training, snap.step)
-        st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
-                                f"{snap.step:,} of {cmp.last_step(config.training):,}, "
-                                f"{size:,} tokens in the vocabulary"
-                                + (f" ({note})" if note else "") + "."))
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
         return
@@ -65,16 +61,23 @@ def lockstep() -> None:
     except ValueError as err:
         ui.error(err)
         return
-    st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
     only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
                     help="Draw only the runs of tokens that some configuration cuts differently.")
     st.html(render_compare.legend_html(labels))
-    for i, cut in enumerate(result.cuts):
-        st.html(render_compare.cut_html(text, cut, i, byte_style, strong, only_differences=only))
+    ui_compare.cuts(configurations, position, text, byte_style, strong, only)
     st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
-               "another configuration; whitespace at a token's ends does not count.")
+               "another configuration; whitespace at a token's ends does not count. "
+               "Keys anywhere on the page (not in a text box): ← → one position, Shift ten, "
+               "Home/End, Space play, ? the keys.")
 
     st.subheader("Metrics at this position")
+    for config, snap, note in zip(configurations, snaps, notes):
+        size = cmp.vocabulary_size(config.training, snap.step)
+        st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
+                                f"{snap.step:,} of {cmp.last_step(config.training):,}, "
+                                f"{size:,} tokens in the vocabulary"
+                                + (f" ({note})" if note else "") + "."))
+    st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
     table = render_compare.metrics_table(
         [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
     corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]

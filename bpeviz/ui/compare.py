@@ -10,12 +10,13 @@ from typing import Any
 import streamlit as st
 
 from bpeviz import compare as cmp
+from bpeviz import compare_history
 from bpeviz.curves import metric_curve
 from bpeviz.owned import OwnedCache
 from bpeviz.render import md_escape
-from bpeviz.render_compare import CONFIG_LETTERS
+from bpeviz.render_compare import CONFIG_LETTERS, colour
 from bpeviz.training import Training
-from bpeviz.ui import Context, imported, train_variant
+from bpeviz.ui import Context, imported, stage, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, clamp, get, put
 from bpeviz.ui.training import snapshot as ui_snapshot
@@ -58,9 +59,25 @@ def cmp_pretokenizer(training: Training) -> str:
     return "whitespace" if name == "counts" else name
 
 
-def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]]:
-    """Draw the control that moves every configuration; return each one's step and a
-    note for each (empty, or why the step is not exactly the chosen vocabulary size).
+@dataclass(frozen=True)
+class Position:
+    """Where the one control is (as Python last heard it): ``mode`` "step" or "vocab",
+    ``value`` (a step, or a vocabulary size) in ``lo..hi``, each configuration's step
+    there and a note for each (empty, or why the step is not exactly the chosen one);
+    ``hist`` names the control's range for the browser."""
+
+    mode: str
+    value: int
+    lo: int
+    hi: int
+    steps: list[int]
+    notes: list[str]
+    hist: str
+
+
+def positions(configurations: list[Configuration]) -> Position:
+    """Draw the control that moves every configuration (the stage component's bar: the
+    browser steps it, keys included, and reports the settled position); return where it is.
 
     Configurations whose steps are of different kinds (merges and pruning rounds, as
     their records say) are moved by vocabulary size only: step 10 of a merging training
@@ -82,52 +99,54 @@ def positions(configurations: list[Configuration]) -> tuple[list[int], list[str]
             f"{'prunes' if len(pruning) == 1 else 'prune'} (each step a pruning round removes "
             "pieces from a large seed, and the vocabulary shrinks), while the others merge "
             "(each step adds a token), so one step number would not mean the same point."))
+    ids = ",".join(f"{id(t):x}" for t in trainings)
     if mode == "step":
-        return _same_step(trainings, kinds[0])
+        return _same_step(trainings, kinds[0], f"cmp:step:{ids}")
     if len(kinds) == 1:
         _to_url("cmp_mode")
-    return _same_vocab_size(trainings)
+    return _same_vocab_size(trainings, f"cmp:vocab:{ids}")
 
 
-def _same_step(trainings: list[Training], name: str) -> tuple[list[int], list[str]]:
-    """The slider of one step for every configuration (all of one step kind: ``name``)."""
+def _same_step(trainings: list[Training], name: str, hist: str) -> Position:
+    """One step for every configuration (all of one step kind: ``name``)."""
     lasts = [cmp.last_step(t) for t in trainings]
     last = max(lasts)
     if last == 0:
         st.info(f"No configuration went past step 0 (no {name} made): every one is at "
                 "step 0.")
-        return [0] * len(trainings), [""] * len(trainings)
-    clamp("cmp_step", 0, last)
+        return Position("step", 0, 0, 0, [0] * len(trainings), [""] * len(trainings), hist)
     word = "merges" if name == "merge step" else f"{name}s"
-    step = bound(st.slider, f"{name[0].upper()}{name[1:]} (every configuration)", "cmp_step",
-                 min_value=0, max_value=last,
-                 help=f"Each configuration shows its state after this many {word} "
-                      "(or its last, if it made fewer).")
+    step = _bar("cmp_step", 0, last, hist=f"{hist}:{last}", name=name[0].upper() + name[1:],
+                unit=name, units=word, box="Go to step",
+                help=f"Each configuration shows its state after this many {word} (or its "
+                     "last, if it made fewer). Type a step and press Enter; the bar on the "
+                     "left steps by itself, this box follows it when you stop.")
     _to_url("cmp_mode", "cmp_step")
     steps = [min(step, n) for n in lasts]
     notes = [f"made only {n:,} {word}: shown at its last {name}"
              if n < step else "" for n in lasts]
-    return steps, notes
+    return Position("step", step, 0, last, steps, notes, f"{hist}:{last}")
 
 
-def _same_vocab_size(trainings: list[Training]) -> tuple[list[int], list[str]]:
-    """The slider of one vocabulary size for every configuration: each goes to its own
-    step for it (:func:`bpeviz.compare.step_for_vocab_size`)."""
+def _same_vocab_size(trainings: list[Training], hist: str) -> Position:
+    """One vocabulary size for every configuration: each goes to its own step for it
+    (:func:`bpeviz.compare.step_for_vocab_size`)."""
     ranges = [cmp.vocab_range(t) for t in trainings]
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    hist = f"{hist}:{lo}:{hi}"
     if lo >= hi:
         st.info("Every configuration has the same vocabulary size at every step.")
-        return [0] * len(trainings), [""] * len(trainings)
+        found = [cmp.step_for_vocab_size(t, lo) for t in trainings]
+        return Position("vocab", lo, lo, lo, [f.step for f in found], [""] * len(found), hist)
     shared_lo, shared_hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
     if get("cmp_vocab") > hi and shared_lo <= shared_hi:
         put("cmp_vocab", shared_hi)  # first shown: the largest size every one reaches
-    clamp("cmp_vocab", lo, hi)
-    target = bound(st.slider, "Vocabulary size (tokens, every configuration)", "cmp_vocab",
-                   min_value=lo, max_value=hi,
-                   help="Each configuration shows the step at which its vocabulary has the "
-                        "most tokens without passing this size: the last such merge step, "
-                        "or the pruning round closest below (special tokens and alphabet "
-                        "included).")
+    target = _bar("cmp_vocab", lo, hi, hist=hist, name="Vocabulary size", unit="token",
+                  units="tokens", box="Go to size",
+                  help="Each configuration shows the step at which its vocabulary has the "
+                       "most tokens without passing this size: the last such merge step, "
+                       "or the pruning round closest below (special tokens and alphabet "
+                       "included). Type a size and press Enter.")
     letters = CONFIG_LETTERS[: len(trainings)]
     spans = "; ".join(f"{letter} {a:,} to {b:,}" for letter, (a, b) in zip(letters, ranges))
     if shared_lo <= shared_hi:
@@ -139,7 +158,83 @@ def _same_vocab_size(trainings: list[Training]) -> tuple[list[int], list[str]]:
                    "vocabulary size of a configuration to make the ranges meet.")
     _to_url("cmp_vocab")
     found = [cmp.step_for_vocab_size(t, target) for t in trainings]
-    return [f.step for f in found], [f.note for f in found]
+    return Position("vocab", target, lo, hi, [f.step for f in found], [f.note for f in found],
+                    hist)
+
+
+# -- the position control and the cuts, stepped in the browser (bpeviz/ui/stage.py) -------
+STAGE_KEY = "cmp_stage"
+SEQ_KEY = "cmp_stage_seq"
+
+
+def _bar(setting: str, lo: int, hi: int, *, hist: str, name: str, unit: str, units: str,
+         box: str, help: str) -> int:
+    """The stage bar moving ``setting`` in ``lo..hi`` (◀ slider ▶, keys, Play) and a
+    number box Python owns; returns the value Python has heard."""
+    value = clamp(setting, lo, hi)
+    if get("speed") not in stage.SPEEDS:
+        put("speed", "1")
+    data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
+            "seq": st.session_state.get(SEQ_KEY, 0), "hist": hist, "name": name,
+            "unit": unit, "units": units}
+    left, right = st.columns([6, 1], vertical_alignment="center")
+    with left:
+        stage._component()(key=STAGE_KEY, data=data,
+                           on_step_change=lambda: _from_browser(setting, lo, hi))
+    with right:
+        # a fresh box per value (as on Explore): a value the browser still holds can
+        # never come back as a change after a busy rerun
+        key = f"cmp_box_{setting}_{value}"
+        st.number_input(box, min_value=lo, max_value=hi, value=value, key=key,
+                        on_change=_box_to_setting, args=(key, setting), help=help)
+    return int(get(setting))
+
+
+def _from_browser(setting: str, lo: int, hi: int) -> None:
+    """The browser's position (and speed) after a release, a pause or a key burst."""
+    sent = (st.session_state.get(STAGE_KEY) or {}).get("step")
+    if not isinstance(sent, dict):
+        return
+    try:
+        value = int(sent.get("step"))
+    except (TypeError, ValueError):
+        return
+    put(setting, min(max(value, lo), hi))
+    seq = sent.get("seq")
+    if isinstance(seq, int):
+        st.session_state[SEQ_KEY] = max(seq, st.session_state.get(SEQ_KEY, 0))
+    if sent.get("speed") in stage.SPEEDS:
+        put("speed", sent["speed"])
+
+
+def _box_to_setting(box_key: str, setting: str) -> None:
+    value = st.session_state.get(box_key)
+    if value is not None:
+        put(setting, int(value))
+
+
+_ROUNDS: OwnedCache[tuple[dict[str, Any], list[Any]]] = OwnedCache(
+    "compare_round_history", keep=4)
+
+
+def cuts(configurations: list[Configuration], position: Position, text: str,
+         byte_style: str = "gpt2", strong: bool = False, only: bool = False) -> dict[str, Any]:
+    """Every configuration's cut of ``text`` at the browser's position, the differences
+    marked and counted: drawn by the browser from each one's history of the text (sent
+    once), so stepping needs no rerun. Returns the data sent (tests read it)."""
+    pairs = [(c.label, c.training) for c in configurations]
+    histories = [None if cmp.prunes(c.training) else stage._text_history(c.training, text)
+                 for c in configurations]
+    data = compare_history.lockstep_data(pairs, text, position.mode, byte_style, histories,
+                                         rounds=lambda t: _ROUNDS.get(
+                                             t, text, lambda: compare_history.round_history(
+                                                 t, text)))
+    for i, config in enumerate(data["configs"]):
+        config["letter"], config["colour"] = CONFIG_LETTERS[i], colour(i)
+    data.update(role="compare", step=position.value, hist=position.hist, only=only,
+                strong=strong, maxTokens=3000)
+    stage._component()(key=f"{STAGE_KEY}_cuts", data=data)
+    return data
 
 
 def snapshot(training: Training, step: int) -> Any:

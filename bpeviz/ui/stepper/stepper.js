@@ -3,7 +3,10 @@
 //   "controls": ◀ slider ▶, the step number (data-bpeviz-step), Play, speed, keys;
 //   "card":     the merge card (left + right -> token, count);
 //   "words":    the split of each word on screen at the current step;
-//   "tokens":   a text cut into the tokens of the current step (Tokenize).
+//   "tokens":   a text cut into the tokens of the current step (Tokenize);
+//   "compare":  two or three configurations' cuts of a text at the control's position,
+//               their differences marked (Compare).
+// The controls' range is data.lo..data.n (lo 0 unless said: Compare's vocabulary sizes).
 // The instances share one store (window.__bpevizStage): the controls own the step, the
 // others redraw when it changes. Python hears of the step on release / pause (debounced
 // trigger "step"); the rest of the page follows after its rerun.
@@ -65,8 +68,8 @@ function fmt(n) {
   return Number(n).toLocaleString("en-US");
 }
 
-function clamp(k, n) {
-  return Math.min(Math.max(k, 0), n);
+function clamp(k, n, lo = 0) {
+  return Math.min(Math.max(k, lo), n);
 }
 
 function typingIn(target) {
@@ -90,15 +93,10 @@ function typingIn(target) {
 function buildControls(root, s) {
   const bar = el("div", "bv-stage-bar");
   s.prev = el("button", "bv-stage-btn", "◀");
-  s.prev.title = "Previous merge (←; Shift+← ten back)";
-  s.prev.setAttribute("aria-label", "Previous merge");
   s.slider = el("input", "bv-stage-slider");
   s.slider.type = "range";
   s.slider.min = "0";
-  s.slider.setAttribute("aria-label", "Merge step");
   s.next = el("button", "bv-stage-btn", "▶");
-  s.next.title = "Next merge (→; Shift+→ ten on)";
-  s.next.setAttribute("aria-label", "Next merge");
   s.stepBox = el("div", "bv-stage-step");
   s.stepBox.setAttribute("aria-live", "polite");
   bar.append(s.prev, s.slider, s.next, s.stepBox);
@@ -126,17 +124,8 @@ function buildControls(root, s) {
 
   s.keys = el("div", "bv-stage-keys");
   s.keys.hidden = true;
-  const rows = [["← / →", "one merge back / on"], ["Shift + ← / →", "ten merges back / on"],
-    ["Home / End", "the first / the last merge"],
-    ["Page Down / Page Up", "one merge on / back (a presenter's clicker)"], ["Space", "play / pause"],
-    ["?", "show / hide these keys"]];
-  const table = el("table");
-  for (const [k, what] of rows) {
-    const tr = el("tr");
-    tr.append(el("td", "bv-stage-key", k), el("td", null, what));
-    table.append(tr);
-  }
-  s.keys.append(el("div", "bv-muted", "Keys work anywhere on the page except in a text box."), table);
+  s.keyTable = el("table");
+  s.keys.append(el("div", "bv-muted", "Keys work anywhere on the page except in a text box."), s.keyTable);
   root.append(bar, bar2, s.keys);
 
   s.prev.addEventListener("click", () => move(s, s.step - 1));
@@ -151,6 +140,29 @@ function buildControls(root, s) {
   s.help.addEventListener("click", () => { s.keys.hidden = !s.keys.hidden; });
 }
 
+// the words for one move of the control (data.unit, data.units, data.name): a merge on
+// Explore, a position on Compare
+function drawUnitWords(s, data) {
+  const unit = data.unit || "merge", units = data.units || `${unit}s`;
+  if (s.unit === unit && s.units === units && s.name === (data.name || "Step")) return;
+  s.unit = unit; s.units = units; s.name = data.name || "Step";
+  s.prev.title = `Previous ${unit} (←; Shift+← ten back)`;
+  s.prev.setAttribute("aria-label", `Previous ${unit}`);
+  s.next.title = `Next ${unit} (→; Shift+→ ten on)`;
+  s.next.setAttribute("aria-label", `Next ${unit}`);
+  s.slider.setAttribute("aria-label", data.name || "Merge step");
+  const rows = [["← / →", `one ${unit} back / on`], ["Shift + ← / →", `ten ${units} back / on`],
+    ["Home / End", `the first / the last ${unit}`],
+    ["Page Down / Page Up", `one ${unit} on / back (a presenter's clicker)`], ["Space", "play / pause"],
+    ["?", "show / hide these keys"]];
+  s.keyTable.replaceChildren();
+  for (const [k, what] of rows) {
+    const tr = el("tr");
+    tr.append(el("td", "bv-stage-key", k), el("td", null, what));
+    s.keyTable.append(tr);
+  }
+}
+
 function drawSpeed(s) {
   for (const [v, b] of Object.entries(s.speedButtons)) {
     const on = v === s.speed;
@@ -161,11 +173,13 @@ function drawSpeed(s) {
 
 function drawControls(s) {
   const k = s.step;
+  s.slider.min = String(s.lo);
   s.slider.max = String(s.n);
   if (Number(s.slider.value) !== k) s.slider.value = String(k);
-  s.prev.disabled = k <= 0;
+  s.prev.disabled = k <= s.lo;
   s.next.disabled = k >= s.n;
-  s.stepBox.textContent = `Step ${fmt(k)} of ${fmt(s.n)}`;
+  s.stepBox.textContent = s.lo === 0 ? `${s.name} ${fmt(k)} of ${fmt(s.n)}`
+    : `${s.name} ${fmt(k)} (${fmt(s.lo)} to ${fmt(s.n)})`;
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
@@ -174,11 +188,12 @@ function drawControls(s) {
 }
 
 function setStep(s, k) {
-  k = clamp(Math.round(k), s.n);
+  k = clamp(Math.round(k), s.n, s.lo);
   s.step = k;
   const st = store();
   st.step = k;
   st.n = s.n;
+  st.lo = s.lo;
   drawControls(s);
   notify(st);
 }
@@ -265,7 +280,7 @@ function restartPlay(s) {
     if (!s.playing || !s.root.isConnected) return;
     // the step follows the clock, so a slow frame never slows the rate down
     const due = s.playFrom + Math.floor((performance.now() - s.playStart) / period);
-    const k = clamp(due, s.n);
+    const k = clamp(due, s.n, s.lo);
     if (k !== s.step) setStep(s, k);
     if (k >= s.n) { stopPlay(s); return; }
     reportWhilePlaying(s);
@@ -277,9 +292,9 @@ function restartPlay(s) {
 
 function togglePlay(s) {
   if (s.playing) { stopPlay(s); return; }
-  if (s.n === 0) return;
+  if (s.n <= s.lo) return;
   clearTimeout(s.syncTimer);
-  if (s.step >= s.n) setStep(s, 0);
+  if (s.step >= s.n) setStep(s, s.lo);
   s.playing = true;
   drawControls(s);
   restartPlay(s);
@@ -296,7 +311,7 @@ function onKey(s, e) {
     case "ArrowLeft": k = s.step - (e.shiftKey ? 10 : 1); break;
     case "PageDown": k = s.step + 1; break; // a presenter's clicker
     case "PageUp": k = s.step - 1; break;
-    case "Home": k = 0; break;
+    case "Home": k = s.lo; break;
     case "End": k = s.n; break;
     case " ": case "Spacebar": {
       const tag = (e.target.tagName || "").toLowerCase();
@@ -319,7 +334,7 @@ function controls(component, data) {
   let s = root.__bvStage;
   const fresh = !s || !s.root.isConnected;
   if (fresh) {
-    s = { root: el("div", "bv-stage"), step: 0, n: 0, speed: "1", playing: false,
+    s = { root: el("div", "bv-stage"), step: 0, n: 0, lo: 0, speed: "1", playing: false,
           dragging: false, pending: false, seq: data.seq || 0, pyStep: null, pySeq: 0,
           pySpeed: null, hist: null };
     root.append(s.root);
@@ -333,7 +348,9 @@ function controls(component, data) {
   const py = data.step;
   const newHistory = s.hist !== data.hist;
   s.n = data.n;
+  s.lo = data.lo || 0;
   s.hist = data.hist;
+  drawUnitWords(s, data);
   s.pyStep = py;
   s.pySeq = data.seq || 0;
   s.pySpeed = data.speed;
@@ -560,6 +577,232 @@ function drawTokens(t, k) {
   t.root.replaceChildren(box, note);
 }
 
+// -- compare (Compare) ----------------------------------------------------------------
+// data.text; data.lo..data.n: the control's positions (merge steps, pruning rounds or
+// vocabulary sizes); data.configs[i]: {label, letter, colour, unit, last, steps and sizes
+// (linear runs: bpeviz.compare_history.runs), history ({words, forms} as for "tokens"),
+// labels {id: [label, hex]}, nbytes {id: bytes of a token holding part of a character}}.
+// The differences follow bpeviz.compare.compare_tokens exactly (tests compare them).
+
+// Python's str.isspace(): the whitespace the engine leaves out of a token's span
+const PY_SPACE = new Set([0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0,
+  0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+const LETTERS = "ABC";
+
+function runAt(runs, i) {
+  let chosen = runs[0];
+  for (const run of runs) {
+    if (run[0] > i) break;
+    chosen = run;
+  }
+  return chosen[1] + chosen[2] * (i - chosen[0]);
+}
+
+// what every cut of the text shares (bpeviz.compare._TextIndex): byte offsets, whitespace
+function buildCompare(f) {
+  const chars = Array.from(f.data.text || "");
+  const n = chars.length;
+  const at = new Array(n + 1), space = new Array(n);
+  at[0] = 0;
+  for (let c = 0; c < n; c++) {
+    const cp = chars[c].codePointAt(0);
+    at[c + 1] = at[c] + 1 + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
+    space[c] = PY_SPACE.has(cp);
+  }
+  const nextSolid = new Array(n + 1), solidEnd = new Array(n + 1);
+  nextSolid[n] = n;
+  for (let c = n - 1; c >= 0; c--) nextSolid[c] = space[c] ? nextSolid[c + 1] : c;
+  solidEnd[0] = 0;
+  for (let c = 1; c <= n; c++) solidEnd[c] = space[c - 1] ? solidEnd[c - 1] : c;
+  f.ix = { chars, at, space, nextSolid, solidEnd };
+}
+
+// one configuration's tokens at `step`: {ids, starts, ends, flags} (offsets clamped at 0,
+// as the encoder clamps a leading metaspace "▁")
+function cutAt(history, step) {
+  const ids = [], starts = [], ends = [], flags = [];
+  for (const [offset, form] of history.words) {
+    const [v] = versionAt(history.forms[form], step);
+    for (let j = 0; j < v[1].length; j++) {
+      ids.push(v[1][j]);
+      starts.push(Math.max(offset + v[2][j], 0));
+      ends.push(Math.max(offset + v[3][j], 0));
+      flags.push(v[4][j]);
+    }
+  }
+  return { ids, starts, ends, flags };
+}
+
+// each token's span in UTF-8 bytes without whitespace at its ends, or null
+// (bpeviz.compare._span_arrays / token_spans)
+function tokenSpans(ix, cut, nbytes) {
+  const { at, space, nextSolid, solidEnd } = ix;
+  const { ids, starts, ends, flags } = cut;
+  const spans = new Array(ids.length);
+  let prevEnd = -1;
+  for (let i = 0; i < ids.length; i++) {
+    const s = starts[i], e = ends[i];
+    if (!(flags[i] & 1)) {
+      const loChar = Math.min(nextSolid[s], e), hiChar = Math.max(solidEnd[e], loChar);
+      spans[i] = at[loChar] < at[hiChar] ? [at[loChar], at[hiChar]] : null;
+      prevEnd = at[e];
+      continue;
+    }
+    // a part of a character: it starts where the token before it stopped inside that
+    // character, and spans its own bytes
+    let start = at[s];
+    if (start < prevEnd && prevEnd < at[s + 1]) start = prevEnd;
+    const end = Math.min(start + (nbytes[String(ids[i])] || 0), at[e]);
+    prevEnd = end;
+    let c = s, lo = start;
+    while (c < e && at[c] >= lo && at[c + 1] <= end && space[c]) { lo = at[c + 1]; c++; }
+    let hi = end;
+    c = e;
+    while (c > s && at[c - 1] >= lo && at[c] <= hi && space[c - 1]) { hi = at[c - 1]; c--; }
+    spans[i] = lo < hi ? [lo, hi] : null;
+  }
+  return spans;
+}
+
+function holds(points, span) { // a sorted array holds p with span[0] <= p <= span[1]
+  let a = 0, b = points.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (points[m] < span[0]) a = m + 1; else b = m;
+  }
+  return a < points.length && points[a] <= span[1];
+}
+
+// bpeviz.compare.compare_tokens: every cut's spans, the boundaries some cuts have and
+// others lack, the tokens they lie on and the runs of those (character spans)
+function compareCuts(ix, cuts) {
+  const boundSets = cuts.map((c) => {
+    const b = new Set();
+    for (const span of c.spans) if (span) { b.add(span[0]); b.add(span[1]); }
+    return b;
+  });
+  const union = new Set();
+  for (const b of boundSets) for (const x of b) union.add(x);
+  const common = new Set([...union].filter((x) => boundSets.every((b) => b.has(x))));
+  const differing = [...union].filter((x) => !common.has(x)).sort((a, b) => a - b);
+  cuts.forEach((c, k) => {
+    c.differs = c.spans.map((span) => span !== null && holds(differing, span));
+    c.own = [...boundSets[k]].filter((x) => !common.has(x)).length;
+    c.diffSpans = [];
+    let runStart = null;
+    for (let i = 0; i < c.differs.length; i++) {
+      const flag = c.differs[i];
+      if (flag && runStart === null) runStart = i;
+      if (runStart !== null && (!flag || i === c.differs.length - 1)) {
+        const last = flag ? i : i - 1;
+        let end = c.tokens.ends[runStart];
+        for (let j = runStart; j <= last; j++) end = Math.max(end, c.tokens.ends[j]);
+        c.diffSpans.push([c.tokens.starts[runStart], end]);
+        runStart = null;
+      }
+    }
+  });
+  return differing.length;
+}
+
+// render_compare.differences_caption
+function differencesCaption(n, cuts) {
+  if (cuts.length < 2) return "One configuration: nothing to compare it with.";
+  if (!n) return "No differences: every configuration cuts this text at the same places.";
+  const own = cuts.map((c, i) => `${LETTERS[i]} ${i ? "at" : "cuts at"} ${fmt(c.own)}`).join(", ");
+  return n === 1
+    ? `1 token boundary differs: a place where some configurations cut the text and others do not (${own}).`
+    : `${fmt(n)} token boundaries differ: places where some configurations cut the text and others do not (${own}).`;
+}
+
+// one chip, as render_compare._chip draws it (id on hover)
+function cutChip(d, config, chars, cut, i) {
+  const id = cut.ids[i], flag = cut.flags[i];
+  const lab = config.labels[String(id)] || ["?", ""];
+  const partial = (flag & 1) !== 0, unk = (flag & 2) !== 0;
+  let shown = partial ? lab[0] : chars.slice(cut.starts[i], cut.ends[i]).join("");
+  if (!partial && !shown.trim()) shown = lab[0];
+  const c = el("span", "bv-chip", shown);
+  c.setAttribute("style", chipStyle(id, d.strong));
+  c.dataset.id = String(id);
+  if (partial) c.classList.add("bv-partial");
+  if (unk) c.classList.add("bv-unk");
+  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}` + (unk ? " · unknown" : "");
+  return c;
+}
+
+// render_compare.cut_html, drawn with DOM calls
+function cutBox(d, config, index, ix, cut) {
+  const chars = ix.chars;
+  const text = (a, b) => chars.slice(a, b).join("");
+  const box = el("div", "bv-tokens");
+  box.dataset.config = LETTERS[index];
+  box.setAttribute("style", `border-left:6px solid ${config.colour};padding-left:.6em`);
+  const total = cut.tokens.ids.length, shownCount = Math.min(total, d.maxTokens || 3000);
+  let pos = 0, run = -1, into = box;
+  for (let i = 0; i < shownCount; i++) {
+    const start = cut.tokens.starts[i], end = cut.tokens.ends[i];
+    const gap = start > pos ? el("span", "bv-gap", text(pos, start)) : null;
+    if (cut.differs[i] && into === box) { // a run starts: the gap before it stays outside
+      run += 1;
+      if (d.only) { if (run) box.append(el("span", "bv-muted", " … ")); } else if (gap) box.append(gap);
+      const span = cut.diffSpans[run];
+      into = el("span", "bv-diff");
+      into.setAttribute("data-bpeviz-diff", String(run));
+      into.dataset.start = String(span[0]);
+      into.dataset.end = String(span[1]);
+      into.title = "cut differently from another configuration";
+      into.setAttribute("style", `outline:${d.strong ? 3 : 2}px dashed ${config.colour};`
+        + "outline-offset:2px;border-radius:.35em;background:rgba(255,200,0,.28)");
+      box.append(into);
+    } else if ((into !== box || !d.only) && gap) into.append(gap);
+    if (into !== box || !d.only) into.append(cutChip(d, config, chars, cut.tokens, i));
+    pos = Math.max(pos, end);
+    if (into !== box && (i + 1 === shownCount || !cut.differs[i + 1])) into = box;
+  }
+  if (!d.only && pos < chars.length && shownCount === total) box.append(el("span", "bv-gap", text(pos, chars.length)));
+  if (d.only && run < 0) box.append(el("span", "bv-muted", "No differences: this configuration cuts the text as the others do."));
+  if (total > shownCount) box.append(el("span", "bv-muted", ` … ${fmt(total - shownCount)} more tokens not drawn (the counts cover them all)`));
+  return box;
+}
+
+function heading(d, config, index, position, step, size) {
+  const line = el("div", "bv-muted bv-cmp-where");
+  const letter = el("b", null, `${LETTERS[index]}: `);
+  letter.style.color = config.colour;
+  const unit = config.unit === "step" ? "step" : config.unit;
+  let note = "";
+  if (d.mode === "step" && position > config.last) {
+    note = ` (made only ${fmt(config.last)}: shown at its last ${unit})`;
+  } else if (d.mode === "vocab" && size !== position) {
+    note = size > position ? ` (more than ${fmt(position)}: its smallest here)`
+      : ` (none has exactly ${fmt(position)}: the closest below)`;
+  }
+  line.append(letter, `${unit} ${fmt(step)} of ${fmt(config.last)}, ${fmt(size)} tokens in the vocabulary${note}`);
+  return line;
+}
+
+function drawCompare(f, position) {
+  const d = f.data, ix = f.ix;
+  const cuts = d.configs.map((config) => {
+    const step = runAt(config.steps, position - d.lo);
+    const tokens = cutAt(config.history, step);
+    return { step, size: runAt(config.sizes, step), tokens, spans: tokenSpans(ix, tokens, config.nbytes) };
+  });
+  const n = compareCuts(ix, cuts);
+  const count = el("div", "bv-cmp-count");
+  count.append(el("b", null, differencesCaption(n, cuts)));
+  count.dataset.differing = String(n);
+  const parts = [count];
+  cuts.forEach((cut, i) => {
+    parts.push(heading(d, d.configs[i], i, position, cut.step, cut.size), cutBox(d, d.configs[i], i, ix, cut));
+  });
+  f.root.setAttribute("data-bpeviz-position", String(position));
+  f.root.replaceChildren(...parts);
+  debug("compare", position, n);
+}
+
 // -- entry -----------------------------------------------------------------------------
 
 function follower(component, data, build, draw) {
@@ -580,7 +823,8 @@ function follower(component, data, build, draw) {
   };
   st.listeners.add(f.listener);
   // the controls may not have run yet (or this page has none): draw Python's step
-  const k = st.step !== null && st.hist === data.hist ? clamp(st.step, data.n) : data.step;
+  const k = st.step !== null && st.hist === data.hist ? clamp(st.step, data.n, data.lo || 0)
+    : data.step;
   draw(f, k);
 }
 
@@ -599,6 +843,8 @@ function mount(component) {
     follower(component, data, buildWords, drawWords);
   } else if (data.role === "tokens") {
     follower(component, data, buildTokens, drawTokens);
+  } else if (data.role === "compare") {
+    follower(component, data, buildCompare, drawCompare);
   }
   return () => {};
 }
