@@ -1,9 +1,15 @@
 """The Compare page under AppTest: one control moves every configuration, the marked
-differences are the engine's, labels are the sidebar's, an opened file is a configuration."""
+differences are the engine's, labels are the sidebar's, an opened file is a configuration.
+
+The cuts and their marks are drawn by the browser (the stage component's "compare" part,
+tests/test_browser_compare.py) from the data Python sends; AppTest runs no JavaScript,
+so these tests read that data at the settled position (bpeviz.compare_history.compare_at,
+whose rule the browser's equals: tests/test_compare_history.py)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -11,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpeviz import train
 from bpeviz.compare import compare, step_for_vocab_size
+from bpeviz.compare_history import compare_at
 from bpeviz.formats import import_files
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
@@ -36,13 +43,50 @@ def reference(algorithm: str, merges: int = 200):
     return train(load_sample("tour", pretok), **train_options(algorithm, merges=merges))
 
 
-def cut_bodies(at: AppTest) -> list[str]:
-    return [el.proto.body for el in at.get("html") if "data-config=" in el.proto.body]
+def stage(at: AppTest, role: str) -> dict:
+    """The data Compare sends its stage component (``role``: "controls" or "compare")."""
+    for el in at.get("bidi_component"):
+        data = json.loads(el.proto.json or "null")
+        if isinstance(data, dict) and data.get("role") == role:
+            return data
+    raise AssertionError(f"no stage component {role!r}")
 
 
-def diff_marks(body: str) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in
-            re.findall(r'data-bpeviz-diff="\d+" data-start="(\d+)" data-end="(\d+)"', body)]
+def has_stage(at: AppTest, role: str) -> bool:
+    try:
+        stage(at, role)
+    except AssertionError:
+        return False
+    return True
+
+
+def move(at: AppTest, value: int) -> AppTest:
+    """Type a position into the box beside the bar (as after the browser reports one)."""
+    box = next(b for b in at.number_input if b.key.startswith("cmp_box_"))
+    box.set_value(value).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown(at: AppTest):
+    """What the browser draws at the page's position: every cut and its marks."""
+    data = stage(at, "compare")
+    assert data["step"] == stage(at, "controls")["step"] if has_stage(at, "controls") else True
+    return compare_at(data, data["step"])
+
+
+def marks(at: AppTest) -> list[list[tuple[int, int]]]:
+    return [list(cut.diff_spans) for cut in shown(at).cuts]
+
+
+def same_cuts(at: AppTest, expected) -> None:
+    """The browser's cuts at the page's position are the engine's ``expected`` ones."""
+    found = shown(at)
+    assert [[(t.id, t.start, t.end) for t in c.tokens] for c in found.cuts] == \
+        [[(t.id, t.start, t.end) for t in c.tokens] for c in expected.cuts]
+    assert [list(c.diff_spans) for c in found.cuts] == [list(c.diff_spans)
+                                                         for c in expected.cuts]
+    assert found.n_differing == expected.n_differing
 
 
 def captions(at: AppTest) -> str:
@@ -54,13 +98,12 @@ def test_marked_differences_are_the_engines_at_every_step():
     trainings = [reference(a) for a in ALGORITHMS]
     for step in (200, 0, 37):
         if step != 200:
-            at.slider(key="w_cmp_step").set_value(step).run()
-            assert not at.exception
+            move(at, step)
+        assert stage(at, "controls")["step"] == stage(at, "compare")["step"] == step
+        assert at.query_params["cmp_step"] in (str(step), [str(step)])
         expected = compare([(a, t.at(step)) for a, t in zip("ABC", trainings)], TEXT)
-        bodies = cut_bodies(at)
-        assert len(bodies) == 3
-        for body, cut in zip(bodies, expected.cuts):
-            assert diff_marks(body) == list(cut.diff_spans), step
+        assert len(stage(at, "compare")["configs"]) == 3
+        same_cuts(at, expected)
         assert f"{expected.n_differing:,} token boundar" in at.markdown[0].value or (
             expected.n_differing == 0 and "No differences" in at.markdown[0].value)
         for letter in "ABC":
@@ -69,25 +112,27 @@ def test_marked_differences_are_the_engines_at_every_step():
 
 def test_only_differences_draws_just_the_marked_runs():
     at = open_compare(text=TEXT, text_edited=True)
+    assert stage(at, "compare")["only"] is False
     at.toggle(key="w_cmp_only").set_value(True).run()
     expected = compare([(a, reference(a).at(200)) for a in ALGORITHMS[:2]], TEXT)
     assert expected.n_differing  # something to draw
-    for body, cut in zip(cut_bodies(at), expected.cuts):
-        assert body.count('class="bv-chip') == sum(cut.differs)
-        assert diff_marks(body) == list(cut.diff_spans)
+    assert stage(at, "compare")["only"] is True  # the browser draws only the runs
+    same_cuts(at, expected)
 
 
 def test_equal_vocabulary_size_puts_each_configuration_at_its_own_step():
     at = open_compare(text=TEXT, text_edited=True, cmp_mode="vocab")
     target = 400
-    at.slider(key="w_cmp_vocab").set_value(target).run()
-    assert not at.exception
+    move(at, target)
     expected = [step_for_vocab_size(reference(a), target) for a in ALGORITHMS[:2]]
     text = captions(at)
     for letter, found in zip("AB", expected):
         assert re.search(rf"{letter}: [^\n]*step {found.step:,} of 200, "
                          rf"{found.vocab_size:,} tokens in the vocabulary", text), text
     assert expected[0].step != expected[1].step  # bytes start at 256 tokens: a real test
+    same_cuts(at, compare([(a, reference(a).at(f.step))
+                           for a, f in zip(ALGORITHMS[:2], expected)], TEXT))
+    assert at.query_params["cmp_vocab"] in (str(target), [str(target)])
 
 
 def test_labels_are_the_sidebars_and_the_training_section_is_marked_unused():
@@ -114,9 +159,8 @@ def test_an_opened_tokenizer_file_is_a_configuration():
     legend = [b for b in (el.proto.body for el in at.get("html")) if "bv-legend" in b][-1]
     assert "B: mine.tiktoken (opened file)" in html.unescape(legend)
     expected = compare([("A", reference("bpe").at(120)), ("B", opened.at(120))], TEXT)
-    at.slider(key="w_cmp_step").set_value(120).run()
-    bodies = cut_bodies(at)
-    assert [diff_marks(b) for b in bodies] == [list(c.diff_spans) for c in expected.cuts]
+    move(at, 120)
+    same_cuts(at, expected)
     rows = at.dataframe[0].value.set_index("metric")
     assert list(rows.loc["tokens", ["A", "B"]]) == [f"{len(c.tokens):,}" for c in expected.cuts]
 
@@ -150,6 +194,6 @@ def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
 
     at = open_compare(text=TEXT, text_edited=True, merges=LIMITS.merges + 1)
     assert not at.error, [e.value for e in at.error]
-    assert len(cut_bodies(at)) == 2
+    assert len(stage(at, "compare")["configs"]) == 2
     at.switch_page("pages/1_Explore.py").run()
     assert at.error and f"{LIMITS.merges:,}" in at.error[0].value  # where the setting is used

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
 from bpeviz import compare as cmp
+from bpeviz import train
 from bpeviz.compare_history import compare_at, lockstep_data, positions, run_at, runs
 from bpeviz.formats import import_files
 from bpeviz.samples import load_sample
@@ -38,8 +38,8 @@ def trained(algorithm: str, merges: int = 120):
 
 @pytest.fixture(scope="module")
 def trainings():
-    return {"bpe": trained("bpe"), "bbpe": trained("bbpe", 150), "wordpiece": trained("wordpiece", 90),
-            "unigram": unigram_reference(400)}
+    return {"bpe": trained("bpe"), "bbpe": trained("bbpe", 150),
+            "wordpiece": trained("wordpiece", 90), "unigram": unigram_reference(400)}
 
 
 @given(st.lists(st.integers(-3, 40), max_size=40))
@@ -159,7 +159,7 @@ def test_the_browsers_difference_rule_is_the_engines_at_every_position(trainings
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_the_browsers_rule_on_random_texts(trainings, tmp_path):
-    """Hypothesis-free but varied: texts mixing whitespace, partial bytes and words."""
+    """Texts mixing whitespace, partial bytes and words (a seeded random mix)."""
     import random
 
     pieces = ["low", "est", " ", "  ", "\t", "\n", "自然", "👍🏽", "é", "\x85", "\ufeff", "new",

@@ -5,7 +5,6 @@ here the way the app makes them), never from the page."""
 from __future__ import annotations
 
 import base64
-import html
 import json
 import re
 
@@ -21,10 +20,13 @@ from bpeviz.unigram.corpus_words import train_corpus
 from tests.test_compare_app import (
     TEXT,
     captions,
-    cut_bodies,
-    diff_marks,
+    has_stage,
+    marks,
+    move,
     open_compare,
     reference,
+    same_cuts,
+    stage,
 )
 
 HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **b** & &amp; 苹果'
@@ -52,17 +54,18 @@ def test_bpe_beside_unigram_at_equal_vocabulary_size():
     at = open_compare(text=TEXT, text_edited=True, c2_algo="unigram", cmp_mode="step")
     bpe, uni = reference("bpe"), unigram_reference()
     # merges beside pruning rounds: moved by vocabulary size only, and the page says why
-    assert not [s for s in at.slider if s.key == "w_cmp_step"]
+    assert not [b for b in at.number_input if b.key.startswith("cmp_box_cmp_step")]
     assert "B prunes" in captions(at)
-    slider = at.slider(key="w_cmp_vocab")
+    bar = stage(at, "controls")
     ranges = [cmp.vocab_range(bpe), cmp.vocab_range(uni)]
-    assert (slider.min, slider.max) == (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    assert (bar["lo"], bar["n"]) == (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    assert bar["name"] == "Vocabulary size"
     # first shown at the largest size both reach
-    assert slider.value == min(r[1] for r in ranges)
-    seen_steps, marks = set(), 0
-    for target in (slider.value, max(r[0] for r in ranges), slider.max, slider.min):
-        at.slider(key="w_cmp_vocab").set_value(target).run()
-        assert not at.exception, [e.value for e in at.exception]
+    assert bar["step"] == min(r[1] for r in ranges)
+    seen_steps, marked = set(), 0
+    for target in (bar["step"], max(r[0] for r in ranges), bar["n"], bar["lo"]):
+        move(at, target)
+        assert stage(at, "controls")["step"] == target
         found = [cmp.step_for_vocab_size(t, target) for t in (bpe, uni)]
         seen_steps.add(found[1].step)
         text = captions(at)
@@ -76,9 +79,8 @@ def test_bpe_beside_unigram_at_equal_vocabulary_size():
                 text.replace(":", "").replace("(", "")
         expected = cmp.compare([("A", bpe.at(found[0].step)),
                                 ("B", cmp.at(uni, found[1].step))], TEXT)
-        bodies = cut_bodies(at)
-        assert [diff_marks(b) for b in bodies] == [list(c.diff_spans) for c in expected.cuts]
-        marks += sum(map(len, map(diff_marks, bodies)))
+        same_cuts(at, expected)
+        marked += sum(map(len, marks(at)))
         assert f"{expected.n_differing:,} token boundar" in at.markdown[0].value or (
             expected.n_differing == 0 and "No differences" in at.markdown[0].value)
         rows = at.dataframe[0].value.set_index("metric")
@@ -88,7 +90,7 @@ def test_bpe_beside_unigram_at_equal_vocabulary_size():
         assert rows.loc["tokens (corpus)", "B"] == \
             f"{int(cmp.corpus_tokens(uni)[found[1].step]):,}"
     assert len(seen_steps) > 1  # the slider moved Unigram between rounds
-    assert marks  # BPE and Unigram cut the text differently somewhere: marks were checked
+    assert marked  # BPE and Unigram cut the text differently somewhere: marks were checked
 
 
 def test_unigram_curves_and_corpus_tokens_have_their_own_step_axis():
@@ -114,17 +116,15 @@ def test_two_unigram_configurations_move_by_the_same_pruning_round():
     at = open_compare(text=TEXT, text_edited=True, c1_algo="unigram", c2_algo="unigram",
                       c2_uvariant="course", c2_vocab=300, cmp_mode="step")
     trainings = [unigram_reference(400), unigram_reference(300, "course")]
-    slider = at.slider(key="w_cmp_step")
-    assert slider.label.startswith("Pruning round")
-    assert slider.max == max(len(t) - 1 for t in trainings)
-    for k in (0, 1, int(slider.max)):
-        at.slider(key="w_cmp_step").set_value(k).run()
-        assert not at.exception
+    bar = stage(at, "controls")
+    assert bar["name"].startswith("Pruning round") and bar["lo"] == 0
+    assert bar["n"] == max(len(t) - 1 for t in trainings)
+    for k in (0, 1, int(bar["n"])):
+        move(at, k)
         steps = [min(k, len(t) - 1) for t in trainings]
         expected = cmp.compare([(letter, cmp.at(t, s))
                                 for letter, t, s in zip("AB", trainings, steps)], TEXT)
-        assert [diff_marks(b) for b in cut_bodies(at)] == \
-            [list(c.diff_spans) for c in expected.cuts]
+        same_cuts(at, expected)
         for letter, t, s in zip("AB", trainings, steps):
             assert f"{letter}: Unigram" in captions(at)
             assert f"pruning round {s:,} of {len(t) - 1:,}" in captions(at)
@@ -139,12 +139,12 @@ def test_a_unigram_configuration_with_a_tiny_vocabulary_or_hostile_text_does_not
         problem = str(err)
     at = open_compare(text=HOSTILE, text_edited=True, c2_algo="unigram", c2_vocab=vocab)
     assert not at.exception
-    bodies = cut_bodies(at)
-    if problem is None:  # trained: the hostile text is escaped in every cut
-        assert len(bodies) == 2
-        assert all("<script>" not in b and "<img" not in b for b in bodies)
-        assert all(html.escape("<") in b for b in bodies)  # drawn, escaped
+    bodies = [el.proto.body for el in at.get("html")]
+    assert all("<script>" not in b and "<img" not in b for b in bodies)
+    if problem is None:  # trained: the hostile text travels as data (drawn as text)
+        data = stage(at, "compare")
+        assert data["text"] == HOSTILE and len(data["configs"]) == 2
     else:  # not trainable: the engine's message, and no cut
-        assert not bodies
+        assert not has_stage(at, "compare")
         assert any(problem.replace("_", "") in e.value.replace("\\", "").replace("_", "")
                    for e in at.error), [e.value for e in at.error]
