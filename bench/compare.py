@@ -33,8 +33,9 @@ def timed(fn: Callable[[], object], repeats: int) -> float:
 
 
 def bench_page(moves: int) -> None:
-    """Compare's rerun after a slider move: three configurations at the app's merge limit
-    on a pasted corpus at the app's size limit, a text at the input limit."""
+    """Compare's rerun after the position moves (the browser reports it): three
+    configurations at the app's merge limit on a pasted corpus at the app's size limit, a
+    text at the input limit."""
     import random
     from pathlib import Path
 
@@ -61,7 +62,8 @@ def bench_page(moves: int) -> None:
     times = []
     for step in [rng.randint(0, LIMITS.merges) for _ in range(moves)]:
         start = time.perf_counter()
-        at.slider(key="w_cmp_step").set_value(step).run()
+        # the position Python hears from the browser (or the box beside the bar)
+        next(b for b in at.number_input if b.key.startswith("cmp_box_")).set_value(step).run()
         times.append(time.perf_counter() - start)
     times.sort()
     p50, p95 = times[len(times) // 2], times[min(len(times) - 1, int(0.95 * len(times)))]

@@ -205,7 +205,8 @@ def bench_compare(moves: int) -> None:
     times = []
     for step in [rng.randint(0, LIMITS.merges) for _ in range(moves)]:
         start = time.perf_counter()
-        at.slider(key="w_cmp_step").set_value(step).run()
+        # the position Python hears from the browser (or the box beside the bar)
+        next(b for b in at.number_input if b.key.startswith("cmp_box_")).set_value(step).run()
         times.append((time.perf_counter() - start) * 1000)
     p50, p95 = quantiles(times)
     print(f"Compare, 2 configurations x {LIMITS.merges:,} merges on {len(corpus):,} "
