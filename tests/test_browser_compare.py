@@ -1,83 +1,190 @@
-"""Compare in a real browser (Chromium + ``streamlit run``): the ``data-bpeviz-diff``
-elements survive st.html's sanitizer and are exactly the engine's differing spans."""
+# ruff: noqa: F811  (the fixtures imported below are used as arguments)
+"""Compare in a real browser (Chromium + ``streamlit run``): the position steps in the
+browser as on Explore (keys with the focus on the body, ``data-bpeviz-step`` follows),
+the ``data-bpeviz-diff`` marks it draws at each position are exactly the engine's
+differing spans, and Python follows the settled position (captions, URL, number box)."""
 
 from __future__ import annotations
 
 import pytest
 
+from bpeviz import compare as cmp
 from bpeviz.compare import compare
 from tests.test_app import reference
-from tests.test_browser import browser, go, no_error, page  # noqa: F401 (fixtures)
+from tests.test_browser import browser, go, no_error, page, ready  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
+HOOK = "[data-bpeviz-step]"
 READ = """() => [...document.querySelectorAll('[data-config]')].map(cut => ({
   config: cut.dataset.config,
   diffs: [...cut.querySelectorAll('[data-bpeviz-diff]')].map(
     d => [+d.dataset.start, +d.dataset.end, d.querySelectorAll('.bv-chip').length]),
   chips: cut.querySelectorAll('.bv-chip').length,
+  ids: [...cut.querySelectorAll('.bv-chip')].map(c => +c.dataset.id),
+  titled: [...cut.querySelectorAll('.bv-chip')].every(
+    c => c.title.startsWith('id ' + c.dataset.id)),
 }))"""
+COUNT = "() => (document.querySelector('.bv-cmp-count') || {}).innerText || ''"
+
+
+def hook(page) -> int:
+    return int(page.locator(HOOK).first.get_attribute("data-bpeviz-step"))
+
+
+def blur(page) -> None:
+    """Focus on the page body, as after a click on empty space."""
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
+    assert page.evaluate("() => document.activeElement === document.body")
+
+
+def open_compare(page, server: str, query: str) -> str:
+    """Open Compare; return the text it cuts."""
+    go(page, server, f"Compare?{query}")
+    no_error(page)
+    page.wait_for_selector(HOOK, timeout=60_000)
+    page.wait_for_selector("[data-config]")
+    blur(page)
+    text = page.locator("textarea").first.input_value()
+    assert text
+    return text
+
+
+def check_marks(page, expected: cmp.Comparison, position: int, only: bool = False) -> int:
+    """The browser's cuts and marks at ``position`` are the engine's (``only``: only the
+    differing tokens are drawn); returns the number of marks."""
+    seen = page.evaluate(READ)
+    assert [s["config"] for s in seen] == ["A", "B", "C"][: len(expected.cuts)]
+    for shown, cut in zip(seen, expected.cuts):
+        assert [d[:2] for d in shown["diffs"]] == [list(span) for span in cut.diff_spans], \
+            (position, cut.label)
+        assert sum(d[2] for d in shown["diffs"]) == sum(cut.differs), position
+        drawn = [t.id for t, differs in zip(cut.tokens, cut.differs) if differs or not only]
+        assert shown["ids"] == drawn, position  # ids on hover too
+        assert shown["titled"]
+    count = page.evaluate(COUNT)
+    if expected.n_differing:
+        assert f"{expected.n_differing:,} token boundar" in count, (position, count)
+    else:
+        assert "No differences" in count
+    return sum(len(c.diff_spans) for c in expected.cuts)
+
+
+def settled(page, name: str, value: int, box: str, timeout: float = 30_000) -> None:
+    """Wait until Python has heard ``value``: the URL and the number box show it."""
+    page.wait_for_function(
+        "([n, v]) => new URLSearchParams(location.search).get(n) === v",
+        arg=[name, str(value)], timeout=timeout)
+    page.wait_for_function(
+        "([b, v]) => [...document.querySelectorAll(`input[aria-label=\"${b}\"]`)]"
+        ".some(x => x.value === v)", arg=[box, str(value)], timeout=timeout)
+    ready(page)
+
+
+def captions(page) -> str:
+    return "\n".join(page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
 
 
 @pytest.mark.parametrize("step", [37, 200])
-def test_difference_marks_are_the_engines_differing_spans(page, server, step):  # noqa: F811
-    go(page, server, f"Compare?cmp_n=3&cmp_step={step}")
-    no_error(page)
-    page.wait_for_selector("[data-config]")
-    text = page.locator("textarea").first.input_value()
-    assert text
+def test_difference_marks_are_the_engines_differing_spans(page, server, step):
+    text = open_compare(page, server, f"cmp_n=3&cmp_step={step}")
+    assert hook(page) == step
     expected = compare([(a, reference(a).at(step)) for a in ("bpe", "bbpe", "wordpiece")], text)
     assert expected.n_differing > 0
-    seen = page.evaluate(READ)
-    assert [s["config"] for s in seen] == ["A", "B", "C"]
-    for shown, cut in zip(seen, expected.cuts):
-        assert [d[:2] for d in shown["diffs"]] == [list(span) for span in cut.diff_spans]
-        assert sum(d[2] for d in shown["diffs"]) == sum(cut.differs)  # differing tokens
-        assert shown["chips"] == len(cut.tokens)
-    caption = f"{expected.n_differing:,} token boundar"
+    check_marks(page, expected, step)
+    assert all(s["chips"] == len(c.tokens) for s, c in zip(page.evaluate(READ), expected.cuts))
+    caption = f"{expected.n_differing:,} token boundar"  # Python's, in the metrics
     assert caption in page.locator('[data-testid="stMarkdown"]').all_inner_texts().__str__()
 
 
-def test_the_slider_moves_every_configuration_and_the_marks_follow(page, server):  # noqa: F811
-    from tests.test_browser import rerun_done
-
-    go(page, server, "Compare?cmp_n=2&cmp_step=20")
+def test_keys_step_every_configuration_by_the_same_step_and_python_follows(page, server):
+    trainings = [reference(a) for a in ("bpe", "bbpe", "wordpiece")]
+    text = open_compare(page, server, "cmp_n=3&cmp_step=20")
+    assert hook(page) == 20
+    marks = 0
+    for key, step in [("ArrowRight", 21), ("Shift+ArrowRight", 31), ("ArrowLeft", 30),
+                      ("End", 200), ("Shift+ArrowLeft", 190), ("Home", 0),
+                      ("PageDown", 1), ("Shift+ArrowRight", 11), ("ArrowRight", 12)]:
+        page.keyboard.press(key)
+        assert hook(page) == step, key  # the browser moved at once
+        expected = compare([(a, t.at(step)) for a, t in zip("ABC", trainings)], text)
+        marks += check_marks(page, expected, step)
+    assert marks
+    assert page.evaluate("() => document.activeElement === document.body"), "focus stays"
+    settled(page, "cmp_step", 12, "Go to step")
+    assert hook(page) == 12
+    for letter in "ABC":  # the rest of the page follows: captions of the metrics
+        assert f"{letter}: " in captions(page)
+    assert captions(page).count("step 12 of 200") == 3
+    check_marks(page, compare([(a, t.at(12)) for a, t in zip("ABC", trainings)], text), 12)
+    # a key typed in a text box is the text box's
+    page.locator("textarea").first.click()
+    page.keyboard.press("ArrowLeft")
+    assert hook(page) == 12
     no_error(page)
-    text = page.locator("textarea").first.input_value()
-    thumb = page.get_by_role("slider").first
-    thumb.focus()
-    for _ in range(3):
-        thumb.press("ArrowRight")
-    page.wait_for_function("() => [...document.querySelectorAll("
-                           "'[data-testid=\"stCaptionContainer\"]')]"
-                           ".filter(c => c.innerText.includes('step 23 of 200')).length === 2",
-                           timeout=20_000)
-    rerun_done(page)
-    expected = compare([(a, reference(a).at(23)) for a in ("bpe", "bbpe")], text)
-    seen = page.evaluate(READ)
-    assert [[d[:2] for d in s["diffs"]] for s in seen] == \
-        [[list(span) for span in cut.diff_spans] for cut in expected.cuts]
-    assert "cmp_step=23" in page.url  # a link reopens the same position
+
+
+def test_keys_move_by_vocabulary_size_each_configuration_at_its_own_step(page, server):
+    trainings = [reference(a) for a in ("bpe", "bbpe")]
+    text = open_compare(page, server, "cmp_mode=vocab&cmp_vocab=400")
+    assert hook(page) == 400
+    lo, hi = (min(cmp.vocab_range(t)[0] for t in trainings),
+              max(cmp.vocab_range(t)[1] for t in trainings))
+    presses = [("ArrowRight", 401), ("Shift+ArrowLeft", 391), ("Home", lo),
+               ("Shift+ArrowRight", lo + 10), ("End", hi), ("ArrowLeft", hi - 1)]
+    for key, size in presses:
+        page.keyboard.press(key)
+        assert hook(page) == size, key
+        found = [cmp.step_for_vocab_size(t, size) for t in trainings]
+        expected = compare([(a, t.at(f.step)) for a, t, f in zip("AB", trainings, found)],
+                           text)
+        check_marks(page, expected, size)
+    settled(page, "cmp_vocab", hi - 1, "Go to size")
+    found = [cmp.step_for_vocab_size(t, hi - 1) for t in trainings]
+    for f in found:
+        assert f"step {f.step:,} of 200, {f.vocab_size:,} tokens" in captions(page)
     no_error(page)
 
 
-def test_unigram_beside_bpe_at_equal_vocabulary_size_marks_the_engines_spans(page, server):  # noqa: F811
-    from bpeviz import compare as cmp
+def test_unigram_beside_bpe_steps_by_vocabulary_size_in_the_browser(page, server):
     from tests.test_compare_unigram_app import unigram_reference
 
-    go(page, server, "Compare?c2_algo=unigram&c2_vocab=400&cmp_vocab=500")
-    no_error(page)
-    page.wait_for_selector("[data-config]")
-    text = page.locator("textarea").first.input_value()
+    text = open_compare(page, server, "c2_algo=unigram&c2_vocab=400&cmp_vocab=500")
     bpe, uni = reference("bpe"), unigram_reference(400)
-    found = [cmp.step_for_vocab_size(t, 500) for t in (bpe, uni)]
-    expected = cmp.compare([("A", bpe.at(found[0].step)), ("B", cmp.at(uni, found[1].step))],
-                           text)
-    assert expected.n_differing > 0
-    seen = page.evaluate(READ)
-    assert [s["config"] for s in seen] == ["A", "B"]
-    for shown, cut in zip(seen, expected.cuts):
-        assert [d[:2] for d in shown["diffs"]] == [list(span) for span in cut.diff_spans]
-        assert shown["chips"] == len(cut.tokens)
-    captions = page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
-    assert any(f"pruning round {found[1].step:,} of {len(uni) - 1:,}" in c for c in captions)
+    assert hook(page) == 500
+    lo = min(cmp.vocab_range(bpe)[0], cmp.vocab_range(uni)[0])
+    rounds, marks = set(), 0
+    for key, size in [("Shift+ArrowLeft", 490), ("Shift+ArrowLeft", 480), ("ArrowRight", 481),
+                      ("Home", lo), ("Shift+ArrowRight", lo + 10)]:
+        page.keyboard.press(key)
+        assert hook(page) == size, key
+        found = [cmp.step_for_vocab_size(t, size) for t in (bpe, uni)]
+        rounds.add(found[1].step)
+        expected = cmp.compare([("A", bpe.at(found[0].step)),
+                                ("B", cmp.at(uni, found[1].step))], text)
+        marks += check_marks(page, expected, size)
+        assert f"pruning round {found[1].step:,} of {len(uni) - 1:,}" in \
+            page.locator(".bv-cmp-where").nth(1).inner_text()
+    assert marks and len(rounds) > 1  # the keys moved Unigram between rounds
+    settled(page, "cmp_vocab", lo + 10, "Go to size")
+    found = cmp.step_for_vocab_size(uni, lo + 10)
+    assert f"pruning round {found.step:,} of {len(uni) - 1:,}" in captions(page)
+    no_error(page)
+
+
+def test_only_the_differences_are_drawn_when_asked_and_keys_still_step(page, server):
+    trainings = [reference(a) for a in ("bpe", "bbpe")]
+    text = open_compare(page, server, "cmp_step=50")
+    page.get_by_text("Show only the differences").click()
+    page.wait_for_function("() => document.querySelectorAll("
+                           "'[data-config] > .bv-chip').length === 0", timeout=20_000)
+    ready(page)
+    blur(page)
+    for key, step in [("ArrowRight", 51), ("Shift+ArrowLeft", 41)]:
+        page.keyboard.press(key)
+        expected = compare([(a, t.at(step)) for a, t in zip("AB", trainings)], text)
+        seen = page.evaluate(READ)
+        for shown, cut in zip(seen, expected.cuts):  # only the chips of the marked runs
+            assert shown["chips"] == sum(cut.differs) > 0, step
+        check_marks(page, expected, step, only=True)
+    no_error(page)
