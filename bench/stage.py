@@ -1,8 +1,9 @@
-"""Stage latency in Chromium: key press to redraw and slider drag to redraw on Explore
-and Tokenize.
+"""Stage latency in Chromium: key press to redraw and slider drag to redraw on Explore,
+Tokenize and Compare.
 
     python -m bench.stage                 # default sample, and 300 KB with 2,000 merges
     python -m bench.stage --presses 200   # more samples
+    python -m bench.stage --compare-only  # only Compare (3 configurations, default sample)
 
 Starts ``streamlit run app.py`` on a free port, opens Explore in Debian's Chromium
 (Playwright) and measures, in the page, from the input event's timestamp
@@ -91,7 +92,10 @@ def measure(page, presses: int) -> dict[str, list[float]]:
     page.wait_for_timeout(300)
     keys = page.evaluate("() => window.__lat")
     page.evaluate("() => { window.__lat = []; }")
-    box = page.locator(".bv-stage-slider").bounding_box()
+    slider = page.locator(".bv-stage-slider")
+    slider.scroll_into_view_if_needed()  # Compare's bar sits below its settings
+    page.wait_for_timeout(300)
+    box = slider.bounding_box()
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + 4, y)
     page.mouse.down()
@@ -118,7 +122,8 @@ def report(name: str, results: dict[str, list[float]]) -> dict[str, dict[str, fl
     return out
 
 
-def run(presses: int = 100, port: int = 8799, large: bool = True) -> dict[str, dict]:
+def run(presses: int = 100, port: int = 8799, large: bool = True,
+        compare_only: bool = False) -> dict[str, dict]:
     """Measure on the default sample (and a 300 KB upload with 2,000 merges); print and
     return ``{scenario: {"key"|"drag": {"median", "p95", "max", "n"}}}``."""
     from playwright.sync_api import sync_playwright
@@ -131,6 +136,16 @@ def run(presses: int = 100, port: int = 8799, large: bool = True) -> dict[str, d
             browser = p.chromium.launch(executable_path=CHROMIUM,
                                         args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
+            # Compare: three configurations' cuts of the default text and their
+            # differences, recomputed and redrawn by the browser at each position
+            page.goto(f"{url}/Compare?cmp_n=3&cmp_step=0")
+            ready(page)
+            results["Compare, default sample"] = report(
+                "Compare, default sample, 3 configurations", measure(page, presses))
+            if compare_only:
+                large = False
+                browser.close()
+                return results
             page.goto(f"{url}/Explore?step=0")
             ready(page)
             results["default sample"] = report("Explore, default sample (200 merges)",
@@ -168,8 +183,9 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=100)
     parser.add_argument("--port", type=int, default=8799)
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--compare-only", action="store_true")
     args = parser.parse_args()
-    run(args.presses, args.port, not args.skip_large)
+    run(args.presses, args.port, not args.skip_large, args.compare_only)
 
 
 if __name__ == "__main__":
