@@ -438,7 +438,8 @@ def test_compare_replay_and_their_rendering_do_not_import_streamlit():
     import sys
     from pathlib import Path
 
-    code = ("import sys, bpeviz.compare, bpeviz.curves, bpeviz.recount, bpeviz.render_compare;"
+    code = ("import sys, bpeviz.compare, bpeviz.compare_history, bpeviz.curves, bpeviz.recount,"
+            " bpeviz.render_compare;"
             "sys.exit('streamlit' in sys.modules)")
     root = Path(__file__).resolve().parent.parent
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
