@@ -87,18 +87,23 @@ function typingIn(target) {
 
 // -- controls --------------------------------------------------------------------------
 
+// What one step is called: a merge (the default) or, for Unigram, a pruning round
+// (data.unit = {one: "round", many: "rounds", title: "Round"}).
+const MERGE_UNIT = { one: "merge", many: "merges", title: "Step" };
+
 function buildControls(root, s) {
+  const u = s.unit;
   const bar = el("div", "bv-stage-bar");
   s.prev = el("button", "bv-stage-btn", "◀");
-  s.prev.title = "Previous merge (←; Shift+← ten back)";
-  s.prev.setAttribute("aria-label", "Previous merge");
+  s.prev.title = `Previous ${u.one} (←; Shift+← ten back)`;
+  s.prev.setAttribute("aria-label", `Previous ${u.one}`);
   s.slider = el("input", "bv-stage-slider");
   s.slider.type = "range";
   s.slider.min = "0";
-  s.slider.setAttribute("aria-label", "Merge step");
+  s.slider.setAttribute("aria-label", u.one === "merge" ? "Merge step" : `${u.title} (slider)`);
   s.next = el("button", "bv-stage-btn", "▶");
-  s.next.title = "Next merge (→; Shift+→ ten on)";
-  s.next.setAttribute("aria-label", "Next merge");
+  s.next.title = `Next ${u.one} (→; Shift+→ ten on)`;
+  s.next.setAttribute("aria-label", `Next ${u.one}`);
   s.stepBox = el("div", "bv-stage-step");
   s.stepBox.setAttribute("aria-live", "polite");
   bar.append(s.prev, s.slider, s.next, s.stepBox);
@@ -111,7 +116,8 @@ function buildControls(root, s) {
   speeds.setAttribute("aria-label", "Speed");
   s.speedButtons = {};
   for (const v of SPEEDS) {
-    const b = el("button", "bv-stage-speed", `${v} step${v === "1" ? "" : "s"}/s`);
+    const per = u.one === "merge" ? (v === "1" ? "step" : "steps") : (v === "1" ? u.one : u.many);
+    const b = el("button", "bv-stage-speed", `${v} ${per}/s`);
     b.dataset.speed = v;
     b.setAttribute("role", "radio");
     b.addEventListener("click", () => { s.speed = v; drawSpeed(s); if (s.playing) restartPlay(s); });
@@ -126,9 +132,9 @@ function buildControls(root, s) {
 
   s.keys = el("div", "bv-stage-keys");
   s.keys.hidden = true;
-  const rows = [["← / →", "one merge back / on"], ["Shift + ← / →", "ten merges back / on"],
-    ["Home / End", "the first / the last merge"],
-    ["Page Down / Page Up", "one merge on / back (a presenter's clicker)"], ["Space", "play / pause"],
+  const rows = [["← / →", `one ${u.one} back / on`], ["Shift + ← / →", `ten ${u.many} back / on`],
+    ["Home / End", `the first / the last ${u.one}`],
+    ["Page Down / Page Up", `one ${u.one} on / back (a presenter's clicker)`], ["Space", "play / pause"],
     ["?", "show / hide these keys"]];
   const table = el("table");
   for (const [k, what] of rows) {
@@ -165,7 +171,7 @@ function drawControls(s) {
   if (Number(s.slider.value) !== k) s.slider.value = String(k);
   s.prev.disabled = k <= 0;
   s.next.disabled = k >= s.n;
-  s.stepBox.textContent = `Step ${fmt(k)} of ${fmt(s.n)}`;
+  s.stepBox.textContent = `${s.unit.title} ${fmt(k)} of ${fmt(s.n)}`;
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
@@ -321,7 +327,7 @@ function controls(component, data) {
   if (fresh) {
     s = { root: el("div", "bv-stage"), step: 0, n: 0, speed: "1", playing: false,
           dragging: false, pending: false, seq: data.seq || 0, pyStep: null, pySeq: 0,
-          pySpeed: null, hist: null };
+          pySpeed: null, hist: null, unit: { ...MERGE_UNIT, ...(data.unit || {}) } };
     root.append(s.root);
     root.__bvStage = s;
     buildControls(s.root, s);
