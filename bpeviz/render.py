@@ -118,7 +118,11 @@ PRESENTATION_CSS = """
 html{font-size:21px}
 h1{font-size:2.1rem!important;padding:.1rem 0 .3rem!important}
 [data-testid="stMainBlockContainer"]{padding-top:2.6rem;padding-bottom:3rem}
-[data-testid="stDataFrame"],[data-testid="stTable"]{zoom:1.3}
+[data-testid="stTable"]{zoom:1.3}
+/* a data grid sizes itself in pixels from its container: zoom the container at 1/1.3 of
+   the column's width, so the grid fills the column (zooming the grid spilled it 30% over) */
+[data-testid="stElementContainer"]:has([data-testid="stDataFrame"]){zoom:1.3;
+  width:calc(100% / 1.3)!important;max-width:calc(100% / 1.3)!important}
 .bv-card .bv-big .bv-nums{font-size:max(1rem,.45em)}
 .bv-chip{font-size:1.15em;border-width:2px;font-weight:600;color:#000}
 .bv-words tr.bv-changed td,.bv-merges tr.bv-now td{background:#ffd84d;color:#000}

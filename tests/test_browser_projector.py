@@ -63,6 +63,15 @@ OVERFLOWS = """() => {
                  + (e.textContent || '').slice(0, 40));
     }
   }
+  // a data grid (its inside is a canvas, skipped above) stays within the main block
+  const block = main.getBoundingClientRect();
+  for (const g of main.querySelectorAll('[data-testid="stDataFrame"]')) {
+    const r = g.getBoundingClientRect();
+    if (r.width && (r.right > block.right + 1 || r.left < block.left - 1))
+      bad.push(`data grid out of the main block (${Math.round(r.left)}..${Math.round(r.right)}`
+               + ` not in ${Math.round(block.left)}..${Math.round(block.right)}): `
+               + (g.textContent || '').slice(0, 40));
+  }
   if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1)
     bad.push('the page scrolls sideways');
   return bad;
@@ -154,7 +163,7 @@ def test_explore_fits_a_projector(browser, server, width, height, scheme):
         assert plot.bounding_box()["height"] <= height - 80
         grids = page.locator('[data-testid="stDataFrame"]')
         assert grids.count() >= 1
-        zoom = float(grids.first.evaluate("g => getComputedStyle(g).zoom"))
+        zoom = float(grids.first.evaluate("g => g.currentCSSZoom"))  # with its boxes
         assert zoom >= 1.2, "the data grids' text grows in presentation mode"
         no_overflow(page)
     finally:

@@ -54,19 +54,19 @@ def _history_id(training: Training, byte_style: str = "") -> str:
     return f"{id(training):x}:{len(training.merges)}:{byte_style}"
 
 
-def _from_browser(last: int) -> None:
+def _from_browser(last: int, key: str = KEY, setting: str = "step") -> None:
     """The browser's step (and speed) after a release, a pause or a key burst."""
-    sent = (st.session_state.get(KEY) or {}).get("step")
+    sent = (st.session_state.get(key) or {}).get("step")
     if not isinstance(sent, dict):
         return
     try:
         step = int(sent.get("step"))
     except (TypeError, ValueError):
         return
-    put("step", min(max(step, 0), last))
+    put(setting, min(max(step, 0), last))
     seq = sent.get("seq")
     if isinstance(seq, int):
-        st.session_state["stage_seq"] = max(seq, st.session_state.get("stage_seq", 0))
+        st.session_state[f"{key}_seq"] = max(seq, st.session_state.get(f"{key}_seq", 0))
     if sent.get("speed") in SPEEDS:
         put("speed", sent["speed"])
 
@@ -84,7 +84,7 @@ def controls(training: Training, *, number_box: bool = True) -> int:
     if get("speed") not in SPEEDS:
         put("speed", "1")
     data = {"role": "controls", "step": step, "n": last, "speed": get("speed"),
-            "seq": st.session_state.get("stage_seq", 0), "hist": _history_id(training)}
+            "seq": st.session_state.get(f"{KEY}_seq", 0), "hist": _history_id(training)}
     if number_box:
         bar, box = st.columns([6, 1], vertical_alignment="center")
     else:
@@ -102,6 +102,25 @@ def controls(training: Training, *, number_box: bool = True) -> int:
                                  "steps by itself; this box follows it when you stop.")
     state.set_url_step(step)
     return step
+
+
+def rounds(last: int, history: str, setting: str = "uround") -> int:
+    """The step bar for pruning rounds 0..``last`` (Unigram), bound to ``setting``:
+    the same bar, keys and Play as :func:`controls`, its steps named rounds; no card or
+    words follow it in the browser, so the page redraws when Python hears the round
+    (on release, after a key burst, about once a second while playing). ``history``
+    names the training (a new one resets the bar). Returns the round."""
+    key = f"{KEY}_{setting}"
+    k = state.clamp(setting, 0, last)
+    if get("speed") not in SPEEDS:
+        put("speed", "1")
+    data = {"role": "controls", "step": k, "n": last, "speed": get("speed"),
+            "seq": st.session_state.get(f"{key}_seq", 0), "hist": history,
+            "unit": "round", "units": "rounds", "name": "Round"}
+    _component()(key=key, data=data, on_step_change=lambda: _from_browser(last, key, setting))
+    if st.query_params.get(setting) != str(k):
+        st.query_params[setting] = str(k)
+    return k
 
 
 def _box_to_step(box_key: str) -> None:

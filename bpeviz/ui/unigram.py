@@ -17,14 +17,15 @@ import streamlit as st
 from bpeviz import render, views
 from bpeviz.limits import LIMITS
 from bpeviz.render import md_escape
-from bpeviz.ui import state
+from bpeviz.ui import stage, state
 from bpeviz.ui.state import bound, get
+from bpeviz.unigram.cards import CLOUD_ROWS, cloud_html, round_card_html
+from bpeviz.unigram.cards import CSS as CARD_CSS
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
     pieces_frame,
     removed_at,
     removed_frame,
-    round_sentence,
     segmentation_cloud,
     word_lattice,
 )
@@ -74,15 +75,13 @@ def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -
 # -- the round ----------------------------------------------------------------------------
 
 
-def _shift(delta: int, last: int) -> None:
-    state.put("uround", min(max(int(get("uround")) + delta, 0), last))
-
-
 def round_controls(training) -> int:
-    """Previous / slider / next for the pruning round (the shared ``uround`` setting)."""
+    """The step bar for the pruning round (the shared ``uround`` setting): ◀ slider ▶,
+    "Round k of n", Play and the page-wide keys (← → one round, Shift ten, Home/End,
+    Space), as for merges; beside it a "Go to round" box Python owns."""
     last = len(training) - 1
-    k = state.clamp("uround", 0, last)
     if last == 0:
+        state.clamp("uround", 0, 0)
         seed = len(training.at(0).pieces)
         hint = (f" The course's seed has {seed:,} pieces (every character, then the most "
                 "frequent substrings up to 300 pieces in all), and its rounds remove only "
@@ -91,23 +90,38 @@ def round_controls(training) -> int:
                 " Choose a smaller vocabulary size in the sidebar to see it prune.")
         st.info(md_escape("This training made no pruning round: the seed already fits the "
                           "vocabulary size." + hint))
-    else:
-        cols = st.columns([1, 12, 1], vertical_alignment="bottom")
-        cols[0].button("◀", key="uround_prev", help="Previous round", on_click=_shift,
-                       args=(-1, last), disabled=k <= 0, width="stretch")
-        with cols[1]:
-            bound(st.slider, "Pruning round (0 = the seed; the last = the final vocabulary)",
-                  "uround", min_value=0, max_value=last)
-        cols[2].button("▶", key="uround_next", help="Next round", on_click=_shift,
-                       args=(1, last), disabled=k >= last, width="stretch")
-        k = int(get("uround"))
-    st.html(f'<div class="bv-muted" data-bpeviz-step="{int(k)}">Round {int(k)} of '
-            f'{int(last)}</div>')
+        return 0
+    bar, box = st.columns([6, 1], vertical_alignment="center")
+    with bar:
+        k = stage.rounds(last, f"unigram:{id(training):x}:{last}")
+    with box:
+        # a fresh box per round, as for merges: a value the browser still holds never
+        # comes back as a change after a busy rerun
+        st.number_input("Go to round", min_value=0, max_value=last, value=k,
+                        key=f"uround_box_{k}", on_change=_box_to_round,
+                        args=(f"uround_box_{k}",),
+                        help="Type a pruning round (0 = the seed) and press Enter. The bar "
+                             "on the left steps by itself; this box follows it when you stop.")
     return k
+
+
+def _box_to_round(box_key: str) -> None:
+    value = st.session_state.get(box_key)
+    if value is not None:
+        state.put("uround", int(value))
 
 
 def _ids(model, pieces) -> list[int]:
     return [model.ids.get(p, model.unk_id) for p in pieces]
+
+
+#: the loss curve and the pieces curve, told apart in both themes (not only by the dash)
+LOSS_COLOUR, PIECES_COLOUR = "#3b8eea", "#f28e2b"
+#: lattice arcs off the best path: a mid grey that keeps 3:1 contrast on white and on
+#: the dark theme's background; the best path in red
+ARC_COLOUR, BEST_COLOUR = "rgba(128,128,128,0.95)", "#e0303a"
+#: arcs are labelled with their piece (and log-probability) up to these counts
+ARC_LABELS, ARC_SCORES = 80, 30
 
 
 def loss_figure(training, k: int) -> go.Figure:
@@ -115,9 +129,9 @@ def loss_figure(training, k: int) -> go.Figure:
     rounds = list(range(len(training)))
     fig = go.Figure()
     fig.add_scatter(x=rounds, y=[s.loss for s in training.steps], mode="lines+markers",
-                    name="loss")
+                    name="loss", line={"color": LOSS_COLOUR})
     fig.add_scatter(x=rounds, y=[len(s.pieces) for s in training.steps], mode="lines+markers",
-                    name="pieces", yaxis="y2", line={"dash": "dot"})
+                    name="pieces", yaxis="y2", line={"dash": "dot", "color": PIECES_COLOUR})
     fig.add_vline(x=k, line_dash="dash", line_color="gray")
     fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis={"title": "pruning round", "dtick": 1},
@@ -127,27 +141,46 @@ def loss_figure(training, k: int) -> go.Figure:
     return fig
 
 
-def lattice_figure(found, byte_style: str = "gpt2") -> go.Figure:
+def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.Figure:
     """The lattice as arcs over the word's characters: one arc per piece occurrence,
-    higher for longer pieces; the best path drawn thick."""
+    higher for longer pieces, labelled at its top with the piece (and its log-probability
+    when there are few arcs); the best path drawn thick and red."""
     fig = go.Figure()
     word = found.word
+    labelled, scored = len(found.nodes) <= ARC_LABELS, len(found.nodes) <= ARC_SCORES
+    tops: dict[bool, tuple[list[float], list[float], list[str]]] = {
+        False: ([], [], []), True: ([], [], [])}
     for start, end, piece, score, best in sorted(found.nodes, key=lambda n: n[4]):
         xs = [start + (end - start) * t / 20 for t in range(21)]
         height = (end - start) / 2
         ys = [height * math.sin(math.pi * t / 20) for t in range(21)]
         shown = render.chart_text(views.label(piece) if piece is not None else "<unk>")
         fig.add_scatter(x=xs, y=ys, mode="lines", showlegend=False,
-                        line={"width": 4 if best else 1.2,
-                              "color": "#d62728" if best else "rgba(100,100,100,0.5)"},
+                        line={"width": 5 if best else 1.6,
+                              "color": BEST_COLOUR if best else ARC_COLOUR},
                         hovertext=f"{shown} · log-prob {score:.3f}" + (" · best path" if best
                                                                      else ""),
                         hoverinfo="text")
-    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[-0.15] * len(word),
+        top_x, top_y, text = tops[best]
+        top_x.append((start + end) / 2)
+        top_y.append(height)
+        text.append(f"{shown} {score:.2f}" if scored else shown)
+    if labelled:
+        size = 17 if strong else 13
+        for best, (top_x, top_y, text) in tops.items():
+            fig.add_scatter(x=top_x, y=top_y, mode="text", text=text, showlegend=False,
+                            textposition="top center", hoverinfo="skip",
+                            textfont={"size": size + 2 if best else size,
+                                      **({"color": BEST_COLOUR} if best else {})})
+    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[-0.08] * len(word),
                     mode="text", text=[render.chart_text(views.label(ch)) for ch in word],
+                    textposition="bottom center", textfont={"size": 20 if strong else 16},
                     showlegend=False, hoverinfo="skip")
-    fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"visible": False}, yaxis={"visible": False})
+    highest = max((e - s_) / 2 for s_, e, *_ in found.nodes) if found.nodes else 1
+    fig.update_layout(height=320 if strong else 280,
+                      margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      xaxis={"visible": False, "range": [-0.3, len(word) + 0.3]},
+                      yaxis={"visible": False, "range": [-0.45, highest * 1.22 + 0.2]})
     return fig
 
 
@@ -161,38 +194,53 @@ def unigram_explore(ctx) -> None:
     st.caption(md_escape(
         f"Unigram ({VARIANT_LABELS.get(training.variant, training.variant)}) on "
         f"{ctx.corpus_name}: {len(ctx.corpus.words):,} distinct words, "
-        f"{len(training) - 1:,} rounds. Unigram starts from a large vocabulary and removes, "
-        "round after round, the pieces whose loss the corpus misses least."))
+        f"{len(training) - 1:,} pruning rounds. It starts from a large vocabulary and each "
+        "round removes the pieces the corpus misses least."))
     k = round_controls(training)
+    last = len(training) - 1
     step = training.at(k)
-    a, b, c = st.columns(3)
     prev = training.at(k - 1) if k else None
-    a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}",
-             delta=len(step.pieces) - len(prev.pieces) if prev else None,
-             help="Pieces in the vocabulary at this round (plus the special tokens "
-                  f"{', '.join(step.model.specials)}).")
-    b.metric("Loss", f"{step.loss:,.1f}",
-             delta=f"{step.loss - prev.loss:+,.1f}" if prev else None, delta_color="inverse",
-             help="The corpus's negative log-likelihood: the sum over words of count × "
-                  "−(log-probability of its best split). Lower is better.")
-    removed = removed_at(training, k)
-    c.metric("Removed this round", f"{len(removed):,}")
-    st.markdown(md_escape(round_sentence(training, k)))
-    st.download_button(
-        "Download this round as tokenizer.json", to_hf_json(step.model),
-        file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
-        key="uexport", icon=":material/download:",
-        help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this round's "
-             "pieces and log-probabilities.")
+    card, numbers = st.columns([3, 2], gap="medium")
+    with card:
+        st.html(f"<style>{CARD_CSS}</style>" + round_card_html(training, k, byte_style, strong))
+    with numbers:
+        a, b = st.columns(2)
+        grew = len(step.pieces) - len(prev.pieces) if prev else 0
+        a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}", delta=grew or None,
+                 help="Pieces in the vocabulary at this round (plus the special tokens "
+                      f"{', '.join(step.model.specials)}).")
+        fell = step.loss - prev.loss if prev else 0.0
+        b.metric("Loss", f"{step.loss:,.1f}",
+                 delta=f"{fell:+,.1f}" if abs(fell) >= 0.05 else None, delta_color="inverse",
+                 help="The corpus's negative log-likelihood: the sum over words of count × "
+                      "−(log-probability of its best split). Lower is better.")
+        st.caption(md_escape(
+            f"Pieces in the vocabulary and the corpus's loss after round {k} of {last}"
+            + (f"; under each, the change since round {k - 1} (none shown: no change)."
+               if k else " (the seed, before any pruning).")))
+        st.download_button(
+            "Download this round as tokenizer.json", to_hf_json(step.model),
+            file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
+            key="uexport", icon=":material/download:",
+            help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this "
+                 "round's pieces and log-probabilities.")
     st.plotly_chart(loss_figure(training, k), key="uloss", config={"displaylogo": False})
+    st.caption(md_escape(
+        f"The loss (solid, left axis) and the number of pieces (dotted, right axis) after "
+        f"each of the {last} pruning rounds (0 = the seed); the dashed line marks round {k}: "
+        f"loss {step.loss:,.1f}, {len(step.pieces):,} pieces."))
 
     left, right = st.columns([3, 2], gap="large")
     with right:
         st.subheader("Removed at this round")
-        frame = removed_frame(removed)
+        frame = removed_frame(removed_at(training, k))
         if not len(frame):
             st.caption("Nothing was removed at this round (step 0 is the seed).")
         else:
+            st.caption(md_escape(
+                f"The {len(frame):,} pieces round {k} removed, cheapest first. Loss cost: "
+                "how much the corpus's loss would rise without the piece, as the trainer "
+                "estimated it (empty: not computed)."))
             st.dataframe(frame, hide_index=True, width="stretch", height=360,
                          column_order=["piece", "cost", "why"], column_config={
                              "piece": st.column_config.TextColumn("piece"),
@@ -215,17 +263,20 @@ def word_splits(training, k: int, byte_style: str, strong: bool) -> None:
                            placeholder="substring")
     order = sorted(range(len(step.words)), key=lambda i: -step.counts[i])
     rows = []
-    for i in order:
+    for rank, i in enumerate(order):  # "#" is the word's rank by count
         word = step.words[i]
         if search and search not in word:
             continue
         split = step.splits[word]
         changed = prev is not None and prev.splits[word] != split
-        rows.append((i, word, step.counts[i], split, _ids(step.model, split), changed))
+        rows.append((rank, word, step.counts[i], split, _ids(step.model, split), changed))
     changed = sum(r[5] for r in rows)
     shown = rows[:WORDS_SHOWN]
-    st.caption(md_escape(f"{len(shown):,} of {len(rows):,} words shown, most frequent first; "
-                         f"{changed:,} split differently than at the round before."))
+    st.caption(md_escape(
+        f"{len(shown):,} of {len(rows):,} words shown, most frequent first (#: the word's "
+        "rank by count; count: how often it occurs in the corpus); "
+        + (f"{changed:,} split differently than at round {k - 1}." if k else
+           "round 0 is the seed.")))
     if shown:
         with st.container(height=480 if len(shown) > 12 else "content", border=False):
             st.html(render.splits_html(shown, byte_style, strong=strong))
@@ -244,11 +295,12 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
     chosen = st.session_state.get("ulattice_word")
     if chosen not in words:
         st.session_state["ulattice_word"] = words[0]
-    word = st.selectbox("Word", words, key="ulattice_word",
-                        format_func=lambda w: views.visible(w)[:80],
-                        help="A word of the corpus (the 2,000 most frequent).")
-    n = st.number_input("Segmentations listed", min_value=1, max_value=50, value=10,
-                        key="ulattice_n")
+    pick, many = st.columns([3, 1])
+    word = pick.selectbox("Word", words, key="ulattice_word",
+                          format_func=lambda w: views.visible(w)[:80],
+                          help="A word of the corpus (the 2,000 most frequent).")
+    n = many.number_input("Segmentations listed", min_value=1, max_value=50, value=10,
+                          key="ulattice_n")
     found = word_lattice(step.model, word, int(n))
     model = step.model
     st.html('<div class="bv-muted">Best split (Viterbi): </div>' + "".join(
@@ -258,9 +310,13 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
         f"Every arc is a piece of the vocabulary at round {k} that occurs in this word "
         f"({len(found.nodes):,} arcs); a path of arcs from the left end to the right end is "
         f"one way to cut it. Its score is the sum of its pieces' log-probabilities; the "
-        f"best path (thick, red) scores {found.best_score:.3f}."))
+        f"best path (thick, red) scores {found.best_score:.3f}."
+        + (" Each arc is labelled with its piece" + (" and its log-probability."
+           if len(found.nodes) <= ARC_SCORES else " (hover for its log-probability).")
+           if len(found.nodes) <= ARC_LABELS else " Hover an arc for its piece and "
+           "log-probability.")))
     if len(found.nodes) <= LATTICE_ARCS:
-        st.plotly_chart(lattice_figure(found, byte_style), key="ulattice_fig",
+        st.plotly_chart(lattice_figure(found, byte_style, strong), key="ulattice_fig",
                         config={"displaylogo": False})
     else:
         st.caption(md_escape(f"The drawing is left out past {LATTICE_ARCS} arcs; the best "
@@ -269,6 +325,10 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
     rows = [{"rank": r, "segmentation": " | ".join(views.label(p) for p in pieces),
              "score": score, "relative probability": math.exp(score - best)}
             for r, (pieces, score) in enumerate(found.nbest, 1)]
+    st.caption(md_escape(
+        f"The {len(rows):,} best ways to cut {views.visible(word)[:80]}, best first: score is "
+        "the sum of the pieces' log-probabilities (higher is better); relative probability "
+        "is the split's probability divided by the best split's (1 for the best)."))
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         "score": st.column_config.NumberColumn(
             format="%.3f", help="Sum of the pieces' log-probabilities (higher is better)"),
@@ -292,7 +352,8 @@ def unigram_tokenize(ctx) -> None:
     st.title("Tokenize any text")
     if not get("text") and not st.session_state.get("text_edited"):
         state.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
-    text = bound(st.text_area, "Text", "text", height=140, max_chars=LIMITS.input_chars,
+    text = bound(st.text_area, "Text", "text", height=100 if strong else 140,
+                 max_chars=LIMITS.input_chars,
                  then=_edited, help=f"Up to {LIMITS.input_chars:,} characters.")
     k = round_controls(training)
     step = training.at(k)
@@ -304,9 +365,16 @@ def unigram_tokenize(ctx) -> None:
     a, b, c = st.columns(3)
     a.metric("Tokens", f"{len(tokens):,}", help="Pieces the text is cut into (Viterbi: the "
                                                 "split of highest total log-probability)")
-    b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}")
+    b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}",
+             help="The text's characters divided by its tokens: higher means longer pieces")
     c.metric("Unknown", f"{unk:,}", help="Runs of characters no piece covers (<unk>)")
     st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
+    st.caption(md_escape(
+        f"{len(text):,} characters cut into {len(tokens):,} tokens by the "
+        f"{len(step.pieces):,} pieces of round {k} of {len(training) - 1}: the split with "
+        "the highest total log-probability (Viterbi)"
+        + (f"; {unk:,} run{'' if unk == 1 else 's'} of characters no piece covers "
+           f"became {step.model.unk}." if unk else ".")))
 
     st.subheader("Segmentation cloud")
     st.caption("Unigram can also sample a segmentation instead of taking the best one "
@@ -335,8 +403,14 @@ def unigram_tokenize(ctx) -> None:
              "segmentation": " | ".join(views.label(p) for p in split),
              "best": "★" if split == best else ""}
             for split, n in cloud[:200]]
-    st.caption(md_escape(f"{len(cloud):,} different segmentations in {int(samples):,} "
-                         "samples; ★ marks the best (Viterbi) one."))
+    st.caption(md_escape(
+        f"{len(cloud):,} different segmentations in {int(samples):,} samples at alpha "
+        f"{float(alpha):g}, the most frequent first"
+        + (f" (the {min(CLOUD_ROWS, len(cloud))} most frequent drawn, every one in the "
+           "table below)" if len(cloud) > CLOUD_ROWS else "")
+        + "; ★ marks the best (Viterbi) one."))
+    st.html(f"<style>{CARD_CSS}</style>" + cloud_html(cloud, int(samples), best, step.model,
+                                                      byte_style, strong))
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         "share": st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0),
         "times": st.column_config.NumberColumn(help="How many samples gave this split")})

@@ -32,6 +32,15 @@ REASONS = {
     "unreachable": "its own best split does not use it (last check)",
     "final": "cut to the final vocabulary size",
 }
+#: the same for several pieces, after "N because ..." in :func:`round_sentence`
+REASONS_MANY = {
+    "pruned": "removing them raised the loss least",
+    "unused": "no word's best split used them",
+    "split": "their own best split does not use them",
+    "em": "re-estimation gave them an expected count under 0.5",
+    "unreachable": "their own best split does not use them (last check)",
+    "final": "they were cut to reach the final vocabulary size",
+}
 
 
 def removed_at(training: UnigramTraining, k: int) -> tuple[Removal, ...]:
@@ -60,7 +69,8 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
     >>> t = UnigramTraining("course", (s0, s1))
     >>> print(round_sentence(t, 1))  # doctest: +NORMALIZE_WHITESPACE
-    Round 1 removed 1 piece (1 pruned): 3 → 2 pieces, loss 5.0 → 6.0.
+    Round 1 removed 1 piece: 1 because removing it raised the loss least.
+    The vocabulary went from 3 to 2 pieces, the loss from 5.0 to 6.0.
     Removing ab raised the loss least: +0.25.
     """
     if k == 0:
@@ -71,11 +81,12 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     removed = removed_at(training, k)
     before, after = training.at(k - 1), training.at(k)
     kinds = Counter(r.reason for r in removed)
-    detail = ", ".join(f"{n:,} {reason}" for reason, n in kinds.most_common())
+    detail = "; ".join(f"{n:,} because {(REASONS if n == 1 else REASONS_MANY).get(reason, reason)}"
+                       for reason, n in kinds.most_common())
     noun = "piece" if len(removed) == 1 else "pieces"
-    text = (f"Round {k} removed {len(removed):,} {noun}" + (f" ({detail})" if detail else "")
-            + f": {len(before.pieces):,} → {len(after.pieces):,} pieces, "
-            f"loss {before.loss:,.1f} → {after.loss:,.1f}.")
+    text = (f"Round {k} removed {len(removed):,} {noun}" + (f": {detail}." if detail else ".")
+            + f" The vocabulary went from {len(before.pieces):,} to {len(after.pieces):,} "
+            f"pieces, the loss from {before.loss:,.1f} to {after.loss:,.1f}.")
     if len(after.pieces) > len(before.pieces) - len(removed):
         text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
                  "were put back (every character of the corpus stays in the vocabulary).")

@@ -151,6 +151,10 @@ function drawUnitWords(s, data) {
   s.next.title = `Next ${unit} (→; Shift+→ ten on)`;
   s.next.setAttribute("aria-label", `Next ${unit}`);
   s.slider.setAttribute("aria-label", data.name || "Merge step");
+  for (const [v, b] of Object.entries(s.speedButtons)) { // "2 steps/s", or "2 rounds/s"
+    const per = unit === "round" ? (v === "1" ? unit : units) : (v === "1" ? "step" : "steps");
+    b.textContent = `${v} ${per}/s`;
+  }
   const rows = [["← / →", `one ${unit} back / on`], ["Shift + ← / →", `ten ${units} back / on`],
     ["Home / End", `the first / the last ${unit}`],
     ["Page Down / Page Up", `one ${unit} on / back (a presenter's clicker)`], ["Space", "play / pause"],

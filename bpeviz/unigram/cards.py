@@ -1,0 +1,120 @@
+"""HTML of a Unigram training for the app (no streamlit): the round's card and the
+segmentation cloud. Every piece and text is escaped (chips through :mod:`bpeviz.render`).
+
+Each number on them says in words what it is: the card names the round, the vocabulary
+sizes before and after, and each removed piece's loss cost; the cloud says how many of
+the samples gave each split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bpeviz import render
+from bpeviz.render import esc
+from bpeviz.unigram.model import UnigramModel, UnigramTraining
+from bpeviz.unigram.views import REASONS, removed_at, removed_frame, round_sentence
+
+#: removed pieces drawn on the card (the table below the card lists every one)
+CARD_PIECES = 6
+#: segmentations drawn in the cloud (the table below it lists every one)
+CLOUD_ROWS = 8
+
+CSS = """
+.bv-card.bv-round .bv-big{font-size:1.5em;line-height:1.25}
+.bv-round .bv-sentence{margin-top:.2em;font-size:.9em;line-height:1.4}
+.bv-round .bv-removed{margin-top:.3em;font-size:.9em;line-height:1.9}
+.bv-round .bv-cost{font-size:.8em;opacity:.85;margin-right:.5em;white-space:nowrap}
+.bv-cloud{width:100%;border-collapse:collapse;table-layout:fixed}
+.bv-cloud td,.bv-cloud th{padding:.2em .5em;border-bottom:1px solid rgba(128,128,128,.3);
+  text-align:left;vertical-align:middle}
+.bv-cloud th:first-child{width:11em}
+.bv-cloud th:last-child{width:7em}
+.bv-cloud td:nth-child(2){overflow-wrap:anywhere}
+.bv-bar{height:.55em;border-radius:.3em;background:#ff4b4b;min-width:2px;margin-top:.15em}
+.bv-bar-track{background:rgba(128,128,128,.25);border-radius:.3em}
+.bv-cloud .bv-nums{font-variant-numeric:tabular-nums;white-space:nowrap}
+"""
+
+
+def _chip(model: UnigramModel, piece: str, byte_style: str, strong: bool,
+          extra: str = "") -> str:
+    """A piece's chip titled with its id, text and bytes (and ``extra``: why it went)."""
+    chip = render.symbol_chip(piece, model.ids.get(piece, model.unk_id), byte_style,
+                              strong=strong)
+    if not extra:
+        return chip
+    head, _, rest = chip.partition('title="')  # put ``extra`` in front of the title
+    return f'{head}title="{esc(render.attr_text(extra))} · {rest}'
+
+
+def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
+                    strong: bool = False, shown: int = CARD_PIECES) -> str:
+    """The card of pruning round ``k``: the vocabulary size before and after, what the
+    round did in a sentence (:func:`round_sentence`), and its cheapest removed pieces
+    with the loss each would have cost.
+
+    >>> from bpeviz.unigram.model import Removal, UnigramStep
+    >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
+    ...                  (Removal("ab", 0.25, "pruned"),), (), ())
+    >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
+    >>> card = round_card_html(UnigramTraining("course", (s0, s1)), 1)
+    >>> "3 → 2 pieces" in card, "loss +0.25" in card, 'data-round="1"' in card
+    (True, True, True)
+    """
+    last = len(training) - 1
+    step = training.at(k)
+    head = f"Round {k:,} of {last:,}" + (" (the seed)" if k == 0 else "") + (
+        " (the final vocabulary)" if k == last and k else "")
+    if k == 0:
+        big = f"{len(step.pieces):,} pieces in the seed"
+    else:
+        big = f"{len(training.at(k - 1).pieces):,} → {len(step.pieces):,} pieces"
+    out = [f'<div class="bv-card bv-round" data-round="{int(k)}">',
+           f'<div class="bv-muted">{esc(head)}</div>',
+           f'<div class="bv-big">{esc(big)}</div>',
+           f'<div class="bv-sentence">{esc(round_sentence(training, k))}</div>']
+    removed = removed_frame(removed_at(training, k))
+    if len(removed):
+        before = training.at(k - 1).model
+        parts = []
+        for row in removed.head(shown).itertuples():
+            cost = ("no loss computed" if row.cost != row.cost  # NaN
+                    else f"loss +{row.cost:.3g}")
+            parts.append(_chip(before, row.piece, byte_style, strong,
+                               f"{REASONS.get(row.reason, row.reason)}; {cost}")
+                         + f'<span class="bv-cost">{esc(cost)}</span>')
+        more = len(removed) - shown
+        out.append('<div class="bv-removed"><span class="bv-muted">Cheapest first, with '
+                   'how much the loss rises without each: </span>'
+                   + "".join(parts)
+                   + (f'<span class="bv-muted">… {more:,} more below</span>'
+                      if more > 0 else "") + "</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def cloud_html(cloud: Sequence[tuple[tuple[str, ...], int]], samples: int,
+               best: tuple[str, ...], model: UnigramModel, byte_style: str = "gpt2",
+               strong: bool = False, rows: int = CLOUD_ROWS) -> str:
+    """The segmentation cloud: the most frequent sampled splits as chips, each with a bar
+    of its share and "n of N samples"; the best (Viterbi) split starred.
+
+    >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
+    >>> html = cloud_html([(("▁a", "b"), 3), (("▁", "ab"), 1)], 4, ("▁a", "b"), m)
+    >>> "3 of 4 samples (75%)" in html, html.count("★")
+    (True, 1)
+    """
+    out = ['<table class="bv-cloud"><thead><tr><th>how often</th><th>segmentation</th>'
+           '<th></th></tr></thead><tbody>']
+    for split, n in list(cloud)[:rows]:
+        share = n / samples if samples else 0.0
+        chips = "".join(_chip(model, p, byte_style, strong) for p in split)
+        star = ('<b title="the best split: the highest total log-probability">★ best</b>'
+                if tuple(split) == tuple(best) else "")
+        out.append(f'<tr><td><span class="bv-nums">{n:,} of {samples:,} samples '
+                   f'({share:.0%})</span><div class="bv-bar-track"><div class="bv-bar" '
+                   f'style="width:{100 * share:.1f}%"></div></div></td>'
+                   f'<td>{chips}</td><td>{star}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
