@@ -50,6 +50,20 @@ def compiled() -> None:
     require_compiled()
 
 
+@pytest.fixture
+def node() -> str:
+    """The path of Node.js, for tests that run the browser's own JavaScript: skipped where
+    it is missing, failed under CI (.ci/run installs it)."""
+    import shutil
+
+    found = shutil.which("node")
+    if found is None:
+        if in_ci():
+            pytest.fail("Node.js is not installed; CI must install it", pytrace=False)
+        pytest.skip("needs Node.js")
+    return found
+
+
 @pytest.fixture(params=["compiled", "python"])
 def engine(request, monkeypatch) -> str:
     """Run the test on one engine: "compiled" (bpeviz.engine._merge) or "python".

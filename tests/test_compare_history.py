@@ -7,7 +7,6 @@ position: differing boundaries, differing tokens, marked spans."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -124,25 +123,24 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def run_js(data: dict, tmp_path: Path) -> list:
+def run_js(data: dict, tmp_path: Path, node: str = "node") -> list:
     """The browser's difference rule (stepper.js) at every position, in Node."""
     module = tmp_path / "stepper.mjs"
     module.write_text(STEPPER.read_text(encoding="utf-8") + "\nexport { runAt, cutAt, "
                       "tokenSpans, compareCuts, buildCompare };\n", encoding="utf-8")
     driver = tmp_path / "driver.mjs"
     driver.write_text(JS_DRIVER, encoding="utf-8")
-    done = subprocess.run(["node", str(driver), module.as_uri()], input=json.dumps(data),
+    done = subprocess.run([node, str(driver), module.as_uri()], input=json.dumps(data),
                           capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 @pytest.mark.parametrize(("mode", "names"), CASES)
 def test_the_browsers_difference_rule_is_the_engines_at_every_position(trainings, tmp_path,
-                                                                       mode, names):
+                                                                       mode, names, node):
     configurations = [(f"{letter}: {n}", trainings[n]) for letter, n in zip("ABC", names)]
     data = lockstep_data(configurations, TEXT, mode)
-    found = run_js(data, tmp_path)
+    found = run_js(data, tmp_path, node)
     assert len(found) == data["n"] - data["lo"] + 1
     marks = 0
     for position, n_differing, cuts in found:
@@ -157,8 +155,7 @@ def test_the_browsers_difference_rule_is_the_engines_at_every_position(trainings
     assert marks
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
-def test_the_browsers_rule_on_random_texts(trainings, tmp_path):
+def test_the_browsers_rule_on_random_texts(trainings, tmp_path, node):
     """Texts mixing whitespace, partial bytes and words (a seeded random mix)."""
     import random
 
@@ -170,7 +167,7 @@ def test_the_browsers_rule_on_random_texts(trainings, tmp_path):
     for _ in range(4):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
         data = lockstep_data(configurations, text, "vocab")
-        for position, n_differing, cuts in run_js(data, tmp_path)[::7]:
+        for position, n_differing, cuts in run_js(data, tmp_path, node)[::7]:
             expected = engine(configurations, "vocab", position, text)
             assert n_differing == expected.n_differing, (text, position)
             assert [c[2] for c in cuts] == [[list(s) for s in c.diff_spans]
