@@ -108,3 +108,44 @@ def test_compiled_splits_are_untracked_and_equal_the_numpy_splits(words, merges,
 def test_a_paste_of_only_whitespace_is_no_corpus():
     text = " \t\n\u00a0\u2003\u3000"
     assert text.isspace() and not text.strip()  # the box's test, as it was
+
+
+def _first_seen_plain(snapshot, pairs):
+    """The loop ``explain._first_seen`` replaced: every position's pair key, sorted."""
+    ids, word_of = snapshot.token_ids
+    if len(ids) < 2 or not pairs:
+        return [(-1, -1)] * len(pairs)
+    same = word_of[:-1] == word_of[1:]
+    width = int(ids.max()) + 1
+    keys = np.where(same, ids[:-1].astype(np.int64) * width + ids[1:], -1)
+    wanted = np.array([x * width + y if x < width and y < width else -2 for x, y in pairs],
+                      dtype=np.int64)
+    hits = np.flatnonzero(np.isin(keys, wanted))
+    found_keys, first = np.unique(keys[hits], return_index=True)
+    where = dict(zip(found_keys.tolist(), hits[first].tolist()))
+    starts = np.searchsorted(word_of, np.arange(int(word_of[-1]) + 2))
+    out = []
+    for key in wanted.tolist():
+        at = where.get(key)
+        if at is None:
+            out.append((-1, -1))
+        else:
+            w = int(word_of[at])
+            out.append((w, int(at - starts[w])))
+    return out
+
+
+@pytest.mark.usefixtures("engine")
+@settings(max_examples=60, deadline=None)
+@given(WORDS, st.integers(0, 12), st.data())
+def test_first_occurrences_of_pairs_equal_the_plain_search(words, merges, data):
+    from bpeviz.explain import _first_seen
+
+    t = train(Corpus.from_counts(words), "bpe", merges=merges, special_tokens=())
+    snap = t.at(data.draw(st.integers(0, len(t.merges))))
+    n = len(t.vocab)
+    listed = list(zip(snap.pairs["left_id"].tolist(), snap.pairs["right_id"].tolist()))
+    pairs = data.draw(st.lists(st.one_of(
+        st.sampled_from(listed) if listed else st.nothing(),
+        st.tuples(st.integers(0, n + 2), st.integers(0, n + 2))), max_size=12))
+    assert _first_seen(snap, pairs) == _first_seen_plain(snap, pairs)
