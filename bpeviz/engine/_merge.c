@@ -999,7 +999,11 @@ static PyObject *snap_splits(PyObject *Py_UNUSED(m), PyObject *args) {
     const int64_t *word_of = wb.buf;
     Py_ssize_t n = ib.len / 4, nw = PyTuple_GET_SIZE(words), nv = PyTuple_GET_SIZE(vocab);
     /* presized: growing a dict of 83,000 words step by step cost a third of the call */
+#if PY_VERSION_HEX < 0x030D0000
     PyObject *res = wb.len / 8 == n ? _PyDict_NewPresized(nw) : NULL;
+#else /* (3.13 moved the presizing call out of the C API) */
+    PyObject *res = wb.len / 8 == n ? PyDict_New() : NULL;
+#endif
     if (!res && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "ids and word_of differ in length");
     Py_ssize_t pos = 0;
