@@ -163,13 +163,19 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     else:  # a replayed merge whose pair the corpus lacks at this step
         winner = pd.DataFrame({"left": [merge.left], "right": [merge.right], "count": [0],
                                "score": [0.0], "left_id": [a], "right_id": [b]})
-    others = pairs[~is_merged]
+    # the rows of the other pairs that are shown, taken by position: a copy of every
+    # other pair (100,000 rows at 10 MB) was most of the time
+    others = np.flatnonzero(~is_merged)
     value = alg.value_name(training.options.scoring)
-    tie = others[others["score"] == float(winner["score"].iat[0])] if rank else others[:0]
+    if rank:
+        tied = others[pairs["score"].to_numpy()[others] == float(winner["score"].iat[0])]
+    else:
+        tied = others[:0]
+    table = pairs[_PAIR_COLUMNS]
     candidates = pd.concat([winner[_PAIR_COLUMNS],
-                            others[_PAIR_COLUMNS].iloc[:max(top, 10) - 1]],
+                            table.iloc[others[:max(top, 10) - 1]]],
                            ignore_index=True)
-    tie = tie[_PAIR_COLUMNS].reset_index(drop=True)
+    tie = table.iloc[tied].reset_index(drop=True)
     firsts = _first_seen(before, [(a, b), *zip(tie["left_id"].tolist(),
                                                 tie["right_id"].tolist())])
     tie = tie.assign(first_index=[f[0] for f in firsts[1:]],
@@ -187,28 +193,39 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
 
 def _first_seen(snapshot: Snapshot, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """For each pair, (word index, symbol position in the word) of its first occurrence,
-    words in corpus order, left to right; (-1, -1) for a pair that does not occur."""
+    words in corpus order, left to right; (-1, -1) for a pair that does not occur.
+
+    Vectorised: a late step of a big training ties thousands of pairs (count 2), and a
+    loop per pair, or sorting every position's pair key, took most of "Why this merge?".
+    """
     ids, word_of = snapshot.token_ids
     if len(ids) < 2 or not pairs:
         return [(-1, -1)] * len(pairs)
-    same = word_of[:-1] == word_of[1:]
     width = int(ids.max()) + 1
-    keys = np.where(same, ids[:-1].astype(np.int64) * width + ids[1:], -1)
-    wanted = np.array([x * width + y if x < width and y < width else -2 for x, y in pairs],
-                      dtype=np.int64)
-    hits = np.flatnonzero(np.isin(keys, wanted))
-    found_keys, first = np.unique(keys[hits], return_index=True)
-    where = dict(zip(found_keys.tolist(), hits[first].tolist()))
-    starts = np.searchsorted(word_of, np.arange(int(word_of[-1]) + 2))
-    out = []
-    for key in wanted.tolist():
-        at = where.get(key)
-        if at is None:
-            out.append((-1, -1))
-        else:
-            w = int(word_of[at])
-            out.append((w, int(at - starts[w])))
-    return out
+    wanted = np.array([x * width + y if 0 <= x < width and 0 <= y < width else -2
+                       for x, y in pairs], dtype=np.int64)
+    valid = wanted[wanted >= 0]
+    # positions whose left and right ids both occur in some wanted pair (a table look-up,
+    # no sort), then the exact pair keys of those few
+    left_ok = np.zeros(width, dtype=bool)
+    right_ok = np.zeros(width, dtype=bool)
+    left_ok[valid // width] = True
+    right_ok[valid % width] = True
+    near = np.flatnonzero((word_of[:-1] == word_of[1:]) & left_ok[ids[:-1]] & right_ok[ids[1:]])
+    keys = ids[near].astype(np.int64) * width + ids[near + 1]
+    inside = np.isin(keys, valid)
+    hits, keys = near[inside], keys[inside]
+    found_keys, first = np.unique(keys, return_index=True)  # (first: the earliest hit)
+    out_word = np.full(len(wanted), -1, dtype=np.int64)
+    out_pos = np.full(len(wanted), -1, dtype=np.int64)
+    if len(found_keys):
+        slot = np.minimum(np.searchsorted(found_keys, wanted), len(found_keys) - 1)
+        found = found_keys[slot] == wanted
+        at = hits[first[slot[found]]]
+        words = word_of[at]
+        out_word[found] = words
+        out_pos[found] = at - np.searchsorted(word_of, words)
+    return list(zip(out_word.tolist(), out_pos.tolist()))
 
 
 # -- sentences --------------------------------------------------------------------------

@@ -22,8 +22,10 @@ import plotly.graph_objects as go
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.display import label
+from bpeviz.owned import OwnedCache
 from bpeviz.render import chart_text
-from bpeviz.views import PairGrid
+from bpeviz.training import Training
+from bpeviz.views import PairGrid, merges_frame
 
 
 def _unique(labels: Sequence[str]) -> list[str]:
@@ -212,14 +214,23 @@ def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = N
     return fig
 
 
+def merge_strength_hover(merges: pd.DataFrame) -> np.ndarray | None:
+    """The bars' hover labels: (left, right, token) per merge, escaped for Plotly."""
+    if not len(merges):
+        return None
+    return np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),
+                     merges["token"].map(chart_text)], axis=-1)
+
+
 def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
-                          presentation: bool = False) -> go.Figure:
-    """Count (and WordPiece score) of each merge by step."""
+                          presentation: bool = False,
+                          hover: np.ndarray | None = None) -> go.Figure:
+    """Count (and WordPiece score) of each merge by step. ``hover``:
+    :func:`merge_strength_hover` of ``merges``, when the caller keeps it."""
     value = get_algorithm(algorithm).value_name()
     fig = go.Figure(go.Bar(
         x=merges["step"], y=merges[value], name=value,
-        customdata=np.stack([merges["left"].map(chart_text), merges["right"].map(chart_text),
-                             merges["token"].map(chart_text)], axis=-1) if len(merges) else None,
+        customdata=hover if hover is not None else merge_strength_hover(merges),
         hovertemplate=("step %{x}: %{customdata[0]} + %{customdata[1]} → %{customdata[2]}"
                        f"<br>{value} " + ("%{y:.4~g}" if value == "score" else "%{y:,}")
                        + "<extra></extra>"),
@@ -229,6 +240,19 @@ def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None
     fig.update_layout(xaxis_title="merge step", yaxis_title=f"{value} of the merged pair",
                       height=320, margin={"t": 30, "b": 10}, font=_font(presentation))
     return fig
+
+
+_STRENGTH: OwnedCache[tuple[pd.DataFrame, np.ndarray | None]] = OwnedCache("strength chart")
+
+
+def training_strength_figure(training: Training, byte_style: str = "gpt2",
+                             step: int | None = None, presentation: bool = False) -> go.Figure:
+    """:func:`merge_strength_figure` of ``training``'s merges; the merges frame and the
+    hover labels (150,000 escaped labels at 50,000 merges) made once per training and
+    byte style."""
+    merges, hover = _STRENGTH.get(training, byte_style, lambda: (
+        frame := merges_frame(training, byte_style), merge_strength_hover(frame)))
+    return merge_strength_figure(merges, training.algorithm, step, presentation, hover=hover)
 
 
 def length_figure(vocab: pd.DataFrame, presentation: bool = False) -> go.Figure:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.corpus import Corpus
+from bpeviz.owned import OwnedCache
 
 if TYPE_CHECKING:
     from bpeviz.training import TrainOptions
@@ -86,19 +87,31 @@ def _check_training(corpus: Corpus, options: TrainOptions, limits: Limits = LIMI
 
 def _weighted_symbols(corpus: Corpus, options: TrainOptions) -> int:
     """Initial symbols counted with repeats (sum of count x initial length), exactly:
-    what ``Training.initial_tokens`` will be, known before training."""
+    what ``Training.initial_tokens`` will be, known before training. Counted once per
+    corpus and kind of symbol (every page run checks the limits: at 10 MB the count
+    took a tenth of a rerun)."""
     from bpeviz.algorithms import get
-    from bpeviz.symbols import utf8_bytes
 
     alg = get(options.algorithm)
-    if alg.byte_level:
+    marker = bool(options.marker and options.marker_style == "separate" and alg.takes_marker)
+    return _WEIGHTED.get(corpus, (alg.byte_level, marker),
+                         lambda: _count_weighted_symbols(corpus, alg.byte_level, marker))
+
+
+def _count_weighted_symbols(corpus: Corpus, byte_level: bool, marker: bool) -> int:
+    from bpeviz.symbols import utf8_bytes
+
+    if byte_level:
         sizes = [len(utf8_bytes(w)) for w in corpus.words]
     else:
         sizes = list(map(len, corpus.words))
     total = sum(c * n for c, n in zip(corpus.counts, sizes))
-    if options.marker and options.marker_style == "separate" and alg.takes_marker:
+    if marker:
         total += sum(corpus.counts)  # one marker symbol after every word
     return total
+
+
+_WEIGHTED: OwnedCache[int] = OwnedCache("weighted symbols")
 
 
 def check_sizes(

@@ -32,6 +32,7 @@ from bpeviz.engine.inputs import (  # noqa: F401  (re-exported: this module was 
 )
 from bpeviz.engine.python import PairState, _PairState  # noqa: F401
 from bpeviz.engine.splitlog import NEVER, SplitLog  # noqa: F401
+from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol, initial_symbols
 
 if TYPE_CHECKING:
@@ -394,7 +395,11 @@ class Training:
         return int(self.vocab_sizes[step])
 
     def token_counts(self) -> np.ndarray:
-        """Tokens in the whole corpus after each step, for steps ``0..len(merges)``."""
+        """Tokens in the whole corpus after each step, for steps ``0..len(merges)``
+        (counted once per training; each call returns a copy the caller may change)."""
+        return _TOKEN_COUNTS.get(self, None, self._count_tokens).copy()
+
+    def _count_tokens(self) -> np.ndarray:
         if self.initial_tokens > INT64_MAX:  # counts past 64 bits: Python ints
             done = [0, *accumulate(m.replaced for m in self.merges)]
             return np.array([self.initial_tokens - d for d in done], dtype=object)
@@ -432,3 +437,6 @@ class Training:
         from bpeviz.serialize import save_training
 
         save_training(self, path)
+
+
+_TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("token counts")

@@ -112,14 +112,39 @@ def _cache(training: Training, key: Any, value: Any) -> Any:
 
 
 def created_at(training: Training) -> np.ndarray:
-    """For every token id, the step that created it (0 for special tokens and the alphabet)."""
-    steps = np.zeros(len(training.vocab), dtype=np.int64)
-    seen = set()
-    for m in training.merges:
-        if m.token_id >= training.n_base and m.token_id not in seen:
-            seen.add(m.token_id)
-            steps[m.token_id] = m.step
-    return steps
+    """For every token id, the step that created it (0 for special tokens and the alphabet).
+
+    Computed once per training; each call returns a copy the caller may change.
+    """
+    found = _cached(training, "created_at")
+    if found is None:
+        steps = np.zeros(len(training.vocab), dtype=np.int64)
+        for i, m in _first_merges(training).items():
+            if i >= training.n_base:
+                steps[i] = m.step
+        found = _cache(training, "created_at", steps)
+    return found.copy()
+
+
+def _first_merges(training: Training) -> dict[int, Any]:
+    """Token id -> the first merge that makes it, once per training (read-only)."""
+    found = _cached(training, "first_merges")
+    if found is None:
+        first: dict[int, Any] = {}
+        for m in training.merges:
+            first.setdefault(m.token_id, m)
+        found = _cache(training, "first_merges", first)
+    return found
+
+
+def token_label_list(training: Training, byte_style: str = "gpt2") -> list[str]:
+    """``label(token, byte_style)`` of every token, by id; once per training and byte
+    style (treat it as read-only)."""
+    key = ("token_label_list", byte_style)
+    found = _cached(training, key)
+    if found is None:
+        found = _cache(training, key, [label(s, byte_style) for s in training.vocab])
+    return found
 
 
 # -- words ----------------------------------------------------------------------------
@@ -296,7 +321,7 @@ def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
         specials = set(training.options.special_tokens)
         whole = _cache(training, key, pd.DataFrame({
             "id": np.arange(len(vocab)),
-            "token": [label(s, byte_style) for s in vocab],
+            "token": list(token_label_list(training, byte_style)),
             "kind": ["special" if i < len(specials) and vocab[i] in specials
                      else "base" if i < training.n_base else "merged"
                      for i in range(len(vocab))],
@@ -323,9 +348,7 @@ class TreeNode:
 
 def merge_tree(training: Training, token_id: int) -> TreeNode:
     """The merge tree of a token: each merged token splits into the two it was made from."""
-    first_merge = {}
-    for m in training.merges:
-        first_merge.setdefault(m.token_id, m)
+    first_merge = _first_merges(training)
 
     def build(i: int, depth: int) -> TreeNode:
         m = first_merge.get(i)

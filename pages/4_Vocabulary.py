@@ -63,9 +63,9 @@ def vocabulary() -> None:
             current = ui.get("tree_token") if "tree_token" in st.session_state else None
             if current not in merged:
                 ui.put("tree_token", merged[0])
-            vocab = training.vocab
+            labels = views.token_label_list(training, byte_style)  # (once per training)
             ui.bound(st.selectbox, "Token", "tree_token", merged,
-                     format_func=lambda i: f"{views.label(vocab[i], byte_style)}  (id {i})")
+                     format_func=lambda i: f"{labels[i]}  (id {i})")
             node = views.merge_tree(training, ui.get("tree_token"))
             st.html(render.merge_tree_html(node, byte_style, strong,
                                            glossary.ChipNotes(training, byte_style)))
@@ -81,8 +81,7 @@ def charts(step: int, frame) -> None:
     config = {"displaylogo": False, "typesetMath": False}
     with a:
         st.markdown("**Merge strength by step**")
-        st.plotly_chart(figures.merge_strength_figure(views.merges_frame(training, byte_style),
-                                                     ctx.algorithm, step, strong),
+        st.plotly_chart(figures.training_strength_figure(training, byte_style, step, strong),
                         config=config, key="chart_strength")
     with b:
         st.markdown("**Corpus tokens by step**")
