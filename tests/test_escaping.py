@@ -262,7 +262,9 @@ def test_chart_labels_and_hover_texts_show_hostile_tokens_as_text(hostile):
     frame = views.merges_frame(hostile)
     bars = figures.merge_strength_figure(frame, hostile.algorithm, step=3)
     only_own_chart_markup(figure_strings(bars))
-    assert [html.unescape(t) for t in bars.data[0].customdata[:, 2]] == frame["token"].tolist()
+    assert [html.unescape(t) for t in bars.data[0].customdata] == [
+        f"{left} + {right} → {token}"
+        for left, right, token in zip(frame["left"], frame["right"], frame["token"])]
     lines = figures.token_count_figure({"<script>alert(1)</script> $x$ &": [5, 4, 3]}, step=1)
     only_own_chart_markup(figure_strings(lines))
     assert html.unescape(lines.data[0].name) == "<script>alert(1)</script> $x$ &"
