@@ -10,37 +10,64 @@ from bpeviz.ui import compare as ui_compare
 
 ctx = ui.page("Compare", uses_training=False)
 byte_style, strong = ctx.byte_style, ctx.presentation
-st.title("Compare configurations")
-st.caption(ui.md_escape(
+about = ui.md_escape(
     f"Each configuration trains on the sidebar's corpus ({ctx.corpus_name}), or is the "
     "tokenizer file you opened on the Vocabulary page, and cuts the same text. One control "
-    "moves them all; where they cut the text differently is marked."))
+    "moves them all; where they cut the text differently is marked.")
+if strong:  # on a projector the page's description waits behind the title's "?"
+    st.title("Compare configurations", help=about)
+else:
+    st.title("Compare configurations")
+    st.caption(about)
 
-n = ui.bound(st.segmented_control, "Configurations", "cmp_n", [2, 3], required=True,
-             format_func=lambda k: f"{k} side by side")
-if not ui.get("text") and not st.session_state.get("text_edited"):
-    ui.put("text", (ctx.sample.try_text if ctx.sample else "") or "The tokenizer learns tokens")
-text = ui.bound(st.text_area, "Text to cut", "text", height=90, max_chars=LIMITS.input_chars,
-                then=lambda: st.session_state.__setitem__("text_edited", True),
-                help="The same text as on Tokenize: it stays when you switch pages.")
+if strong:
+    # On a projector the cuts are what the audience must see: the text, then the position
+    # control and the cuts, on the first screen; the settings fold away below them.
+    text_area = st.container()
+    stage_area = st.container()
+    settings_area = st.expander("Settings: how many configurations, each one's algorithm "
+                                "and options, a tokenizer file to compare")
+else:
+    settings_area = st.container()
+    text_area = st.container()
+    stage_area = st.container()
 
-with st.expander("Compare a tokenizer file too (tokenizer.json, vocab.json + merges.txt, "
-                 "*.tiktoken, vocab.txt, training.json)", expanded=ui.imported() is not None):
-    ui.import_widget()
-    st.caption("An opened file can be any configuration: choose it under \"Tokenizer\" below.")
+with settings_area:
+    n = ui.bound(st.segmented_control, "Configurations", "cmp_n", [2, 3], required=True,
+                 format_func=lambda k: f"{k} side by side")
+with text_area:
+    if not ui.get("text") and not st.session_state.get("text_edited"):
+        ui.put("text", (ctx.sample.try_text if ctx.sample else "")
+               or "The tokenizer learns tokens")
+    text = ui.bound(st.text_area, "Text to cut", "text", height=68 if strong else 90,
+                    max_chars=LIMITS.input_chars,
+                    then=lambda: st.session_state.__setitem__("text_edited", True),
+                    help="The same text as on Tokenize: it stays when you switch pages.")
 
-configurations = []
-for i, column in enumerate(st.columns(n, gap="large"), 1):
-    with column:
-        colour = render_compare.colour(i - 1)
-        st.html(f'<h3 style="border-bottom:4px solid {colour}">Configuration '
-                f'{render_compare.CONFIG_LETTERS[i - 1]}</h3>')
-        try:
-            configurations.append(ui_compare.configuration(ctx, i))
-        except ValueError as err:
-            ui.error(err)
+with settings_area:
+    file_area = (st.container() if strong else  # an expander cannot hold another
+                 st.expander("Compare a tokenizer file too (tokenizer.json, vocab.json + "
+                             "merges.txt, *.tiktoken, vocab.txt, training.json)",
+                             expanded=ui.imported() is not None))
+    with file_area:
+        ui.import_widget()
+        st.caption("An opened file can be any configuration: choose it under \"Tokenizer\" "
+                   "below.")
+
+    configurations = []
+    for i, column in enumerate(st.columns(n, gap="large"), 1):
+        with column:
+            colour = render_compare.colour(i - 1)
+            st.html(f'<h3 style="border-bottom:4px solid {colour}">Configuration '
+                    f'{render_compare.CONFIG_LETTERS[i - 1]}</h3>')
+            try:
+                configurations.append(ui_compare.configuration(ctx, i))
+            except ValueError as err:
+                ui.error(err)
 if len(configurations) < 2:
-    st.info("Compare needs at least two usable configurations: fix the one above.")
+    with stage_area:
+        st.info("Compare needs at least two usable configurations: fix the one "
+                + ("in the settings below." if strong else "above."))
     st.stop()
 labels = [c.label for c in configurations]
 
@@ -49,7 +76,8 @@ labels = [c.label for c in configurations]
 def lockstep() -> None:
     """The position control and everything it moves. The browser steps the cuts by itself
     (keys, drag, Play); Python hears the settled position and reruns only this."""
-    st.subheader("Where they cut the text")
+    if not strong:  # on a projector the bar says it, and the cuts need the height
+        st.subheader("Where they cut the text")
     position = ui_compare.positions(configurations)
     steps, notes = position.steps, position.notes
     snaps = [ui_compare.snapshot(c.training, s) for c, s in zip(configurations, steps)]
@@ -63,8 +91,11 @@ def lockstep() -> None:
         return
     only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
                     help="Draw only the runs of tokens that some configuration cuts differently.")
-    st.html(render_compare.legend_html(labels))
+    if not strong:  # on a projector the cuts come first, what A, B and C are after them
+        st.html(render_compare.legend_html(labels))
     ui_compare.cuts(configurations, position, text, byte_style, strong, only)
+    if strong:
+        st.html(render_compare.legend_html(labels))
     st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
                "another configuration; whitespace at a token's ends does not count. "
                "Keys anywhere on the page (not in a text box): ← → one position, Shift ten, "
@@ -137,7 +168,8 @@ def lockstep() -> None:
             "shares one axis."))
 
 
-lockstep()
+with stage_area:
+    lockstep()
 trained = [c for c in configurations if not c.opened]
 for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
     shown = [c for c in trained if ui_compare.step_name(c.training) == kind]
