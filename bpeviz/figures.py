@@ -214,30 +214,83 @@ def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = N
     return fig
 
 
-def merge_strength_hover(merges: pd.DataFrame) -> np.ndarray | None:
-    """The bars' hover labels, one string per merge ("left + right → token"), escaped for
-    Plotly. One string per bar, not three: Plotly validates and writes a 3-column
-    ``customdata`` of 50,000 rows about 4x slower (about 180 ms against 40 ms a rerun).
+#: the merge-strength chart draws at most this many bars (a bar per merge up to it; past
+#: it, the strongest merge of each run of consecutive merges): 50,000 bars cost Plotly and
+#: the browser about 0.3 s a rerun, and a 1,000-pixel chart cannot show them apart
+STRENGTH_BARS = 2_000
+
+
+def strength_run(n_merges: int, max_bars: int = STRENGTH_BARS) -> int:
+    """How many consecutive merges one bar of the strength chart stands for.
+
+    >>> strength_run(200), strength_run(2_000), strength_run(2_001), strength_run(50_000)
+    (1, 1, 2, 25)
+    """
+    return max(1, -(-n_merges // max_bars))
+
+
+def strongest_merges(merges: pd.DataFrame, value: str,
+                     max_bars: int = STRENGTH_BARS) -> pd.DataFrame:
+    """The bars of the strength chart: every merge (``first`` = ``last`` = its step) when
+    there are at most ``max_bars``; else, for each run of :func:`strength_run` consecutive
+    merges, the one with the largest ``value`` (the earliest of equals), with the run's
+    first and last step.
+
+    >>> m = pd.DataFrame({"step": [1, 2, 3, 4, 5], "count": [5, 9, 9, 2, 7],
+    ...                   "left": list("abcde"), "right": list("fghij"),
+    ...                   "token": ["af", "bg", "ch", "di", "ej"]})
+    >>> strongest_merges(m, "count", max_bars=2)[["step", "count", "first", "last"]]
+       step  count  first  last
+    0     2      9      1     3
+    1     5      7      4     5
+    """
+    run = strength_run(len(merges), max_bars)
+    if run == 1:
+        return merges.assign(first=merges["step"], last=merges["step"])
+    values = merges[value].to_numpy(dtype=float)
+    padded = np.full(-(-len(values) // run) * run, -np.inf)
+    padded[: len(values)] = values
+    starts = np.arange(0, len(values), run)
+    picked = starts + np.argmax(padded.reshape(-1, run), axis=1)
+    steps = merges["step"].to_numpy()
+    bars = merges.iloc[picked].reset_index(drop=True)
+    return bars.assign(first=steps[starts],
+                       last=steps[np.minimum(starts + run, len(steps)) - 1])
+
+
+def merge_strength_hover(bars: pd.DataFrame) -> np.ndarray | None:
+    """The bars' hover labels, one string per bar ("left + right → token", and the run of
+    merges it is the strongest of), escaped for Plotly. One string per bar, not three:
+    Plotly validates and writes a 3-column ``customdata`` about 4x slower.
 
     >>> import pandas as pd
     >>> merge_strength_hover(pd.DataFrame({"left": ["<"], "right": ["b"], "token": ["<b"]}))
     array(['&lt; + b → &lt;b'], dtype=object)
     """
-    if not len(merges):
+    if not len(bars):
         return None
-    return (merges["left"].map(chart_text) + " + " + merges["right"].map(chart_text)
-            + " → " + merges["token"].map(chart_text)).to_numpy(dtype=object)
+    labels = (bars["left"].map(chart_text) + " + " + bars["right"].map(chart_text)
+              + " → " + bars["token"].map(chart_text))
+    if "first" in bars and (bars["first"] != bars["last"]).any():
+        labels = labels + ("<br>the strongest of merges " + bars["first"].map("{:,}".format)
+                           + "–" + bars["last"].map("{:,}".format))
+    return labels.to_numpy(dtype=object)
 
 
 def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
                           presentation: bool = False,
-                          hover: np.ndarray | None = None) -> go.Figure:
-    """Count (and WordPiece score) of each merge by step. ``hover``:
-    :func:`merge_strength_hover` of ``merges``, when the caller keeps it."""
+                          bars: tuple[pd.DataFrame, np.ndarray | None] | None = None
+                          ) -> go.Figure:
+    """Count (and WordPiece score) of each merge by step, at most :data:`STRENGTH_BARS`
+    bars (:func:`strongest_merges`). ``bars``: the bars and their
+    :func:`merge_strength_hover`, when the caller keeps them."""
     value = get_algorithm(algorithm).value_name()
+    if bars is None:
+        shown = strongest_merges(merges, value)
+        bars = (shown, merge_strength_hover(shown))
+    shown, hover = bars
     fig = go.Figure(go.Bar(
-        x=merges["step"], y=merges[value], name=value,
-        customdata=hover if hover is not None else merge_strength_hover(merges),
+        x=shown["step"].to_numpy(), y=shown[value].to_numpy(), name=value, customdata=hover,
         hovertemplate=("step %{x}: %{customdata}"
                        f"<br>{value} " + ("%{y:.4~g}" if value == "score" else "%{y:,}")
                        + "<extra></extra>"),
@@ -254,12 +307,13 @@ _STRENGTH: OwnedCache[tuple[pd.DataFrame, np.ndarray | None]] = OwnedCache("stre
 
 def training_strength_figure(training: Training, byte_style: str = "gpt2",
                              step: int | None = None, presentation: bool = False) -> go.Figure:
-    """:func:`merge_strength_figure` of ``training``'s merges; the merges frame and the
-    hover labels (150,000 escaped labels at 50,000 merges) made once per training and
-    byte style."""
-    merges, hover = _STRENGTH.get(training, byte_style, lambda: (
-        frame := merges_frame(training, byte_style), merge_strength_hover(frame)))
-    return merge_strength_figure(merges, training.algorithm, step, presentation, hover=hover)
+    """:func:`merge_strength_figure` of ``training``'s merges; its bars and hover labels
+    made once per training and byte style."""
+    value = get_algorithm(training.algorithm).value_name()
+    bars = _STRENGTH.get(training, byte_style, lambda: (
+        shown := strongest_merges(merges_frame(training, byte_style), value),
+        merge_strength_hover(shown)))
+    return merge_strength_figure(bars[0], training.algorithm, step, presentation, bars=bars)
 
 
 def length_figure(vocab: pd.DataFrame, presentation: bool = False) -> go.Figure:

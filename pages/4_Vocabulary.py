@@ -17,6 +17,10 @@ st.caption(ui.md_escape(
     f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 
 
+#: the merge tree's token list holds at most this many choices
+TREE_CHOICES = 500
+
+
 def _pick_row() -> None:
     event = st.session_state.get("vocab_table")
     rows = event.selection.rows if event else []
@@ -56,16 +60,25 @@ def vocabulary() -> None:
         st.caption("Newest first. Select a row to see how that token was built.")
     with tree_col:
         st.subheader("Merge tree")
-        merged = [i for i in range(len(snap.vocab) - 1, training.n_base - 1, -1)]
-        if not merged:
+        newest, oldest = len(snap.vocab) - 1, training.n_base
+        if newest < oldest:
             st.info("No merged token yet at this step: move the step on.")
         else:
             current = ui.get("tree_token") if "tree_token" in st.session_state else None
-            if current not in merged:
-                ui.put("tree_token", merged[0])
+            if not (isinstance(current, int) and oldest <= current <= newest):
+                ui.put("tree_token", newest)
+            # the choices: the newest merged tokens the table shows (its search and kinds),
+            # at most TREE_CHOICES of them, and the one picked (50,000 choices would travel
+            # to the browser on every step)
+            choices = [int(i) for i in shown["id"] if oldest <= i <= newest][:TREE_CHOICES]
+            if ui.get("tree_token") not in choices:
+                choices.insert(0, ui.get("tree_token"))
             labels = views.token_label_list(training, byte_style)  # (once per training)
-            ui.bound(st.selectbox, "Token", "tree_token", merged,
+            ui.bound(st.selectbox, "Token", "tree_token", choices,
                      format_func=lambda i: f"{labels[i]}  (id {i})")
+            if newest - oldest + 1 > len(choices):
+                st.caption(f"The list holds the {TREE_CHOICES:,} newest merged tokens the "
+                           "table shows: search the table or select a row to reach others.")
             node = views.merge_tree(training, ui.get("tree_token"))
             st.html(render.merge_tree_html(node, byte_style, strong,
                                            glossary.ChipNotes(training, byte_style)))
@@ -83,6 +96,12 @@ def charts(step: int, frame) -> None:
         st.markdown("**Merge strength by step**")
         st.plotly_chart(figures.training_strength_figure(training, byte_style, step, strong),
                         config=config, key="chart_strength")
+        run = figures.strength_run(len(training.merges))
+        st.caption(f"One bar per merge: the {ctx.alg.value_name()} of the pair it merged."
+                   if run == 1 else
+                   f"{len(training.merges):,} merges in bars of {run}: each bar is the "
+                   f"merge with the highest {ctx.alg.value_name()} among {run} merges in a "
+                   "row (hover names it and the run).")
     with b:
         st.markdown("**Corpus tokens by step**")
         st.plotly_chart(figures.token_count_figure({"corpus tokens": training.token_counts()},

@@ -8,6 +8,7 @@ import gc
 from itertools import accumulate
 
 import numpy as np
+import pandas as pd
 import plotly.io
 import pytest
 from hypothesis import given, settings
@@ -149,3 +150,27 @@ def test_first_occurrences_of_pairs_equal_the_plain_search(words, merges, data):
         st.sampled_from(listed) if listed else st.nothing(),
         st.tuples(st.integers(0, n + 2), st.integers(0, n + 2))), max_size=12))
     assert _first_seen(snap, pairs) == _first_seen_plain(snap, pairs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=60), st.integers(1, 12))
+def test_the_strength_bars_are_the_strongest_merge_of_each_run(counts, max_bars):
+    """Past ``max_bars`` merges a bar is the strongest merge (the earliest of equals) of a
+    run of consecutive merges, the runs covering every merge once, in order."""
+    n = len(counts)
+    merges = pd.DataFrame({"step": range(1, n + 1), "count": counts,
+                           "left": ["l"] * n, "right": ["r"] * n,
+                           "token": [f"t{i}" for i in range(1, n + 1)]})
+    bars = figures.strongest_merges(merges, "count", max_bars=max_bars)
+    run = -(-n // max_bars)
+    assert len(bars) <= max_bars
+    expected = []
+    for first in range(1, n + 1, run):
+        last = min(first + run - 1, n)
+        window = counts[first - 1:last]
+        best = first + window.index(max(window))
+        expected.append((best, max(window), first, last))
+    assert list(zip(bars["step"], bars["count"], bars["first"], bars["last"])) == expected
+    hover = figures.merge_strength_hover(bars)
+    assert all(h.startswith(f"l + r → t{s}") for h, s in zip(hover, bars["step"]))
+    assert all(("the strongest of merges" in h) == (run > 1) for h in hover)
