@@ -174,3 +174,62 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
         counts[split] += 1
         first.setdefault(split, i)
     return sorted(counts.items(), key=lambda kv: (-kv[1], first[kv[0]]))
+
+
+def _quote(piece: str) -> str:
+    from bpeviz import views as shown
+
+    return f"‘{shown.label(piece)}’"
+
+
+def rounds_sentence(training: UnigramTraining) -> str:
+    """How many rounds this training has, and why: the seed (its characters are never
+    pruned), the share each round keeps, the target; when the size was chosen for the
+    corpus (``options["plan"]``), what the trainer's own defaults would have given.
+
+    >>> from bpeviz.unigram.course import train_course
+    >>> t = train_course({"▁hug": 10, "▁pug": 5, "▁hugs": 5}, vocab_size=8, seed_size=20)
+    >>> print(rounds_sentence(t))  # doctest: +ELLIPSIS
+    11 pruning rounds: the seed has 20 pieces (6 single characters, never removed, and 14 ...
+    """
+    opts = training.options
+    sizes = [len(s.pieces) for s in training.steps]
+    seed = training.at(0).pieces
+    chars = sum(len(p) == 1 for p in seed)
+    course = training.variant == "course"
+    prunings = len(training) - 1 - (0 if course else 1)
+    target = int(opts.get("vocab_size", sizes[-1]))  # type: ignore[call-overload]
+    noun = "round" if prunings == 1 else "rounds"
+    text = (f"{prunings:,} pruning {noun}: the seed has {sizes[0]:,} pieces ({chars:,} single "
+            f"characters, never removed, and {sizes[0] - chars:,} longer substrings")
+    if course:
+        fraction = float(opts.get("prune_fraction", 0.1))  # type: ignore[arg-type]
+        text += (f"); each round removes {fraction:.0%} of the vocabulary's size among the "
+                 f"longer pieces, those whose removal raises the loss least, until at most "
+                 f"{target:,} pieces are left.")
+    else:
+        keep = float(opts.get("shrinking_factor", 0.75))  # type: ignore[arg-type]
+        text += (f"); each round first re-estimates the probabilities (pieces nobody uses go) "
+                 f"and then keeps {keep:.0%} of the pieces, the ones whose removal would cost "
+                 f"most, until {int(target * 1.1):,} (1.1 × the target of {target:,}) is "
+                 f"reached or only characters are left to remove. The last step is the final "
+                 f"vocabulary: {sizes[-1]:,} pieces, every character of the corpus kept.")
+    found = opts.get("plan")
+    auto = tuple(opts.get("auto", ()))  # type: ignore[arg-type]
+    if found is not None and auto:
+        why = []
+        if "vocab_size" in auto:
+            why.append(f"the target of {target:,} was chosen for this corpus so that the run "
+                       f"has about {found.rounds:,} pruning rounds")
+        if "shrinking_factor" in auto and found.keep != 0.75 and found.natural is not None:
+            why.append(f"each round keeps {found.keep:.0%}, not SentencePiece's own 75%, "
+                       f"which prunes this corpus in {found.natural:,} "
+                       f"round{'' if found.natural == 1 else 's'} at most")
+        if "seed_size" in auto and opts.get("seed_size") != 300:
+            why.append(f"the seed holds {int(opts['seed_size']):,} pieces: the course's "
+                       f"300 would be {'only ' if found.characters >= 300 else ''}"
+                       f"characters here ({found.characters:,} of them), so it gets as many "
+                       "substrings as characters")
+        if why:
+            text += " Why: " + "; ".join(why) + " (set your own in the sidebar)."
+    return text
