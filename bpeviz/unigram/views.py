@@ -48,16 +48,59 @@ def removed_at(training: UnigramTraining, k: int) -> tuple[Removal, ...]:
     return training.at(k - 1).removed if k > 0 else ()
 
 
+def _nan(value: float | None) -> float:
+    return float("nan") if value is None else float(value)
+
+
 def removed_frame(removed: tuple[Removal, ...]) -> pd.DataFrame:
-    """One row per removed piece: piece, cost (loss increase; NaN: not computed), reason,
-    cheapest first."""
+    """One row per removed piece: piece, cost (the trainer's ranking key; NaN: not
+    computed), reason, uses (in the corpus's best splits), nats (how much less likely
+    the corpus becomes without it), instead (how the piece itself is cut without it).
+    The pieces in use first, cheapest first; then the ones nobody used."""
     frame = pd.DataFrame({
         "piece": [r.piece for r in removed],
-        "cost": [float("nan") if r.cost is None else float(r.cost) for r in removed],
+        "cost": [_nan(r.cost) for r in removed],
         "reason": [r.reason for r in removed],
         "why": [REASONS.get(r.reason, r.reason) for r in removed],
+        "uses": [_nan(r.uses) for r in removed],
+        "nats": [_nan(r.nats) for r in removed],
+        "instead": [" + ".join(_quote(p) for p in r.alternative) if r.alternative else ""
+                    for r in removed],
+        "unused": [r.unused for r in removed],
     })
-    return frame.sort_values("cost", kind="stable", na_position="last").reset_index(drop=True)
+    return frame.sort_values(["unused", "cost"], kind="stable",
+                             na_position="last").reset_index(drop=True)
+
+
+def used_removals(removed: tuple[Removal, ...]) -> list[Removal]:
+    """The removed pieces that some best split used, the cheapest (lowest cost) first."""
+    used = [r for r in removed if not r.unused and r.reason == "pruned" and r.cost is not None]
+    return sorted(used, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
+
+
+def removal_sentence(r: Removal, course: bool = False) -> str:
+    """What removing ``r`` costs, in words, from the trainer's data.
+
+    >>> print(removal_sentence(Removal("ing", 0.1, "pruned", 7.0, -3.2, ("in", "g"), 12.3)))
+    Removing ‘ing’ makes the corpus 12.3 nats less likely: its 7 uses must be cut into ‘in’ + ‘g’ instead.
+    """
+    uses = f"its {r.uses:,.0f} use{'' if r.uses == 1 else 's'}" if r.uses is not None else "it"
+    instead = (" + ".join(_quote(p) for p in r.alternative) if r.alternative else None)
+    if r.nats is None:
+        return f"Removing {_quote(r.piece)} cost {r.cost:.4g}."
+    how = "less" if r.nats >= 0 else "more"
+    text = f"Removing {_quote(r.piece)} makes the corpus {abs(r.nats):,.3g} nats {how} likely"
+    if course:
+        text += (f" (the course's loss recomputed without it); {uses}"
+                 + (f" go, and {_quote(r.piece)} itself is cut into {instead}."
+                    if instead else " go."))
+    else:
+        text += (f": {uses} must be cut into {instead} instead" if instead else "")
+        if r.nats < 0:
+            text += (" (SentencePiece's estimate, from how often the pieces are used: the "
+                     "pieces of the cut become more frequent, hence more probable)")
+        text += "."
+    return text
 
 
 def round_sentence(training: UnigramTraining, k: int) -> str:
@@ -71,7 +114,7 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     >>> print(round_sentence(t, 1))  # doctest: +NORMALIZE_WHITESPACE
     Round 1 removed 1 piece: 1 because removing it raised the loss least.
     The vocabulary went from 3 to 2 pieces, the loss from 5.0 to 6.0.
-    Removing ab raised the loss least: +0.25.
+    Of the 1 removed piece in use, ab raised the loss least: +0.25.
     """
     if k == 0:
         nxt = len(training.at(0).removed)
@@ -90,11 +133,11 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     if len(after.pieces) > len(before.pieces) - len(removed):
         text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
                  "were put back (every character of the corpus stays in the vocabulary).")
-    costed = [r for r in removed if r.cost is not None and r.reason == "pruned"]
+    costed = used_removals(removed)
     if costed:
-        low = min(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
-        high = max(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
-        text += f" Removing {low.piece} raised the loss least: +{low.cost:.4g}."
+        low, high = costed[0], costed[-1]
+        text += (f" Of the {len(costed):,} removed piece{'' if len(costed) == 1 else 's'} in "
+                 f"use, {low.piece} raised the loss least: +{low.cost:.4g}.")
         if high is not low:
             text += f" The costliest piece removed was {high.piece}: +{high.cost:.4g}."
     return text
