@@ -211,7 +211,9 @@ class Removal:
       which may differ from the step's listed ones for a piece that went);
     - ``alternative``: how the piece's own text is cut without it (SentencePiece: its
       second-best segmentation, which the loss estimate assumes every use turns into;
-      the course: the best segmentation of the piece without it);
+      the course: the best segmentation of the piece without it); a character that no
+      live piece covers appears as itself (SentencePiece's estimate counts it as the
+      unknown piece);
     - ``nats``: how many nats less likely the whole corpus becomes without it
       (SentencePiece's estimate: ``uses x`` the log-probability lost per use, from the
       Viterbi frequencies; the course: the exact rise of its loss, ``cost``).
