@@ -236,7 +236,7 @@ def unigram_explore(ctx) -> None:
         "large vocabulary and each round removes the pieces the corpus misses least."))
     count, _, why = rounds_sentence(training).partition(": ")
     st.html(f'<div class="bv-rounds-why" data-rounds="{len(training) - 1}">'
-            f"<b>{esc(count)}</b>: {esc(why)}</div>")
+            f"<strong>{esc(count)}</strong>: {esc(why)}</div>")
     k = round_controls(training)
     last = len(training) - 1
     step = training.at(k)

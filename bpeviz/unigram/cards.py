@@ -106,8 +106,8 @@ def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
                              f"{'it' if len(unused) - em == 1 else 'them'}")
             noun = "piece" if len(unused) == 1 else "pieces"
             out.append(f'<div class="bv-unused" data-unused="{len(unused)}">'
-                       f'<b>{len(unused):,} {noun} went because nobody used '
-                       f'{"it" if len(unused) == 1 else "them"}</b> '
+                       f'<strong>{len(unused):,} {noun} went because nobody used '
+                       f'{"it" if len(unused) == 1 else "them"}</strong> '
                        f'<span class="bv-muted">({esc("; ".join(parts))}): removing '
                        f'{"it costs" if len(unused) == 1 else "them costs"} nothing.</span> '
                        + "".join(_chip(before, r.piece, byte_style, strong,
@@ -117,9 +117,9 @@ def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
                           'table below</span>' if len(unused) > shown else "") + "</div>")
         if used:
             lead = used[0]
-            out.append(f'<div class="bv-used" data-used="{len(used)}"><b>'
+            out.append(f'<div class="bv-used" data-used="{len(used)}"><strong>'
                        f'{len(used):,} piece{"" if len(used) == 1 else "s"} in use went, '
-                       f'those whose removal raised the loss least.</b> '
+                       f'those whose removal raised the loss least.</strong> '
                        f'<span class="bv-lead">{esc(removal_sentence(lead, course))}</span>'
                        '</div>')
             rows = []
