@@ -20,6 +20,7 @@ from bpeviz import Corpus, views
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES, sample_bytes
 from bpeviz.ui import pretokenizer_for
+from bpeviz.unigram.cards import CARD_PIECES
 from bpeviz.unigram.corpus_words import train_corpus, unigram_word
 from bpeviz.unigram.lattice import f32
 from bpeviz.unigram.views import (
@@ -342,13 +343,12 @@ def test_the_round_card_tells_unused_pieces_from_the_cheapest_used_ones():
     text = html.unescape(re.sub(r"<[^>]+>", " ", card))
     assert f"{len(unused):,} pieces went because nobody used them" in text
     assert removal_sentence(used[0]) in " ".join(text.split())
-    rows = re.findall(r'<tr class="bv-removal">(.*?)</tr>', card, re.S)
-    assert len(rows) == min(6, len(used))
-    for row, r in zip(rows, used):
-        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in
-                 re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        assert cells[0] == views.label(r.piece)
-        assert cells[1] == f"{r.nats:+,.3g} nats"
-        assert cells[3] == "→ " + "".join(views.label(p) for p in r.alternative)
+    items = re.findall(r'<span class="bv-removal"[^>]*>(.*?)</span></span>(?=<span class="bv-(?:removal|muted)|</div>)', card, re.S)
+    assert len(items) == min(CARD_PIECES, len(used))
+    for item, r in zip(items, used):
+        chips = [html.unescape(c) for c in
+                 re.findall(r'<span class="bv-chip[^"]*"[^>]*>(.*?)</span>', item)]
+        assert chips == [views.label(p) for p in (r.piece, *r.alternative)]
+        assert f"{r.nats:+,.3g} nats" in html.unescape(item)
     # no "loss +0" among the pieces the card lists as costing something
     assert "+0 nats" not in text

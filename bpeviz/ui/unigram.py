@@ -32,7 +32,7 @@ from bpeviz.unigram.views import (
     word_lattice,
 )
 
-VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, prune 25% a round)",
+VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, then prune)",
                   "course": "Hugging Face course (prune 10% a round)"}
 #: at most this many characters of the Tokenize text are sampled for the cloud
 CLOUD_CHARS = 300
@@ -233,10 +233,8 @@ def unigram_explore(ctx) -> None:
     st.caption(md_escape(
         f"Unigram ({VARIANT_LABELS.get(training.variant, training.variant)}) on "
         f"{ctx.corpus_name}: {len(ctx.corpus.words):,} distinct words. It starts from a "
-        "large vocabulary and each round removes the pieces the corpus misses least."))
-    count, _, why = rounds_sentence(training).partition(": ")
-    st.html(f'<div class="bv-rounds-why" data-rounds="{len(training) - 1}">'
-            f"<strong>{esc(count)}</strong>: {esc(why)}</div>")
+        "large vocabulary and each round removes the pieces the corpus misses least "
+        f"({len(training) - 1:,} steps in all: why so many, below the loss curve)."))
     k = round_controls(training)
     last = len(training) - 1
     step = training.at(k)
@@ -270,6 +268,9 @@ def unigram_explore(ctx) -> None:
         f"The loss (solid, left axis) and the number of pieces (dotted, right axis) after "
         f"each of the {last} pruning rounds (0 = the seed); the dashed line marks round {k}: "
         f"loss {step.loss:,.1f}, {len(step.pieces):,} pieces."))
+    count, _, why = rounds_sentence(training).partition(": ")
+    st.html(f'<div class="bv-rounds-why" data-rounds="{len(training) - 1}">'
+            f"<strong>{esc(count)}</strong>: {esc(why)}</div>")
 
     left, right = st.columns([3, 2], gap="large")
     with right:

@@ -22,8 +22,9 @@ from bpeviz.unigram.views import (
     used_removals,
 )
 
-#: removed pieces drawn on the card (the table below the card lists every one)
-CARD_PIECES = 6
+#: removed pieces in use listed on the card (the table below the card lists every one);
+#: fewer in presentation mode, where chips are big and the card must fit the first screen
+CARD_PIECES, CARD_PIECES_PRESENTING = 4, 2
 #: segmentations drawn in the cloud (the table below it lists every one)
 CLOUD_ROWS = 8
 
@@ -32,11 +33,11 @@ CSS = """
 .bv-round .bv-sentence{margin-top:.2em;font-size:.9em;line-height:1.4}
 .bv-round .bv-removed{margin-top:.3em;font-size:.9em;line-height:1.9}
 .bv-round .bv-cost{font-size:.85em;white-space:nowrap;font-variant-numeric:tabular-nums}
-.bv-round .bv-unused,.bv-round .bv-used{margin-top:.45em;font-size:.9em;line-height:1.8}
+.bv-round .bv-unused,.bv-round .bv-used{margin-top:.35em;font-size:.9em;line-height:1.4}
 .bv-round .bv-lead{display:block;line-height:1.4}
-.bv-removals{border-collapse:collapse;margin-top:.2em;font-size:.9em}
-.bv-removals td,.bv-removals th{padding:.05em .6em .05em 0;text-align:left;vertical-align:middle}
-.bv-removals th{font-weight:normal;opacity:.75;font-size:.85em}
+.bv-round .bv-removals{margin-top:.2em;font-size:.9em;line-height:1.9}
+.bv-round .bv-removal{display:inline-block;margin-right:1em;white-space:nowrap}
+.bv-round .bv-removal .bv-cost{margin:0 .35em}
 .bv-cloud{width:100%;border-collapse:collapse;table-layout:fixed}
 .bv-cloud td,.bv-cloud th{padding:.2em .5em;border-bottom:1px solid rgba(128,128,128,.3);
   text-align:left;vertical-align:middle}
@@ -61,7 +62,7 @@ def _chip(model: UnigramModel, piece: str, byte_style: str, strong: bool,
 
 
 def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
-                    strong: bool = False, shown: int = CARD_PIECES) -> str:
+                    strong: bool = False, shown: int | None = None) -> str:
     """The card of pruning round ``k``: the vocabulary size before and after, what the
     round did in a sentence (:func:`round_sentence`), how many pieces went because
     nobody used them, and the pieces in use whose removal raised the loss least, each
@@ -76,6 +77,8 @@ def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
     >>> "3 → 2 pieces" in card, "cost 0.25" in card, 'data-round="1"' in card
     (True, True, True)
     """
+    if shown is None:
+        shown = CARD_PIECES_PRESENTING if strong else CARD_PIECES
     last = len(training) - 1
     step = training.at(k)
     head = f"Round {k:,} of {last:,}" + (" (the seed)" if k == 0 else "") + (
@@ -109,37 +112,30 @@ def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
                        f'<strong>{len(unused):,} {noun} went because nobody used '
                        f'{"it" if len(unused) == 1 else "them"}</strong> '
                        f'<span class="bv-muted">({esc("; ".join(parts))}): removing '
-                       f'{"it costs" if len(unused) == 1 else "them costs"} nothing.</span> '
-                       + "".join(_chip(before, r.piece, byte_style, strong,
-                                       REASONS.get(r.reason, r.reason))
-                                 for r in unused[:shown])
-                       + (f'<span class="bv-muted">… {len(unused) - shown:,} more in the '
-                          'table below</span>' if len(unused) > shown else "") + "</div>")
+                       f'{"it costs" if len(unused) == 1 else "them costs"} nothing (listed '
+                       'in the table below).</span></div>')
         if used:
             lead = used[0]
-            out.append(f'<div class="bv-used" data-used="{len(used)}"><strong>'
-                       f'{len(used):,} piece{"" if len(used) == 1 else "s"} in use went, '
-                       f'those whose removal raised the loss least.</strong> '
+            out.append(f'<div class="bv-used" data-used="{len(used)}">'
                        f'<span class="bv-lead">{esc(removal_sentence(lead, course))}</span>'
                        '</div>')
-            rows = []
+            items = []
             for r in used[:shown]:
                 instead = ("".join(_chip(before, p, byte_style, strong) for p in r.alternative)
                            if r.alternative else "")
                 nats = (f"{r.nats:+,.3g} nats" if r.nats is not None else f"cost {r.cost:.3g}")
                 uses = f"{r.uses:,.0f} use{'' if r.uses == 1 else 's'}" if r.uses else ""
-                rows.append('<tr class="bv-removal">'
-                            f'<td>{_chip(before, r.piece, byte_style, strong, removal_sentence(r, course))}</td>'
-                            f'<td class="bv-cost">{esc(nats)}</td>'
-                            f'<td class="bv-cost">{esc(uses)}</td>'
-                            f'<td>{"→ " + instead if instead else ""}</td></tr>')
-            out.append('<table class="bv-removals"><thead><tr><th>piece</th>'
-                       '<th title="how much less likely the corpus is without it">loss</th>'
-                       '<th title="how often the best splits used it">used</th>'
-                       '<th title="how the piece itself is cut without it">cut instead</th>'
-                       '</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
-                       + (f'<div class="bv-muted">… {len(used) - shown:,} more in the table '
-                          'below</div>' if len(used) > shown else ""))
+                items.append(f'<span class="bv-removal" title="{esc(render.attr_text(uses))}">'
+                             + _chip(before, r.piece, byte_style, strong,
+                                     removal_sentence(r, course))
+                             + f'<span class="bv-cost">{esc(nats)}</span>'
+                             + (f'<span class="bv-instead">→ {instead}</span>' if instead
+                                else "") + "</span>")
+            more = len(used) - shown
+            out.append('<div class="bv-removals"><span class="bv-muted">Cheapest used '
+                       '(nats lost → cut instead): </span>' + "".join(items)
+                       + (f'<span class="bv-muted">… {more:,} more in the table below</span>'
+                          if more > 0 else "") + "</div>")
         if other > 0:
             kinds = Counter(r.reason for r in removed if not r.unused and r not in used)
             out.append('<div class="bv-muted">' + esc("; ".join(

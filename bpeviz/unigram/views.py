@@ -114,7 +114,6 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     >>> print(round_sentence(t, 1))  # doctest: +NORMALIZE_WHITESPACE
     Round 1 removed 1 piece: 1 because removing it raised the loss least.
     The vocabulary went from 3 to 2 pieces, the loss from 5.0 to 6.0.
-    Of the 1 removed piece in use, ab raised the loss least: +0.25.
     """
     if k == 0:
         nxt = len(training.at(0).removed)
@@ -133,13 +132,6 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     if len(after.pieces) > len(before.pieces) - len(removed):
         text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
                  "were put back (every character of the corpus stays in the vocabulary).")
-    costed = used_removals(removed)
-    if costed:
-        low, high = costed[0], costed[-1]
-        text += (f" Of the {len(costed):,} removed piece{'' if len(costed) == 1 else 's'} in "
-                 f"use, {low.piece} raised the loss least: +{low.cost:.4g}.")
-        if high is not low:
-            text += f" The costliest piece removed was {high.piece}: +{high.cost:.4g}."
     return text
 
 
