@@ -20,13 +20,17 @@ from bpeviz import Corpus, views
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES, sample_bytes
 from bpeviz.ui import pretokenizer_for
+from bpeviz.unigram.cards import CARD_PIECES
 from bpeviz.unigram.corpus_words import train_corpus, unigram_word
 from bpeviz.unigram.lattice import f32
 from bpeviz.unigram.views import (
+    removal_sentence,
     removed_at,
     removed_frame,
     round_sentence,
+    rounds_sentence,
     segmentation_cloud,
+    used_removals,
     word_lattice,
 )
 
@@ -54,11 +58,14 @@ def unigram_app(page: str = "app.py", **state) -> AppTest:
     return at
 
 
-def sample_training(vocab: int = 1000, variant: str = "sentencepiece", sample=DEFAULT_SAMPLE):
-    """What the app trains for a sample: the same corpus, through the same adapter."""
+def sample_training(vocab: int | None = None, variant: str = "sentencepiece",
+                    sample=DEFAULT_SAMPLE):
+    """What the app trains for a sample: the same corpus, through the same adapter, with
+    the sidebar's defaults (vocab None: the size chosen for the corpus)."""
     corpus = Corpus.from_bytes(sample_bytes(sample), pretokenizer_for("auto", "unigram"),
                                "auto", name=SAMPLES[sample].filename)
-    return train_corpus(corpus, vocab, variant)
+    options = {"seed_size": None} if variant == "course" else {"shrinking_factor": None}
+    return train_corpus(corpus, vocab, variant, **options)
 
 
 def html_bodies(at: AppTest) -> list[str]:
@@ -190,9 +197,9 @@ def test_the_lattice_best_path_is_the_best_of_all_segmentations(variant):
 
 
 def test_the_course_variant_prunes_in_the_app_and_says_when_it_cannot():
-    at = unigram_app("pages/1_Explore.py", uvariant="course", vocab=1000, sample="hug")
+    at = unigram_app("pages/1_Explore.py", uvariant="course", uvocab=1000, sample="hug")
     assert any("made no pruning round" in i.value for i in at.info)  # seed under 1000
-    ok(at.number_input(key="w_vocab").set_value(15).run())
+    ok(at.number_input(key="w_uvocab").set_value(15).run())
     training = sample_training(vocab=15, variant="course", sample="hug")
     assert len(training) > 2
     last = len(training) - 1
@@ -248,7 +255,10 @@ def test_tokenize_cuts_by_viterbi_at_the_round_and_counts_the_cloud():
 
 def test_hostile_corpus_and_text_are_escaped_on_every_page():
     corpus = (HOSTILE + "\n") * 3 + "low lower lowest"
-    at = unigram_app(source="paste", paste=corpus, text=HOSTILE, text_edited=True)
+    # uvocab=1000: a smaller vocabulary cuts the dummy prefix "▁" off as a token of its
+    # own, which Tokenize shows as an extra leading ▁ (see the last assertion)
+    at = unigram_app(source="paste", paste=corpus, text=HOSTILE, text_edited=True,
+                     uvocab=1000)
     for page in PAGES:
         ok(at.switch_page(page).run())
         for body in html_bodies(at):
@@ -283,3 +293,62 @@ def test_sentencepiece_training_stops_when_a_round_removes_nothing():
         signal.signal(signal.SIGALRM, old)
     sizes = [len(s.pieces) for s in training.steps]
     assert sizes[0] > sizes[1]
+
+
+def rounds_note(at: AppTest) -> str:
+    body = next(b for b in html_bodies(at) if "bv-rounds-why" in b)
+    return html.unescape(re.sub(r"<[^>]+>", "", body))
+
+
+@pytest.mark.parametrize("variant", ["sentencepiece", "course"])
+def test_the_default_run_has_rounds_to_step_through_and_says_why(variant):
+    at = unigram_app("pages/1_Explore.py", uvariant=variant)
+    training = sample_training(variant=variant)
+    last = len(training) - 1
+    assert 6 <= last <= 16
+    assert at.number_input(key="w_uvocab").value is None  # nothing typed: chosen for it
+    box = next(b for b in at.number_input if b.key.startswith("uround_box_"))
+    assert box.max == last
+    note = rounds_note(at)
+    assert note == rounds_sentence(training)
+    assert f"{training.options['vocab_size']:,} was chosen for this corpus" in note
+    assert "uvocab" not in at.query_params
+    # the user's own size is used as given, and goes into the link
+    ok(at.number_input(key="w_uvocab").set_value(1000).run())
+    mine = sample_training(1000, variant)
+    assert rounds_note(at) == rounds_sentence(mine)
+    assert "chosen for this corpus" not in rounds_note(at)
+    assert at.query_params["uvocab"] == ["1000"] or at.query_params["uvocab"] == "1000"
+
+
+def test_an_old_link_with_vocab_still_sets_the_unigram_size():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["algo"] = "unigram"
+    at.query_params["vocab"] = "500"
+    ok(at.switch_page("pages/1_Explore.py").run())
+    assert at.session_state["uvocab"] == 500
+    assert rounds_note(at) == rounds_sentence(sample_training(500))
+
+
+def test_the_round_card_tells_unused_pieces_from_the_cheapest_used_ones():
+    training = sample_training()
+    k = 1
+    at = unigram_app("pages/1_Explore.py", uround=k)
+    card = next(b for b in html_bodies(at) if f'data-round="{k}"' in b)
+    removed = removed_at(training, k)
+    unused = [r for r in removed if r.unused]
+    used = used_removals(removed)
+    assert unused and used
+    assert f'data-unused="{len(unused)}"' in card
+    text = html.unescape(re.sub(r"<[^>]+>", " ", card))
+    assert f"{len(unused):,} pieces went because nobody used them" in text
+    assert removal_sentence(used[0]) in " ".join(text.split())
+    items = re.findall(r'<span class="bv-removal"[^>]*>(.*?)</span></span>(?=<span class="bv-(?:removal|muted)|</div>)', card, re.S)
+    assert len(items) == min(CARD_PIECES, len(used))
+    for item, r in zip(items, used):
+        chips = [html.unescape(c) for c in
+                 re.findall(r'<span class="bv-chip[^"]*"[^>]*>(.*?)</span>', item)]
+        assert chips == [views.label(p) for p in (r.piece, *r.alternative)]
+        assert f"{r.nats:+,.3g} nats" in html.unescape(item)
+    # no "loss +0" among the pieces the card lists as costing something
+    assert "+0 nats" not in text

@@ -18,6 +18,8 @@ import pytest
 
 import tests.test_browser as tb
 from bpeviz import render, views
+from bpeviz.unigram.cards import CARD_PIECES_PRESENTING
+from bpeviz.unigram.views import used_removals
 from tests.test_app_unigram import sample_training
 from tests.test_browser import browser, ready, screenshots  # noqa: F401
 from tests.test_browser_projector import (
@@ -87,10 +89,14 @@ def test_explore_steps_rounds_by_key_and_fits_a_projector(browser, server, width
         before, after = training.at(0), training.at(1)
         assert f"{len(before.pieces):,} → {len(after.pieces):,} pieces" in card
         assert f"Round 1 of {last}" in card
-        cheapest = [r.piece for r in sorted(before.removed, key=lambda r: (
-            r.cost is None, r.cost if r.cost is not None else 0.0))][:6]
-        chips = page.locator(".bv-round .bv-removed .bv-chip").all_inner_texts()
-        assert chips == [views.label(p) for p in cheapest]
+        # the pieces nobody used are counted apart; the used ones listed cheapest first,
+        # each with the nats it costs and how it is cut instead
+        unused = [r for r in before.removed if r.unused]
+        used = used_removals(before.removed)
+        assert f"{len(unused):,} pieces went because nobody used them" in card
+        chips = page.locator(".bv-round .bv-removal > .bv-chip").all_inner_texts()
+        assert chips == [views.label(r.piece) for r in used[:CARD_PIECES_PRESENTING]]
+        assert f"{used[0].nats:+,.3g} nats" in card
         page.keyboard.press("End")
         assert hook(page) == last
         card_round(page, last)
@@ -154,6 +160,47 @@ def test_the_lattice_labels_its_arcs_with_the_engines_pieces(browser, server):
         red = [labels for colour, labels in texts[:-1] if colour]
         assert sorted(x.rsplit(" ", 1)[0] for x in red[0]) == sorted(
             render.chart_text(views.label(p)) for p in found.best)
+    finally:
+        context.close()
+
+
+def test_a_long_words_lattice_stays_readable(browser, server):
+    """A word longer than LATTICE_CHARS: its first characters drawn, the best path's
+    arcs labelled (piece and log-probability), the others on hover only when many."""
+    from bpeviz.ui.unigram import ARC_LABELS, LATTICE_CHARS
+    from bpeviz.unigram.views import word_lattice
+
+    training = sample_training()
+    k = 0
+    step = training.at(k)
+    word = max(step.words, key=lambda w: (len(word_lattice(step.model, w, 1).nodes), w))
+    assert len(word) > LATTICE_CHARS
+    found = word_lattice(step.model, word, 1)
+    inside = [n for n in found.nodes if n[1] <= LATTICE_CHARS]
+    context, page = open_page(browser, 1280, 720, "dark")
+    try:
+        open_unigram(page, server, "Explore", f"uround={k}")
+        box = page.get_by_label("Word", exact=True)
+        box.scroll_into_view_if_needed()
+        box.click()
+        page.keyboard.type(views.visible(word)[:20])
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(1500)
+        ready(page, 60_000)
+        caption = f"first {LATTICE_CHARS} of {len(word):,} characters"
+        page.get_by_text(caption).first.wait_for(timeout=30_000)
+        plot = page.locator(".js-plotly-plot").nth(1)
+        plot.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        texts = plot.evaluate("""p => p.data.filter(t => t.mode === 'text')
+                                  .map(t => [t.textfont && t.textfont.color, t.text])""")
+        assert len(texts[-1][1]) == LATTICE_CHARS  # the characters under the arcs
+        best = [(s_, e) for s_, e, _, _, b in inside if b]
+        red = [labels for colour, labels in texts[:-1] if colour][0]
+        assert len(red) == len(best) and all(" " in x for x in red)  # piece and score
+        others = [labels for colour, labels in texts[:-1] if not colour]
+        assert bool(others) == (len(inside) <= ARC_LABELS)
+        shoot(page, "unigram-lattice-long")
     finally:
         context.close()
 

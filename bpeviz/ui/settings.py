@@ -144,8 +144,10 @@ def training_settings(prefix: str = "", *, compact: bool = False,
         options = prune_settings(algorithm, prefix, compact=compact)
         pretokenizer = alg.pretokenizer_for(get(prefix + "pretok"))
         return Settings(options, pretokenizer,
-                        f"{alg.label} ({options['vocab_size']:,} tokens, "
-                        f"{VARIANT_LABELS[options['variant']].split(' (')[0]})")
+                        f"{alg.label} ("
+                        + (f"{options['vocab_size']:,} tokens, " if options["vocab_size"]
+                           else "size chosen for the corpus, ")
+                        + f"{VARIANT_LABELS[options['variant']].split(' (')[0]})")
     size_by = "merges"
     if _has(prefix, "size_by"):
         size_by = bound(st.radio, "Train until", prefix + "size_by", ["merges", "vocab"],

@@ -55,7 +55,7 @@ class Setting:
             return (left, right)
         if self.kind == "int":
             value = int(raw)
-            if value < 0:
+            if value < (self.lo or 0):
                 raise ValueError(raw)
             return value
         if isinstance(self.default, bool):
@@ -113,6 +113,10 @@ SETTINGS: dict[str, Setting] = {
     "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
     # Unigram: the trainer's variant, the pruning round shown, the lattice's word
     "uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
+    # the sidebar's Unigram vocabulary size (None: chosen for the corpus, see
+    # bpeviz.unigram.teaching) and the share each of SentencePiece's rounds keeps
+    "uvocab": Setting(None, kind="int", lo=1),
+    "ukeep": Setting("auto", ("auto", "0.75", "0.8", "0.9", "0.95")),
     "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
 }
 for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
@@ -160,6 +164,9 @@ def start_run(page: str) -> list[str]:
                     ss[setting.only_if] = True  # e.g. a linked text counts as typed
             except (ValueError, TypeError):
                 ignored.append(name)
+        if ("vocab" in st.query_params and "uvocab" not in st.query_params
+                and ss.get("algo") == "unigram" and "vocab" not in ignored):
+            ss["uvocab"] = ss["vocab"]  # a link from before "uvocab": Unigram used "vocab"
         ss["_url_loaded"] = True
     for name, setting in SETTINGS.items():
         ss.setdefault(name, setting.default)

@@ -9,6 +9,7 @@ labels through ``render.chart_text``).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import plotly.graph_objects as go
@@ -16,7 +17,7 @@ import streamlit as st
 
 from bpeviz import render, views
 from bpeviz.limits import LIMITS
-from bpeviz.render import md_escape
+from bpeviz.render import esc, md_escape
 from bpeviz.ui import stage, state
 from bpeviz.ui.state import bound, get
 from bpeviz.unigram.cards import CLOUD_ROWS, cloud_html, round_card_html
@@ -24,13 +25,14 @@ from bpeviz.unigram.cards import CSS as CARD_CSS
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
     pieces_frame,
+    rounds_sentence,
     removed_at,
     removed_frame,
     segmentation_cloud,
     word_lattice,
 )
 
-VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, prune 25% a round)",
+VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, then prune)",
                   "course": "Hugging Face course (prune 10% a round)"}
 #: at most this many characters of the Tokenize text are sampled for the cloud
 CLOUD_CHARS = 300
@@ -43,11 +45,28 @@ LATTICE_ARCS = 400
 # -- the sidebar ------------------------------------------------------------------------
 
 
+#: the keep shares offered for SentencePiece's trainer (its own: 0.75)
+KEEP_LABELS = {"auto": "chosen for the corpus", "0.75": "75% (SentencePiece's default)",
+               "0.8": "80%", "0.9": "90%", "0.95": "95%"}
+
+
 def prune_options(algorithm: str, vocab_size: int | None, prefix: str = "") -> dict[str, Any]:
     """The keyword arguments of ``train_corpus`` for the app's settings (those named
-    ``prefix + name``: the sidebar's ``vocab``, Compare's ``c1_vocab``)."""
-    return {"algorithm": algorithm, "vocab_size": int(vocab_size or get(prefix + "vocab")),
-            "variant": get(prefix + "uvariant")}
+    ``prefix + name``: the sidebar's ``uvocab``, Compare's ``c1_vocab``). The sidebar's
+    empty size, automatic keep share and the course's seed are ``None``: chosen for the
+    corpus by :func:`bpeviz.unigram.teaching.plan`."""
+    variant = get(prefix + "uvariant")
+    if prefix:
+        return {"algorithm": algorithm, "vocab_size": int(vocab_size or get(prefix + "vocab")),
+                "variant": variant}
+    options: dict[str, Any] = {"algorithm": algorithm, "vocab_size": vocab_size,
+                               "variant": variant}
+    if variant == "course":
+        options["seed_size"] = None
+    else:
+        keep = get("ukeep")
+        options["shrinking_factor"] = None if keep == "auto" else float(keep)
+    return options
 
 
 def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -> dict[str, Any]:
@@ -56,12 +75,24 @@ def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -
     for narrow columns, a shorter note)."""
     from bpeviz.ui import PRETOKENIZER_LABELS, pretokenizer_label
 
-    bound(st.number_input, "Vocabulary size", prefix + "vocab", min_value=1,
-          max_value=state.MAX_TYPED, step=10,
-          help="Unigram is trained to a vocabulary size (it prunes a large vocabulary "
-               "down to it): <unk>, <s> and </s> count in it for SentencePiece's trainer.")
+    size_help = ("Unigram is trained to a vocabulary size (it prunes a large vocabulary "
+                 "down to it): <unk>, <s> and </s> count in it for SentencePiece's trainer.")
+    if prefix:
+        bound(st.number_input, "Vocabulary size", prefix + "vocab", min_value=1,
+              max_value=state.MAX_TYPED, step=10, help=size_help)
+    else:
+        bound(st.number_input, "Vocabulary size", "uvocab", min_value=1,
+              max_value=state.MAX_TYPED, step=10, placeholder="chosen for the corpus",
+              help=size_help + " Leave it empty to let the app choose one that gives this "
+                               "corpus about 8 pruning rounds (Explore says why).")
     bound(st.selectbox if compact else st.radio, "Unigram trainer", prefix + "uvariant",
           list(VARIANT_LABELS), format_func=VARIANT_LABELS.get)
+    if not prefix and get("uvariant") == "sentencepiece":
+        bound(st.selectbox, "Share each round keeps", "ukeep", list(KEEP_LABELS),
+              format_func=KEEP_LABELS.get,
+              help="SentencePiece's shrinking_factor: after re-estimation, a round keeps "
+                   "this share of the pieces. Its own 75% prunes a small corpus in one or "
+                   "two rounds; 'chosen for the corpus' takes a larger share when it does.")
     bound(st.selectbox, "Pre-tokenizer", prefix + "pretok", list(PRETOKENIZER_LABELS),
           format_func=pretokenizer_label(algorithm),
           help="How text is cut into words before training; every word gets ▁ in front "
@@ -69,7 +100,9 @@ def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -
     st.caption("Its steps are pruning rounds: the vocabulary shrinks from a large seed."
                if compact else
                "Merge settings (merges, marker, scoring, tie rule) do not apply to Unigram.")
-    return prune_options(algorithm, get(prefix + "vocab"), prefix)
+    if prefix:
+        return prune_options(algorithm, get(prefix + "vocab"), prefix)
+    return prune_options(algorithm, get("uvocab"))
 
 
 # -- the round ----------------------------------------------------------------------------
@@ -120,8 +153,12 @@ LOSS_COLOUR, PIECES_COLOUR = "#3b8eea", "#f28e2b"
 #: lattice arcs off the best path: a mid grey that keeps 3:1 contrast on white and on
 #: the dark theme's background; the best path in red
 ARC_COLOUR, BEST_COLOUR = "rgba(128,128,128,0.95)", "#e0303a"
-#: arcs are labelled with their piece (and log-probability) up to these counts
-ARC_LABELS, ARC_SCORES = 80, 30
+#: arcs off the best path are labelled with their piece (and log-probability) up to these
+#: counts; the best path's always are
+ARC_LABELS, ARC_SCORES = 40, 20
+#: a longer word's lattice is drawn for its first this many characters (the best split
+#: and the table of segmentations cover the whole word)
+LATTICE_CHARS = 24
 
 
 def loss_figure(training, k: int) -> go.Figure:
@@ -164,10 +201,12 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
         top_x, top_y, text = tops[best]
         top_x.append((start + end) / 2)
         top_y.append(height)
-        text.append(f"{shown} {score:.2f}" if scored else shown)
-    if labelled:
-        size = 17 if strong else 13
-        for best, (top_x, top_y, text) in tops.items():
+        text.append(f"{shown} {score:.2f}" if scored or best else shown)
+    size = 17 if strong else 13
+    for best, (top_x, top_y, text) in tops.items():
+        # the best path is always labelled (piece and log-probability); the other arcs
+        # only while there are few enough to read, else on hover
+        if best or labelled:
             fig.add_scatter(x=top_x, y=top_y, mode="text", text=text, showlegend=False,
                             textposition="top center", hoverinfo="skip",
                             textfont={"size": size + 2 if best else size,
@@ -193,9 +232,9 @@ def unigram_explore(ctx) -> None:
     st.title("Explore the pruning rounds")
     st.caption(md_escape(
         f"Unigram ({VARIANT_LABELS.get(training.variant, training.variant)}) on "
-        f"{ctx.corpus_name}: {len(ctx.corpus.words):,} distinct words, "
-        f"{len(training) - 1:,} pruning rounds. It starts from a large vocabulary and each "
-        "round removes the pieces the corpus misses least."))
+        f"{ctx.corpus_name}: {len(ctx.corpus.words):,} distinct words. It starts from a "
+        "large vocabulary and each round removes the pieces the corpus misses least "
+        f"({len(training) - 1:,} steps in all: why so many, below the loss curve)."))
     k = round_controls(training)
     last = len(training) - 1
     step = training.at(k)
@@ -229,6 +268,9 @@ def unigram_explore(ctx) -> None:
         f"The loss (solid, left axis) and the number of pieces (dotted, right axis) after "
         f"each of the {last} pruning rounds (0 = the seed); the dashed line marks round {k}: "
         f"loss {step.loss:,.1f}, {len(step.pieces):,} pieces."))
+    count, _, why = rounds_sentence(training).partition(": ")
+    st.html(f'<div class="bv-rounds-why" data-rounds="{len(training) - 1}">'
+            f"<strong>{esc(count)}</strong>: {esc(why)}</div>")
 
     left, right = st.columns([3, 2], gap="large")
     with right:
@@ -237,17 +279,31 @@ def unigram_explore(ctx) -> None:
         if not len(frame):
             st.caption("Nothing was removed at this round (step 0 is the seed).")
         else:
+            in_use = int((~frame["unused"]).sum())
             st.caption(md_escape(
-                f"The {len(frame):,} pieces round {k} removed, cheapest first. Loss cost: "
-                "how much the corpus's loss would rise without the piece, as the trainer "
-                "estimated it (empty: not computed)."))
+                f"The {len(frame):,} pieces round {k} removed: the {in_use:,} in use first, "
+                "cheapest first, then the ones nobody used. Loss cost: the trainer's ranking "
+                "key; nats: how much less likely the corpus becomes without the piece; "
+                "uses: how often the best splits used it; cut instead: how the piece itself "
+                "is cut without it (empty: not computed)."))
             st.dataframe(frame, hide_index=True, width="stretch", height=360,
-                         column_order=["piece", "cost", "why"], column_config={
+                         column_order=["piece", "cost", "nats", "uses", "instead", "why"],
+                         column_config={
                              "piece": st.column_config.TextColumn("piece"),
                              "cost": st.column_config.NumberColumn(
                                  "loss cost", format="%.4g",
                                  help="How much the loss would rise without this piece, as "
-                                      "the trainer estimated it (empty: not computed)"),
+                                      "the trainer ranked it (SentencePiece: per sentence, "
+                                      "weighted by the piece's share; empty: not computed)"),
+                             "nats": st.column_config.NumberColumn(
+                                 "nats", format="%.3g",
+                                 help="How many nats less likely the whole corpus is without "
+                                      "it (negative: more likely, by SentencePiece's estimate)"),
+                             "uses": st.column_config.NumberColumn(
+                                 "uses", format="%d",
+                                 help="How often the corpus's best splits used it"),
+                             "instead": st.column_config.TextColumn(
+                                 "cut instead", help="How the piece itself is cut without it"),
                              "why": st.column_config.TextColumn("why it went")})
     with left:
         word_splits(training, k, byte_style, strong)
@@ -306,17 +362,28 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
     st.html('<div class="bv-muted">Best split (Viterbi): </div>' + "".join(
         render.symbol_chip(p, i, byte_style, strong=strong)
         for p, i in zip(found.best, _ids(model, found.best))))
+    drawn = found
+    if len(word) > LATTICE_CHARS:
+        drawn = replace(found, word=word[:LATTICE_CHARS],
+                        nodes=tuple(n for n in found.nodes if n[1] <= LATTICE_CHARS))
+    arcs = len(drawn.nodes)
+    labels = (" Each arc is labelled with its piece" + (
+        " and its log-probability." if arcs <= ARC_SCORES else
+        "; the best path's also with its log-probability (hover any arc for its own).")
+        if arcs <= ARC_LABELS else
+        f" With {arcs:,} arcs only the best path is labelled (piece and log-probability); "
+        "hover any other arc for its piece and log-probability.")
     st.caption(md_escape(
         f"Every arc is a piece of the vocabulary at round {k} that occurs in this word "
         f"({len(found.nodes):,} arcs); a path of arcs from the left end to the right end is "
         f"one way to cut it. Its score is the sum of its pieces' log-probabilities; the "
         f"best path (thick, red) scores {found.best_score:.3f}."
-        + (" Each arc is labelled with its piece" + (" and its log-probability."
-           if len(found.nodes) <= ARC_SCORES else " (hover for its log-probability).")
-           if len(found.nodes) <= ARC_LABELS else " Hover an arc for its piece and "
-           "log-probability.")))
-    if len(found.nodes) <= LATTICE_ARCS:
-        st.plotly_chart(lattice_figure(found, byte_style, strong), key="ulattice_fig",
+        + (f" The drawing shows the word's first {LATTICE_CHARS} of {len(word):,} "
+           f"characters ({arcs:,} arcs that end within them); the best split above and the "
+           "table below are the whole word's." if drawn is not found else "")
+        + labels))
+    if arcs <= LATTICE_ARCS:
+        st.plotly_chart(lattice_figure(drawn, byte_style, strong), key="ulattice_fig",
                         config={"displaylogo": False})
     else:
         st.caption(md_escape(f"The drawing is left out past {LATTICE_ARCS} arcs; the best "

@@ -8,15 +8,23 @@ the samples gave each split.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from bpeviz import render
 from bpeviz.render import esc
 from bpeviz.unigram.model import UnigramModel, UnigramTraining
-from bpeviz.unigram.views import REASONS, removed_at, removed_frame, round_sentence
+from bpeviz.unigram.views import (
+    REASONS,
+    removal_sentence,
+    removed_at,
+    round_sentence,
+    used_removals,
+)
 
-#: removed pieces drawn on the card (the table below the card lists every one)
-CARD_PIECES = 6
+#: removed pieces in use listed on the card (the table below the card lists every one);
+#: fewer in presentation mode, where chips are big and the card must fit the first screen
+CARD_PIECES, CARD_PIECES_PRESENTING = 4, 2
 #: segmentations drawn in the cloud (the table below it lists every one)
 CLOUD_ROWS = 8
 
@@ -24,7 +32,12 @@ CSS = """
 .bv-card.bv-round .bv-big{font-size:1.5em;line-height:1.25}
 .bv-round .bv-sentence{margin-top:.2em;font-size:.9em;line-height:1.4}
 .bv-round .bv-removed{margin-top:.3em;font-size:.9em;line-height:1.9}
-.bv-round .bv-cost{font-size:.8em;opacity:.85;margin-right:.5em;white-space:nowrap}
+.bv-round .bv-cost{font-size:.85em;white-space:nowrap;font-variant-numeric:tabular-nums}
+.bv-round .bv-unused,.bv-round .bv-used{margin-top:.35em;font-size:.9em;line-height:1.4}
+.bv-round .bv-lead{display:block;line-height:1.4}
+.bv-round .bv-removals{margin-top:.2em;font-size:.9em;line-height:1.9}
+.bv-round .bv-removal{display:inline-block;margin-right:1em;white-space:nowrap}
+.bv-round .bv-removal .bv-cost{margin:0 .35em}
 .bv-cloud{width:100%;border-collapse:collapse;table-layout:fixed}
 .bv-cloud td,.bv-cloud th{padding:.2em .5em;border-bottom:1px solid rgba(128,128,128,.3);
   text-align:left;vertical-align:middle}
@@ -49,19 +62,23 @@ def _chip(model: UnigramModel, piece: str, byte_style: str, strong: bool,
 
 
 def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
-                    strong: bool = False, shown: int = CARD_PIECES) -> str:
+                    strong: bool = False, shown: int | None = None) -> str:
     """The card of pruning round ``k``: the vocabulary size before and after, what the
-    round did in a sentence (:func:`round_sentence`), and its cheapest removed pieces
-    with the loss each would have cost.
+    round did in a sentence (:func:`round_sentence`), how many pieces went because
+    nobody used them, and the pieces in use whose removal raised the loss least, each
+    with the nats the corpus loses, its uses and how the piece is cut instead (the
+    trainer's data, :class:`~bpeviz.unigram.model.Removal`).
 
     >>> from bpeviz.unigram.model import Removal, UnigramStep
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned"),), (), ())
     >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
     >>> card = round_card_html(UnigramTraining("course", (s0, s1)), 1)
-    >>> "3 → 2 pieces" in card, "loss +0.25" in card, 'data-round="1"' in card
+    >>> "3 → 2 pieces" in card, "cost 0.25" in card, 'data-round="1"' in card
     (True, True, True)
     """
+    if shown is None:
+        shown = CARD_PIECES_PRESENTING if strong else CARD_PIECES
     last = len(training) - 1
     step = training.at(k)
     head = f"Round {k:,} of {last:,}" + (" (the seed)" if k == 0 else "") + (
@@ -74,22 +91,57 @@ def round_card_html(training: UnigramTraining, k: int, byte_style: str = "gpt2",
            f'<div class="bv-muted">{esc(head)}</div>',
            f'<div class="bv-big">{esc(big)}</div>',
            f'<div class="bv-sentence">{esc(round_sentence(training, k))}</div>']
-    removed = removed_frame(removed_at(training, k))
-    if len(removed):
+    removed = removed_at(training, k)
+    if removed:
         before = training.at(k - 1).model
-        parts = []
-        for row in removed.head(shown).itertuples():
-            cost = ("no loss computed" if row.cost != row.cost  # NaN
-                    else f"loss +{row.cost:.3g}")
-            parts.append(_chip(before, row.piece, byte_style, strong,
-                               f"{REASONS.get(row.reason, row.reason)}; {cost}")
-                         + f'<span class="bv-cost">{esc(cost)}</span>')
-        more = len(removed) - shown
-        out.append('<div class="bv-removed"><span class="bv-muted">Cheapest first, with '
-                   'how much the loss rises without each: </span>'
-                   + "".join(parts)
-                   + (f'<span class="bv-muted">… {more:,} more below</span>'
-                      if more > 0 else "") + "</div>")
+        course = training.variant == "course"
+        unused = [r for r in removed if r.unused]
+        used = used_removals(removed)
+        other = len(removed) - len(unused) - len(used)
+        if unused:
+            em = sum(r.reason == "em" for r in unused)
+            parts = []
+            if em:
+                parts.append(f"{em:,} because re-estimation gave {'it' if em == 1 else 'them'} "
+                             "an expected count under 0.5")
+            if len(unused) - em:
+                parts.append(f"{len(unused) - em:,} because no word's best split used "
+                             f"{'it' if len(unused) - em == 1 else 'them'}")
+            noun = "piece" if len(unused) == 1 else "pieces"
+            out.append(f'<div class="bv-unused" data-unused="{len(unused)}">'
+                       f'<strong>{len(unused):,} {noun} went because nobody used '
+                       f'{"it" if len(unused) == 1 else "them"}</strong> '
+                       f'<span class="bv-muted">({esc("; ".join(parts))}): removing '
+                       f'{"it costs" if len(unused) == 1 else "them costs"} nothing (listed '
+                       'in the table below).</span></div>')
+        if used:
+            lead = used[0]
+            out.append(f'<div class="bv-used" data-used="{len(used)}">'
+                       f'<span class="bv-lead">{esc(removal_sentence(lead, course))}</span>'
+                       '</div>')
+            items = []
+            for r in used[:shown]:
+                instead = ("".join(_chip(before, p, byte_style, strong) for p in r.alternative)
+                           if r.alternative else "")
+                nats = (f"{r.nats:+,.3g} nats" if r.nats is not None else f"cost {r.cost:.3g}")
+                uses = f"{r.uses:,.0f} use{'' if r.uses == 1 else 's'}" if r.uses else ""
+                items.append(f'<span class="bv-removal" title="{esc(render.attr_text(uses))}">'
+                             + _chip(before, r.piece, byte_style, strong,
+                                     removal_sentence(r, course))
+                             + f'<span class="bv-cost">{esc(nats)}</span>'
+                             + (f'<span class="bv-instead">→ {instead}</span>' if instead
+                                else "") + "</span>")
+            more = len(used) - shown
+            out.append('<div class="bv-removals"><span class="bv-muted">Cheapest used '
+                       '(nats lost → cut instead): </span>' + "".join(items)
+                       + (f'<span class="bv-muted">… {more:,} more in the table below</span>'
+                          if more > 0 else "") + "</div>")
+        if other > 0:
+            kinds = Counter(r.reason for r in removed if not r.unused and r not in used)
+            out.append('<div class="bv-muted">' + esc("; ".join(
+                f"{n:,} {'piece' if n == 1 else 'pieces'} because "
+                f"{REASONS.get(reason, reason)}" for reason, n in kinds.most_common()))
+                + ".</div>")
     out.append("</div>")
     return "".join(out)
 

@@ -15,6 +15,8 @@ pre-tokenizer are read as SentencePiece's ``identity`` rule reads a text: spaces
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bpeviz.unigram import UnigramTraining, train_unigram
 from bpeviz.unigram.model import WS, normalize_identity
 
@@ -37,10 +39,29 @@ def unigram_words(corpus: object) -> dict[str, int]:
     return table
 
 
-def train_corpus(corpus: object, vocab_size: int, variant: str = "sentencepiece",
+def train_corpus(corpus: object, vocab_size: int | None, variant: str = "sentencepiece",
                  **options: object) -> UnigramTraining:
-    """``train_unigram`` on the corpus's words; ValueError for the user when it cannot."""
+    """``train_unigram`` on the corpus's words; ValueError for the user when it cannot.
+
+    ``vocab_size=None`` and options given as ``None`` (``shrinking_factor``,
+    ``seed_size``) are taken from :func:`bpeviz.unigram.teaching.plan`: the settings
+    that give this corpus about 8 pruning rounds. The training's ``options["plan"]`` is
+    then that plan, and ``options["auto"]`` names what it chose.
+    """
     table = unigram_words(corpus)
     if not table:
         raise ValueError("the corpus has no words: give some text to train on")
+    wanted = [name for name, value in options.items() if value is None]
+    if vocab_size is None or wanted:
+        from bpeviz.unigram.teaching import plan
+
+        found = plan(table, variant)
+        auto = (["vocab_size"] if vocab_size is None else []) + [
+            name for name in wanted if name in found.options]
+        given = {name: value for name, value in options.items() if value is not None}
+        given.update({name: found.options[name] for name in wanted if name in found.options})
+        training = train_unigram(table, found.vocab_size if vocab_size is None else vocab_size,
+                                 variant, **given)
+        return replace(training, options={**training.options, "plan": found,
+                                          "auto": tuple(auto)})
     return train_unigram(table, vocab_size, variant, **options)

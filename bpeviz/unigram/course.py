@@ -111,10 +111,19 @@ def train_course(word_freqs: Mapping[str, int] | Iterable[tuple[str, int]], voca
             break
         ranked = sorted(scores.items(), key=lambda x: x[1])
         count = min(len(ranked), max(1, int(len(model) * prune_fraction)))
+        uses: dict[str, int] = {}  # how often the best splits use each token
+        for word, freq in word_freqs.items():
+            for token in encode_word(word, model)[0]:
+                uses[token] = uses.get(token, 0) + freq
         removed = []
         for token, cost in ranked[:count]:
+            without = {t: s for t, s in model.items() if t != token}
+            removed.append(Removal(token, cost, "pruned", uses=float(uses.get(token, 0)),
+                                   log_prob=-model[token],
+                                   alternative=tuple(encode_word(token, without)[0]),
+                                   nats=cost))
+        for token, _ in ranked[:count]:
             del token_freqs[token]
-            removed.append(Removal(token, cost, "pruned"))
         removals.append(tuple(removed))
         model = _model(token_freqs)
     removals.append(())

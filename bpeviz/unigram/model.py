@@ -202,11 +202,36 @@ class Removal:
     ``"split"`` (its own best split does not use it), ``"em"`` (re-estimation gave it
     an expected count under 0.5), ``"unreachable"`` (SentencePiece's last check: its own
     best split does not use it) or ``"final"`` (cut to the final size).
+
+    What the trainer computed on the way, as data (``None`` where it did not):
+
+    - ``uses``: how many times the corpus's best (Viterbi) splits used the piece when the
+      round judged it (word counts included; 0: nobody used it);
+    - ``log_prob``: the piece's log-probability then (the scores that round's EM gave,
+      which may differ from the step's listed ones for a piece that went);
+    - ``alternative``: how the piece's own text is cut without it (SentencePiece: its
+      second-best segmentation, which the loss estimate assumes every use turns into;
+      the course: the best segmentation of the piece without it); a character that no
+      live piece covers appears as itself (SentencePiece's estimate counts it as the
+      unknown piece);
+    - ``nats``: how many nats less likely the whole corpus becomes without it
+      (SentencePiece's estimate: ``uses x`` the log-probability lost per use, from the
+      Viterbi frequencies; the course: the exact rise of its loss, ``cost``).
     """
 
     piece: str
     cost: float | None
     reason: str
+    uses: float | None = None
+    log_prob: float | None = None
+    alternative: tuple[str, ...] | None = None
+    nats: float | None = None
+
+    @property
+    def unused(self) -> bool:
+        """Nobody used it: re-estimation dropped it (expected count under 0.5) or no
+        word's best split used it."""
+        return self.reason in ("em", "unused") or self.uses == 0
 
 
 @dataclass(frozen=True)

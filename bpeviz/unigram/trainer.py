@@ -318,7 +318,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
             state = _m_step(state, expected, n_seed)
         for i in before:
             if not state.alive[i]:
-                why[-1][pieces[i]] = Removal(pieces[i], None, "em")
+                why[-1][pieces[i]] = Removal(pieces[i], None, "em", uses=0.0)
         # sentencepiece 0.2.3: every round prunes (unused pieces go even when the size is
         # reached), and training stops right after a pruning, without EM
         state, removed = _prune(state, batch, piece_batch, pieces, counts, desired,
@@ -374,8 +374,12 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     unk = state.order[0]
     # 1. each piece's best split, and its best split without itself
     _, _, _, _, whole_best = piece_batch.viterbi(state.alive, state.scores, unk, state.unk_score)
-    pw, pp, _, _, alt_best = piece_batch.viterbi(state.alive, state.scores, unk,
-                                                 state.unk_score, skip_whole=True)
+    pw, pp, ps, pe, alt_best = piece_batch.viterbi(state.alive, state.scores, unk,
+                                                   state.unk_score, skip_whole=True)
+    # the text of each alternative (a character no live piece covers is its own text)
+    ps = ps - piece_batch.word_start[pw]
+    pe = pe - piece_batch.word_start[pw]
+    alt_text: dict[int, tuple[str, ...]] = {}
     own = state.scores.astype(np.float32)
     alternatives: dict[int, list[int]] = {}
     splits_itself: set[int] = set()
@@ -388,6 +392,9 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
             splits_itself.add(i)
         else:
             alternatives[i] = pp[bounds[i]:bounds[i + 1]].tolist()
+            alt_text[i] = tuple(pieces[i][a:b] for a, b in
+                                zip(ps[bounds[i]:bounds[i + 1]].tolist(),
+                                    pe[bounds[i]:bounds[i + 1]].tolist()))
     del order_pos, alt_best
     # 2. Viterbi frequencies over the corpus
     vw, vp, _, _, _ = batch.viterbi(state.alive, state.scores, unk, state.unk_score)
@@ -400,11 +407,14 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     kept: list[int] = []
     candidates: list[tuple[float, int]] = []
     removed: list[Removal] = []
+    judged: dict[int, tuple[float, float]] = {}  # rank -> (log-prob lost per use, cost)
     for rank, i in enumerate(state.order):
         if freq[i] == 0:
-            removed.append(Removal(pieces[i], 0.0, "unused"))
+            removed.append(Removal(pieces[i], 0.0, "unused", uses=0.0,
+                                   log_prob=float(own[i])))
         elif i in splits_itself:
-            removed.append(Removal(pieces[i], 0.0, "split"))
+            removed.append(Removal(pieces[i], 0.0, "split", uses=float(freq[i]),
+                                   log_prob=float(own[i])))
         elif i not in alternatives:
             kept.append(i)
         else:
@@ -417,13 +427,18 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
             logprob_alt = 0.0
             for n in alt:
                 logprob_alt = f32(logprob_alt + (math.log(f32(f32(freq[n]) + fi)) - logsum_alt))
+            judged[rank] = (f32(logprob_sp - logprob_alt), fi)
             candidates.append((f32(f * f32(logprob_sp - logprob_alt)), rank))
     pruned_size = max(desired, int(shrinking_factor * len(state.order)))
     candidates.sort(key=lambda x: (-x[0], x[1]))
     for loss, rank in candidates:
         i = state.order[rank]
         if len(kept) == pruned_size:
-            removed.append(Removal(pieces[i], loss, "pruned"))
+            lost, uses = judged[rank]
+            removed.append(Removal(pieces[i], loss, "pruned", uses=float(uses),
+                                   log_prob=float(own[i]),
+                                   alternative=alt_text[i],
+                                   nats=float(uses) * float(lost)))
         else:
             kept.append(i)
     return _State(kept, state.scores, n_seed), removed
@@ -437,7 +452,8 @@ def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
     kept = []
     for i in state.order:
         if len(pieces[i]) > 1 and state.scores[i] < best[i]:
-            why[pieces[i]] = Removal(pieces[i], 0.0, "unreachable")
+            why[pieces[i]] = Removal(pieces[i], 0.0, "unreachable",
+                                     log_prob=float(state.scores[i]))
         else:
             kept.append(i)
     return _State(kept, state.scores, n_seed)

@@ -48,16 +48,59 @@ def removed_at(training: UnigramTraining, k: int) -> tuple[Removal, ...]:
     return training.at(k - 1).removed if k > 0 else ()
 
 
+def _nan(value: float | None) -> float:
+    return float("nan") if value is None else float(value)
+
+
 def removed_frame(removed: tuple[Removal, ...]) -> pd.DataFrame:
-    """One row per removed piece: piece, cost (loss increase; NaN: not computed), reason,
-    cheapest first."""
+    """One row per removed piece: piece, cost (the trainer's ranking key; NaN: not
+    computed), reason, uses (in the corpus's best splits), nats (how much less likely
+    the corpus becomes without it), instead (how the piece itself is cut without it).
+    The pieces in use first, cheapest first; then the ones nobody used."""
     frame = pd.DataFrame({
         "piece": [r.piece for r in removed],
-        "cost": [float("nan") if r.cost is None else float(r.cost) for r in removed],
+        "cost": [_nan(r.cost) for r in removed],
         "reason": [r.reason for r in removed],
         "why": [REASONS.get(r.reason, r.reason) for r in removed],
+        "uses": [_nan(r.uses) for r in removed],
+        "nats": [_nan(r.nats) for r in removed],
+        "instead": [" + ".join(_quote(p) for p in r.alternative) if r.alternative else ""
+                    for r in removed],
+        "unused": [r.unused for r in removed],
     })
-    return frame.sort_values("cost", kind="stable", na_position="last").reset_index(drop=True)
+    return frame.sort_values(["unused", "cost"], kind="stable",
+                             na_position="last").reset_index(drop=True)
+
+
+def used_removals(removed: tuple[Removal, ...]) -> list[Removal]:
+    """The removed pieces that some best split used, the cheapest (lowest cost) first."""
+    used = [r for r in removed if not r.unused and r.reason == "pruned" and r.cost is not None]
+    return sorted(used, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
+
+
+def removal_sentence(r: Removal, course: bool = False) -> str:
+    """What removing ``r`` costs, in words, from the trainer's data.
+
+    >>> print(removal_sentence(Removal("ing", 0.1, "pruned", 7.0, -3.2, ("in", "g"), 12.3)))
+    Removing ‘ing’ makes the corpus 12.3 nats less likely: its 7 uses must be cut into ‘in’ + ‘g’ instead.
+    """
+    uses = f"its {r.uses:,.0f} use{'' if r.uses == 1 else 's'}" if r.uses is not None else "it"
+    instead = (" + ".join(_quote(p) for p in r.alternative) if r.alternative else None)
+    if r.nats is None:
+        return f"Removing {_quote(r.piece)} cost {r.cost:.4g}."
+    how = "less" if r.nats >= 0 else "more"
+    text = f"Removing {_quote(r.piece)} makes the corpus {abs(r.nats):,.3g} nats {how} likely"
+    if course:
+        text += (f" (the course's loss recomputed without it); {uses}"
+                 + (f" go, and {_quote(r.piece)} itself is cut into {instead}."
+                    if instead else " go."))
+    else:
+        text += (f": {uses} must be cut into {instead} instead" if instead else "")
+        if r.nats < 0:
+            text += (" (SentencePiece's estimate, from how often the pieces are used: the "
+                     "pieces of the cut become more frequent, hence more probable)")
+        text += "."
+    return text
 
 
 def round_sentence(training: UnigramTraining, k: int) -> str:
@@ -71,7 +114,6 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     >>> print(round_sentence(t, 1))  # doctest: +NORMALIZE_WHITESPACE
     Round 1 removed 1 piece: 1 because removing it raised the loss least.
     The vocabulary went from 3 to 2 pieces, the loss from 5.0 to 6.0.
-    Removing ab raised the loss least: +0.25.
     """
     if k == 0:
         nxt = len(training.at(0).removed)
@@ -90,13 +132,6 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     if len(after.pieces) > len(before.pieces) - len(removed):
         text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
                  "were put back (every character of the corpus stays in the vocabulary).")
-    costed = [r for r in removed if r.cost is not None and r.reason == "pruned"]
-    if costed:
-        low = min(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
-        high = max(costed, key=lambda r: r.cost)  # type: ignore[arg-type,return-value]
-        text += f" Removing {low.piece} raised the loss least: +{low.cost:.4g}."
-        if high is not low:
-            text += f" The costliest piece removed was {high.piece}: +{high.cost:.4g}."
     return text
 
 
@@ -174,3 +209,62 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
         counts[split] += 1
         first.setdefault(split, i)
     return sorted(counts.items(), key=lambda kv: (-kv[1], first[kv[0]]))
+
+
+def _quote(piece: str) -> str:
+    from bpeviz import views as shown
+
+    return f"‘{shown.label(piece)}’"
+
+
+def rounds_sentence(training: UnigramTraining) -> str:
+    """How many rounds this training has, and why: the seed (its characters are never
+    pruned), the share each round keeps, the target; when the size was chosen for the
+    corpus (``options["plan"]``), what the trainer's own defaults would have given.
+
+    >>> from bpeviz.unigram.course import train_course
+    >>> t = train_course({"▁hug": 10, "▁pug": 5, "▁hugs": 5}, vocab_size=8, seed_size=20)
+    >>> print(rounds_sentence(t))  # doctest: +ELLIPSIS
+    11 pruning rounds: the seed has 20 pieces (6 single characters, never removed, and 14 ...
+    """
+    opts = training.options
+    sizes = [len(s.pieces) for s in training.steps]
+    seed = training.at(0).pieces
+    chars = sum(len(p) == 1 for p in seed)
+    course = training.variant == "course"
+    prunings = len(training) - 1 - (0 if course else 1)
+    target = int(opts.get("vocab_size", sizes[-1]))  # type: ignore[call-overload]
+    noun = "round" if prunings == 1 else "rounds"
+    text = (f"{prunings:,} pruning {noun}: the seed has {sizes[0]:,} pieces ({chars:,} single "
+            f"characters, never removed, and {sizes[0] - chars:,} longer substrings")
+    if course:
+        fraction = float(opts.get("prune_fraction", 0.1))  # type: ignore[arg-type]
+        text += (f"); each round removes {fraction:.0%} of the vocabulary's size among the "
+                 f"longer pieces, those whose removal raises the loss least, until at most "
+                 f"{target:,} pieces are left.")
+    else:
+        keep = float(opts.get("shrinking_factor", 0.75))  # type: ignore[arg-type]
+        text += (f"); each round first re-estimates the probabilities (pieces nobody uses go) "
+                 f"and then keeps {keep:.0%} of the pieces, the ones whose removal would cost "
+                 f"most, until {int(target * 1.1):,} (1.1 × the target of {target:,}) is "
+                 f"reached or only characters are left to remove. The last step is the final "
+                 f"vocabulary: {sizes[-1]:,} pieces, every character of the corpus kept.")
+    found = opts.get("plan")
+    auto = tuple(opts.get("auto", ()))  # type: ignore[arg-type]
+    if found is not None and auto:
+        why = []
+        if "vocab_size" in auto:
+            why.append(f"the target of {target:,} was chosen for this corpus so that the run "
+                       f"has about {found.rounds:,} pruning rounds")
+        if "shrinking_factor" in auto and found.keep != 0.75 and found.natural is not None:
+            why.append(f"each round keeps {found.keep:.0%}, not SentencePiece's own 75%, "
+                       f"which prunes this corpus in {found.natural:,} "
+                       f"round{'' if found.natural == 1 else 's'} at most")
+        if "seed_size" in auto and opts.get("seed_size") != 300:
+            why.append(f"the seed holds {int(opts['seed_size']):,} pieces: the course's "
+                       f"300 would be {'only ' if found.characters >= 300 else ''}"
+                       f"characters here ({found.characters:,} of them), so it gets as many "
+                       "substrings as characters")
+        if why:
+            text += " Why: " + "; ".join(why) + " (set your own in the sidebar)."
+    return text
