@@ -343,7 +343,8 @@ def test_the_round_card_tells_unused_pieces_from_the_cheapest_used_ones():
     text = html.unescape(re.sub(r"<[^>]+>", " ", card))
     assert f"{len(unused):,} pieces went because nobody used them" in text
     assert removal_sentence(used[0]) in " ".join(text.split())
-    items = re.findall(r'<span class="bv-removal"[^>]*>(.*?)</span></span>(?=<span class="bv-(?:removal|muted)|</div>)', card, re.S)
+    items = re.findall(r'<span class="bv-removal"[^>]*>(.*?)</span></span>'
+                       r'(?=<span class="bv-(?:removal|muted)|</div>)', card, re.S)
     assert len(items) == min(CARD_PIECES, len(used))
     for item, r in zip(items, used):
         chips = [html.unescape(c) for c in

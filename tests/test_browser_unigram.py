@@ -196,7 +196,7 @@ def test_a_long_words_lattice_stays_readable(browser, server):
                                   .map(t => [t.textfont && t.textfont.color, t.text])""")
         assert len(texts[-1][1]) == LATTICE_CHARS  # the characters under the arcs
         best = [(s_, e) for s_, e, _, _, b in inside if b]
-        red = [labels for colour, labels in texts[:-1] if colour][0]
+        red = next(labels for colour, labels in texts[:-1] if colour)
         assert len(red) == len(best) and all(" " in x for x in red)  # piece and score
         others = [labels for colour, labels in texts[:-1] if not colour]
         assert bool(others) == (len(inside) <= ARC_LABELS)

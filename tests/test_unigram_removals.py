@@ -4,6 +4,7 @@ enough rounds to step through."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 
@@ -13,8 +14,8 @@ from bpeviz import Corpus
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES, sample_bytes
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram import lattice as lat
-from bpeviz.unigram.course import compute_loss, encode_word
 from bpeviz.unigram.corpus_words import train_corpus, unigram_words
+from bpeviz.unigram.course import compute_loss, encode_word
 from bpeviz.unigram.teaching import MIN_ROUNDS, plan
 from bpeviz.unigram.views import removal_sentence, rounds_sentence, used_removals
 
@@ -59,7 +60,7 @@ def test_sentencepiece_alternatives_uses_and_nats_equal_a_direct_computation(spm
         # the first live piece in the seed's order
         first = next(p for p in spm.at(0).pieces if p in scores)
 
-        def known(piece):
+        def known(piece, scores=scores, first=first):
             return piece if piece in scores else first
 
         freq: Counter[str] = Counter()
@@ -133,7 +134,7 @@ def test_the_default_plan_gives_the_default_sample_rounds_to_step_through(varian
     assert prunings == found.rounds
     assert training.options["vocab_size"] == found.vocab_size
     sizes = [len(s.pieces) for s in training.steps]
-    assert all(b < a for a, b in zip(sizes[:prunings], sizes[1:prunings + 1]))  # each prunes
+    assert all(b < a for a, b in itertools.pairwise(sizes[:prunings + 1]))  # each prunes
     # the trainer's own defaults make (next to) nothing of this sample: why the plan exists
     assert found.natural is not None and found.natural < MIN_ROUNDS
     text = rounds_sentence(training)

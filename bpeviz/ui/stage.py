@@ -54,21 +54,58 @@ def _history_id(training: Training, byte_style: str = "") -> str:
     return f"{id(training):x}:{len(training.merges)}:{byte_style}"
 
 
-def _from_browser(last: int, key: str = KEY, setting: str = "step") -> None:
-    """The browser's step (and speed) after a release, a pause or a key burst."""
+def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
+    """The browser's position (and speed) after a release, a pause or a key burst."""
     sent = (st.session_state.get(key) or {}).get("step")
     if not isinstance(sent, dict):
         return
     try:
-        step = int(sent.get("step"))
+        value = int(sent.get("step"))
     except (TypeError, ValueError):
         return
-    put(setting, min(max(step, 0), last))
+    put(setting, min(max(value, lo), hi))
     seq = sent.get("seq")
     if isinstance(seq, int):
         st.session_state[f"{key}_seq"] = max(seq, st.session_state.get(f"{key}_seq", 0))
     if sent.get("speed") in SPEEDS:
         put("speed", sent["speed"])
+
+
+def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
+        words: dict[str, str] | None = None, box: str | None = None, box_key: str = "",
+        box_help: str = "") -> int:
+    """The step bar (◀ slider ▶, Play, speeds, page-wide keys) over ``lo..hi``, bound to
+    ``setting``, and beside it, when ``box`` names it, a box Python owns for a typed
+    value; returns the position Python knows. Explore's merges, Unigram's rounds and
+    Compare's positions all step with it. ``history`` names what the browser steps
+    through (a new one resets the bar); ``words``: what a step is called (``unit``,
+    ``units``, ``name``; a merge by default); ``box_key``: the box's key prefix."""
+    value = state.clamp(setting, lo, hi)
+    if get("speed") not in SPEEDS:
+        put("speed", "1")
+    data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
+            "seq": st.session_state.get(f"{key}_seq", 0), "hist": history, **(words or {})}
+    if box:
+        bar_area, box_area = st.columns([6, 1], vertical_alignment="center")
+    else:
+        bar_area, box_area = st.container(), None
+    with bar_area:
+        _component()(key=key, data=data,
+                     on_step_change=lambda: _from_browser(key, setting, lo, hi))
+    if box_area is not None:
+        with box_area:
+            # the box shows the position Python knows; a fresh box per value, so a value
+            # the browser still holds can never come back as a change after a busy rerun
+            typed = f"{box_key}{value}"
+            st.number_input(box, min_value=lo, max_value=hi, value=value, key=typed,
+                            on_change=_box_to, args=(typed, setting), help=box_help)
+    return value
+
+
+def _box_to(box_key: str, setting: str) -> None:
+    value = st.session_state.get(box_key)
+    if value is not None:
+        put(setting, int(value))
 
 
 def controls(training: Training, *, number_box: bool = True) -> int:
@@ -78,55 +115,31 @@ def controls(training: Training, *, number_box: bool = True) -> int:
     Home/End, Space play/pause, ``?`` the list of keys.
     """
     last = len(training.merges)
-    step = state.clamp("step", 0, last)
     if last == 0:
+        state.clamp("step", 0, 0)
         return 0
-    if get("speed") not in SPEEDS:
-        put("speed", "1")
-    data = {"role": "controls", "step": step, "n": last, "speed": get("speed"),
-            "seq": st.session_state.get(f"{KEY}_seq", 0), "hist": _history_id(training)}
-    if number_box:
-        bar, box = st.columns([6, 1], vertical_alignment="center")
-    else:
-        bar, box = st.container(), None
-    with bar:
-        _component()(key=KEY, data=data, on_step_change=lambda: _from_browser(last))
-    if box is not None:
-        with box:
-            # the box shows the step Python knows; a fresh box per step, so a value the
-            # browser still holds can never come back as a change after a busy rerun
-            st.number_input("Go to step", min_value=0, max_value=last, value=step,
-                            key=f"stage_box_{step}", on_change=_box_to_step,
-                            args=(f"stage_box_{step}",),
-                            help="Type a step and press Enter. The bar on the left "
-                                 "steps by itself; this box follows it when you stop.")
+    step = bar("step", 0, last, _history_id(training),
+               box="Go to step" if number_box else None, box_key="stage_box_",
+               box_help="Type a step and press Enter. The bar on the left steps by "
+                        "itself; this box follows it when you stop.")
     state.set_url_step(step)
     return step
 
 
 def rounds(last: int, history: str, setting: str = "uround") -> int:
-    """The step bar for pruning rounds 0..``last`` (Unigram), bound to ``setting``:
-    the same bar, keys and Play as :func:`controls`, its steps named rounds; no card or
-    words follow it in the browser, so the page redraws when Python hears the round
-    (on release, after a key burst, about once a second while playing). ``history``
-    names the training (a new one resets the bar). Returns the round."""
-    key = f"{KEY}_{setting}"
-    k = state.clamp(setting, 0, last)
-    if get("speed") not in SPEEDS:
-        put("speed", "1")
-    data = {"role": "controls", "step": k, "n": last, "speed": get("speed"),
-            "seq": st.session_state.get(f"{key}_seq", 0), "hist": history,
-            "unit": "round", "units": "rounds", "name": "Round"}
-    _component()(key=key, data=data, on_step_change=lambda: _from_browser(last, key, setting))
+    """The step bar for pruning rounds 0..``last`` (Unigram), bound to ``setting``,
+    with a "Go to round" box: the same bar, keys and Play as :func:`controls`, its steps
+    named rounds; no card or words follow it in the browser, so the page redraws when
+    Python hears the round (on release, after a key burst, about once a second while
+    playing). ``history`` names the training (a new one resets the bar)."""
+    k = bar(setting, 0, last, history, key=f"{KEY}_{setting}",
+            words={"unit": "round", "units": "rounds", "name": "Round"},
+            box="Go to round", box_key=f"{setting}_box_",
+            box_help="Type a pruning round (0 = the seed) and press Enter. The bar on the "
+                     "left steps by itself; this box follows it when you stop.")
     if st.query_params.get(setting) != str(k):
         st.query_params[setting] = str(k)
     return k
-
-
-def _box_to_step(box_key: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put("step", int(value))
 
 
 def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> None:

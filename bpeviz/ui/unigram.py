@@ -25,9 +25,9 @@ from bpeviz.unigram.cards import CSS as CARD_CSS
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
     pieces_frame,
-    rounds_sentence,
     removed_at,
     removed_frame,
+    rounds_sentence,
     segmentation_cloud,
     word_lattice,
 )
@@ -124,24 +124,7 @@ def round_controls(training) -> int:
         st.info(md_escape("This training made no pruning round: the seed already fits the "
                           "vocabulary size." + hint))
         return 0
-    bar, box = st.columns([6, 1], vertical_alignment="center")
-    with bar:
-        k = stage.rounds(last, f"unigram:{id(training):x}:{last}")
-    with box:
-        # a fresh box per round, as for merges: a value the browser still holds never
-        # comes back as a change after a busy rerun
-        st.number_input("Go to round", min_value=0, max_value=last, value=k,
-                        key=f"uround_box_{k}", on_change=_box_to_round,
-                        args=(f"uround_box_{k}",),
-                        help="Type a pruning round (0 = the seed) and press Enter. The bar "
-                             "on the left steps by itself; this box follows it when you stop.")
-    return k
-
-
-def _box_to_round(box_key: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        state.put("uround", int(value))
+    return stage.rounds(last, f"unigram:{id(training):x}:{last}")
 
 
 def _ids(model, pieces) -> list[int]:

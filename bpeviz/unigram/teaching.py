@@ -28,6 +28,7 @@ keep share, and a target of the seed times ``0.75 ** TARGET_ROUNDS``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -69,7 +70,7 @@ def _sizes(training) -> list[int]:
 
 def _productive(sizes: list[int]) -> int:
     """Rounds (not counting SentencePiece's final cut) that shrank the vocabulary."""
-    return sum(1 for a, b in zip(sizes, sizes[1:]) if b < a)
+    return sum(1 for a, b in itertools.pairwise(sizes) if b < a)
 
 
 def _course_seed(table: Mapping[str, int]) -> int:

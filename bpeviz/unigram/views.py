@@ -82,7 +82,9 @@ def removal_sentence(r: Removal, course: bool = False) -> str:
     """What removing ``r`` costs, in words, from the trainer's data.
 
     >>> print(removal_sentence(Removal("ing", 0.1, "pruned", 7.0, -3.2, ("in", "g"), 12.3)))
-    Removing ‘ing’ makes the corpus 12.3 nats less likely: its 7 uses must be cut into ‘in’ + ‘g’ instead.
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Removing ‘ing’ makes the corpus 12.3 nats less likely: its 7 uses must be cut into
+    ‘in’ + ‘g’ instead.
     """
     uses = f"its {r.uses:,.0f} use{'' if r.uses == 1 else 's'}" if r.uses is not None else "it"
     instead = (" + ".join(_quote(p) for p in r.alternative) if r.alternative else None)
