@@ -206,3 +206,38 @@ def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
     assert len(stage(at, "compare")["configs"]) == 2
     at.switch_page("pages/1_Explore.py").run()
     assert at.error and f"{LIMITS.merges:,}" in at.error[0].value  # where the setting is used
+
+
+def cuts_payload(at: AppTest) -> bytes:
+    return next(el.proto.bytes for el in at.get("bidi_component")
+                if el.proto.WhichOneof("data") == "bytes")
+
+
+def test_the_cuts_are_sent_unchanged_while_the_position_moves():
+    """The cuts' data holds no position: a move sends byte-identical data (so Streamlit's
+    message cache can send a reference), equal to the plain lockstep_data of the
+    configurations; a new text or the toggle makes new data."""
+    from bpeviz.compare_history import lockstep_data
+    from bpeviz.render_compare import colour
+
+    at = open_compare(text=TEXT, text_edited=True)
+    sent = cuts_payload(at)
+    for step in (37, 0, 200):
+        move(at, step)
+        assert cuts_payload(at) == sent
+        assert stage(at, "controls")["step"] == step
+    data = json.loads(sent)
+    trainings = [reference(a) for a in ALGORITHMS[:2]]
+    plain = lockstep_data([(c["label"], t) for c, t in zip(data["configs"], trainings)],
+                          TEXT, "step")
+    for i, config in enumerate(plain["configs"]):
+        config["letter"], config["colour"] = "ABC"[i], colour(i)
+        config["history"] = json.loads(json.dumps(config["history"]))  # tuples as lists
+    assert {k: v for k, v in data.items() if k not in ("hist", "only", "strong", "maxTokens",
+                                                        "role")} == plain
+    at.toggle(key="w_cmp_only").set_value(True).run()
+    assert cuts_payload(at) != sent and stage(at, "compare")["only"] is True
+    at.text_area(key="w_text").set_value("lowest newer").run()
+    assert stage(at, "compare")["text"] == "lowest newer"
+    assert marks(at) == [list(c.diff_spans) for c in compare(
+        [(a, t.at(200)) for a, t in zip("AB", trainings)], "lowest newer").cuts]
