@@ -126,7 +126,7 @@ def rerun_bytes(page, moves: int = 6) -> list[int]:
     for i in range(moves):
         before = sum(got)
         page.keyboard.press("Shift+ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        page.wait_for_timeout(1200)  # the report goes after a pause; the rerun follows
+        page.wait_for_timeout(2500)  # the report goes after a pause; the rerun follows
         ready(page)
         sizes.append(sum(got) - before)
     return sizes
