@@ -182,8 +182,9 @@ def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: st
         else:
             made = histories[i] if histories is not None else None
             history, samples = (made if made is not None else text_history(training, text)), []
-        labels, sizes = _LABELS.get(training, (text, byte_style), lambda: _labels(
-            training, history, samples, byte_style))
+        labels, sizes = _LABELS.get(
+            training, (text, byte_style),
+            lambda t=training, h=history, s=samples: _labels(t, h, s, byte_style))
         configs.append({
             "label": name, "unit": cmp.step_unit(training), "last": cmp.last_step(training),
             "steps": step_runs(training, mode, lo, hi), "sizes": size_runs(training),
