@@ -242,7 +242,28 @@ def bench_compare(moves: int) -> None:
     print(f"Compare, 2 configurations x {LIMITS.merges:,} merges on {len(corpus):,} "
           f"characters, text of {len(text):,} characters: first run (training, curves) "
           f"{first:.1f} s; rerun after a position move p50 {p50:.0f} ms, p95 {p95:.0f} ms "
-          f"({moves} moves){cpu_note(cpu)}")
+          f"({moves} moves){cpu_note(cpu)}; cuts data {_cuts_size(at) / 1e3:,.1f} kB")
+    for chars in (0, 5_000):
+        other = corpus_text(1, offset=10)[:chars] if chars else "The tokenizer learns tokens"
+        at.text_area(key="w_text").set_value(other).run()
+        times, cpu = [], []
+        for step in [rng.randint(0, LIMITS.merges) for _ in range(max(5, moves // 2))]:
+            box = next(b for b in at.number_input if b.key.startswith("cmp_box_"))
+            _timed_run(box.set_value(step), times, cpu)
+        p50, p95 = quantiles(times)
+        print(f"Compare, same, text of {len(other):,} characters: cuts data (histories, "
+              f"step/size runs, labels) {_cuts_size(at) / 1e3:,.1f} kB; rerun after a "
+              f"position move p50 {p50:.0f} ms, p95 {p95:.0f} ms{cpu_note(cpu)}")
+
+
+def _cuts_size(at: object) -> int:
+    """Bytes of the data of Compare's cuts component (JSON text or JSON bytes)."""
+    for el in at.get("bidi_component"):  # type: ignore[attr-defined]
+        raw = el.proto.bytes if el.proto.WhichOneof("data") == "bytes" else el.proto.json
+        if '"role":"compare"' in str(raw[:4000]).replace(" ", "") or b'"compare"' in (
+                raw if isinstance(raw, bytes) else raw.encode()):
+            return len(raw)
+    return 0
 
 
 def main() -> None:

@@ -109,6 +109,29 @@ def measure(page, presses: int) -> dict[str, list[float]]:
     return {"key": keys, "drag": drag}
 
 
+def watch_websocket(page) -> None:
+    """Count the bytes of every websocket frame the page receives (before it loads)."""
+    got = page.__dict__.setdefault("_ws_bytes", [])
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda frame: got.append(len(frame) if frame else 0)))
+
+
+def rerun_bytes(page, moves: int = 6) -> list[int]:
+    """Bytes the browser receives over the websocket for each settled position move on
+    Compare (a key, then Python's fragment rerun): the page's elements, including the
+    cuts' data unless Streamlit's message cache sends a reference to it."""
+    got = page.__dict__.setdefault("_ws_bytes", [])  # filled by watch_websocket
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    sizes = []
+    for i in range(moves):
+        before = sum(got)
+        page.keyboard.press("Shift+ArrowRight" if i % 2 == 0 else "ArrowLeft")
+        page.wait_for_timeout(2500)  # the report goes after a pause; the rerun follows
+        ready(page)
+        sizes.append(sum(got) - before)
+    return sizes
+
+
 def report(name: str, results: dict[str, list[float]]) -> dict[str, dict[str, float]]:
     out = {}
     for kind, values in results.items():
@@ -136,12 +159,30 @@ def run(presses: int = 100, port: int = 8799, large: bool = True,
             browser = p.chromium.launch(executable_path=CHROMIUM,
                                         args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
+            watch_websocket(page)
             # Compare: three configurations' cuts of the default text and their
             # differences, recomputed and redrawn by the browser at each position
             page.goto(f"{url}/Compare?cmp_n=3&cmp_step=0")
             ready(page)
             results["Compare, default sample"] = report(
                 "Compare, default sample, 3 configurations", measure(page, presses))
+            if compare_only:  # what each settled move sends, default text and 5,000 chars
+                from bench.data import corpus_text
+
+                for chars in (0, 5_000):
+                    if chars:
+                        box = page.locator("textarea").first
+                        box.fill(corpus_text(1, offset=10)[:chars])
+                        page.locator("h1").first.click()  # the box sends its text on blur
+                        ready(page)
+                        page.wait_for_selector("[data-config]", timeout=300_000)
+                    sizes = rerun_bytes(page)
+                    print(f"  Compare, 3 configurations, text of "
+                          f"{chars or len(page.locator('textarea').first.input_value()):,} "
+                          f"characters: websocket bytes per settled position move "
+                          f"{sorted(sizes)} (median {statistics.median(sizes):,.0f})",
+                          flush=True)
+                    results[f"Compare rerun bytes, {chars}"] = sizes
             if compare_only:
                 large = False
                 browser.close()

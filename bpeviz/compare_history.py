@@ -32,6 +32,7 @@ import numpy as np
 
 from bpeviz import compare as cmp
 from bpeviz.display import label
+from bpeviz.owned import OwnedCache
 from bpeviz.text_history import text_history, tokens_at
 
 
@@ -71,20 +72,55 @@ def run_at(found_runs: Sequence[Sequence[int]], i: int) -> int:
     return int(chosen[1] + chosen[2] * (i - chosen[0]))
 
 
+def _range(trainings: Sequence[Any], mode: str) -> tuple[int, int]:
+    """The control's range ``lo..hi`` for ``mode`` (see :func:`positions`)."""
+    if mode == "step":
+        return 0, max(cmp.last_step(t) for t in trainings)
+    if mode != "vocab":
+        raise ValueError(f"mode is 'step' or 'vocab', not {mode!r}")
+    ranges = [cmp.vocab_range(t) for t in trainings]
+    return min(r[0] for r in ranges), max(r[1] for r in ranges)
+
+
+def _steps(training: Any, mode: str, lo: int, hi: int) -> np.ndarray:
+    """One training's step at each position ``lo..hi`` of the control."""
+    if mode == "step":
+        return np.minimum(np.arange(hi + 1, dtype=np.int64), cmp.last_step(training))
+    return cmp.steps_for_vocab_sizes(training, lo, hi)
+
+
 def positions(trainings: Sequence[Any], mode: str) -> tuple[int, int, list[np.ndarray]]:
     """The range of the control (``lo``, ``hi``) and, per training, its step at each
     position ``lo..hi``: ``mode`` "step" (every training at that step, or its last) or
     "vocab" (each at :func:`bpeviz.compare.step_for_vocab_size` of that size)."""
-    if mode == "step":
-        lasts = [cmp.last_step(t) for t in trainings]
-        hi = max(lasts)
-        at = np.arange(hi + 1, dtype=np.int64)
-        return 0, hi, [np.minimum(at, last) for last in lasts]
-    if mode != "vocab":
-        raise ValueError(f"mode is 'step' or 'vocab', not {mode!r}")
-    ranges = [cmp.vocab_range(t) for t in trainings]
-    lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
-    return lo, hi, [cmp.steps_for_vocab_sizes(t, lo, hi) for t in trainings]
+    lo, hi = _range(trainings, mode)
+    return lo, hi, [_steps(t, mode, lo, hi) for t in trainings]
+
+
+# What lockstep_data sends about one training that does not depend on the text (kept on
+# the training: a page rerun at 50,000 merges spent ~10 ms per configuration making the
+# runs again) and, per text, the labels of the ids its cuts use.
+_STEP_RUNS: OwnedCache[list[list[int]]] = OwnedCache("compare_step_runs", keep=4)
+_SIZE_RUNS: OwnedCache[list[list[int]]] = OwnedCache("compare_size_runs")
+_LABELS: OwnedCache[tuple[dict[str, list[str]], dict[str, int]]] = OwnedCache(
+    "compare_labels", keep=4)
+
+
+def step_runs(training: Any, mode: str, lo: int, hi: int) -> list[list[int]]:
+    """:func:`runs` of ``training``'s steps at the positions ``lo..hi`` (kept).
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_text("low low lower lowest"), merges=3)
+    >>> step_runs(t, "step", 0, 5)  # steps 0, 1, 2, 3, 3, 3
+    [[0, 0, 1], [4, 3, 0]]
+    """
+    return _STEP_RUNS.get(training, (mode, lo, hi),
+                          lambda: runs(_steps(training, mode, lo, hi)))
+
+
+def size_runs(training: Any) -> list[list[int]]:
+    """:func:`runs` of ``training``'s vocabulary size at each step (kept)."""
+    return _SIZE_RUNS.get(training, None, lambda: runs(cmp.vocab_sizes(training)))
 
 
 def round_history(training: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
@@ -138,7 +174,7 @@ def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: st
     history already made for a merging training (None: made here); ``rounds``: makes
     :func:`round_history` of a pruning training (a cache; default: made here)."""
     trainings = [t for _, t in configurations]
-    lo, hi, steps = positions(trainings, mode)
+    lo, hi = _range(trainings, mode)
     configs = []
     for i, (name, training) in enumerate(configurations):
         if cmp.prunes(training):
@@ -146,10 +182,12 @@ def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: st
         else:
             made = histories[i] if histories is not None else None
             history, samples = (made if made is not None else text_history(training, text)), []
-        labels, sizes = _labels(training, history, samples, byte_style)
+        labels, sizes = _LABELS.get(
+            training, (text, byte_style),
+            lambda t=training, h=history, s=samples: _labels(t, h, s, byte_style))
         configs.append({
             "label": name, "unit": cmp.step_unit(training), "last": cmp.last_step(training),
-            "steps": runs(steps[i]), "sizes": runs(cmp.vocab_sizes(training)),
+            "steps": step_runs(training, mode, lo, hi), "sizes": size_runs(training),
             "history": history, "labels": labels, "nbytes": sizes})
     return {"text": text, "mode": mode, "lo": lo, "n": hi, "configs": configs}
 
@@ -187,4 +225,4 @@ def compare_at(data: dict[str, Any], position: int) -> cmp.Comparison:
 
 
 __all__ = ["Piece", "compare_at", "cut_at", "lockstep_data", "positions", "round_history",
-           "run_at", "runs"]
+           "run_at", "runs", "size_runs", "step_runs"]

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from bpeviz import compare as cmp
-from bpeviz import figures, render_compare, ui
+from bpeviz import compare_history, figures, render_compare, ui
 from bpeviz.curves import CURVE_POINTS
 from bpeviz.limits import LIMITS
 from bpeviz.ui import compare as ui_compare
@@ -80,32 +80,30 @@ def lockstep() -> None:
         st.subheader("Where they cut the text")
     position = ui_compare.positions(configurations)
     steps, notes = position.steps, position.notes
-    snaps = [ui_compare.snapshot(c.training, s) for c, s in zip(configurations, steps)]
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
-        return
-    try:
-        result = cmp.compare(list(zip(labels, snaps)), text)
-    except ValueError as err:
-        ui.error(err)
         return
     only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
                     help="Draw only the runs of tokens that some configuration cuts differently.")
     if not strong:  # on a projector the cuts come first, what A, B and C are after them
         st.html(render_compare.legend_html(labels))
-    ui_compare.cuts(configurations, position, text, byte_style, strong, only)
+    sent = ui_compare.cuts(configurations, position, text, byte_style, strong, only)
     if strong:
         st.html(render_compare.legend_html(labels))
+    # the cuts at this position from the histories sent (what the browser draws; equal to
+    # the engine's compare() at these steps, tests/test_compare_history.py), with no
+    # encoder built for a step never seen
+    result = compare_history.compare_at(sent, position.value)
     st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
                "another configuration; whitespace at a token's ends does not count. "
                "Keys anywhere on the page (not in a text box): ← → one position, Shift ten, "
                "Home/End, Space play, ? the keys.")
 
     st.subheader("Metrics at this position")
-    for config, snap, note in zip(configurations, snaps, notes):
-        size = cmp.vocabulary_size(config.training, snap.step)
+    for config, step, note in zip(configurations, steps, notes):
+        size = cmp.vocabulary_size(config.training, step)
         st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
-                                f"{snap.step:,} of {cmp.last_step(config.training):,}, "
+                                f"{step:,} of {cmp.last_step(config.training):,}, "
                                 f"{size:,} tokens in the vocabulary"
                                 + (f" ({note})" if note else "") + "."))
     st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")

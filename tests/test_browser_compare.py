@@ -188,3 +188,118 @@ def test_only_the_differences_are_drawn_when_asked_and_keys_still_step(page, ser
             assert shown["chips"] == sum(cut.differs) > 0, step
         check_marks(page, expected, step, only=True)
     no_error(page)
+
+
+# -- the curves' dots, Play and a drag (the position settles, Python follows) --------------
+DOTS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .flatMap(gd => (gd.data || []).filter(t => t.mode === 'markers' && t.x && t.x.length === 1)
+  .map(t => [t.x[0], t.y[0]]))"""
+
+
+def expected_dots(text: str, algorithms: tuple[str, ...], step: int) -> list[list[float]]:
+    """Each configuration's dot on the default curve (tokens per word against merge
+    step): the curve's sampled point nearest to its step, as curve_figure puts it."""
+    from bpeviz.curves import metric_curve
+    from bpeviz.ui.state import SETTINGS
+
+    metric = SETTINGS["cmp_metric"].default
+
+    dots = []
+    for algorithm in algorithms:
+        rows = metric_curve(reference(algorithm), text)
+        row = min(rows, key=lambda r: abs(r["step"] - step))
+        dots.append([row["step"], row[metric]])
+    return dots
+
+
+def dots(page) -> list[list[float]]:
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    page.wait_for_function(f"() => ({DOTS})().length > 0", timeout=30_000)
+    return page.evaluate(DOTS)
+
+
+def test_the_curves_dots_follow_the_settled_position(page, server):
+    algorithms = ("bpe", "bbpe")
+    text = open_compare(page, server, "cmp_step=20")
+    assert dots(page) == expected_dots(text, algorithms, 20)
+    page.locator(HOOK).first.scroll_into_view_if_needed()
+    blur(page)
+    for key in ("Shift+ArrowRight", "Shift+ArrowRight", "Shift+ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    assert hook(page) == 51
+    settled(page, "cmp_step", 51, "Go to step")
+    want = expected_dots(text, algorithms, 51)
+    assert want != expected_dots(text, algorithms, 20)  # the dots have somewhere to go
+    page.wait_for_function(f"w => JSON.stringify(({DOTS})()) === JSON.stringify(w)",
+                           arg=want, timeout=30_000)
+    blur(page)
+    page.keyboard.press("End")
+    settled(page, "cmp_step", 200, "Go to step")
+    want = expected_dots(text, algorithms, 200)
+    page.wait_for_function(f"w => JSON.stringify(({DOTS})()) === JSON.stringify(w)",
+                           arg=want, timeout=30_000)
+    no_error(page)
+
+
+def test_play_on_compare_runs_at_the_set_rate_and_space_pauses(page, server):
+    from tests.test_browser_stage import play_rate
+
+    trainings = [reference(a) for a in ("bpe", "bbpe")]
+    text = open_compare(page, server, "cmp_step=0")
+    page.locator(HOOK).first.scroll_into_view_if_needed()
+    rates = {speed: play_rate(page, speed) for speed in ("2", "10")}
+    print("Compare play rates (positions/s):", {k: round(v, 2) for k, v in rates.items()})
+    for speed, rate in rates.items():  # the first step comes one period after Play
+        assert 0.6 * float(speed) <= rate <= 1.05 * float(speed), rates
+    # Space plays and pauses; the marks drawn while playing are the engine's
+    blur(page)
+    page.keyboard.press("Home")
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => +document.querySelector('{HOOK}')"
+                           ".getAttribute('data-bpeviz-step') >= 3", timeout=10_000)
+    page.keyboard.press("Space")
+    paused = hook(page)
+    assert paused >= 3
+    check_marks(page, compare([(a, t.at(paused)) for a, t in zip("AB", trainings)], text),
+                paused)
+    page.wait_for_timeout(1200)
+    assert hook(page) == paused, "Space pauses"
+    settled(page, "cmp_step", paused, "Go to step")
+    assert hook(page) == paused
+    assert captions(page).count(f"step {paused} of 200") == 2
+    no_error(page)
+
+
+def test_a_slider_drag_redraws_the_marks_at_the_dropped_position(page, server):
+    trainings = [reference(a) for a in ("bpe", "bbpe", "wordpiece")]
+    text = open_compare(page, server, "cmp_n=3&cmp_step=0")
+    slider = page.locator(".bv-stage-slider")
+    slider.scroll_into_view_if_needed()
+    page.evaluate("() => { window.__moves = []; document.addEventListener('input', e => {"
+                  " if (e.target.classList.contains('bv-stage-slider')) window.__moves.push("
+                  "+document.querySelector('[data-bpeviz-step]')"
+                  ".getAttribute('data-bpeviz-step')); }, true); }")
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 4, y)
+    page.mouse.down()
+    for i in range(1, 13):  # about two thirds along, in small moves
+        page.mouse.move(box["x"] + 4 + (box["width"] - 8) * 0.055 * i, y)
+        page.wait_for_timeout(40)
+    during = hook(page)
+    assert 0 < during < 200
+    check_marks(page, compare([(a, t.at(during)) for a, t in zip("ABC", trainings)], text),
+                during)  # redrawn while the thumb is held
+    page.mouse.up()
+    dropped = hook(page)
+    assert dropped == during
+    assert len(set(page.evaluate("() => window.__moves"))) > 3, "the drag moved through"
+    marks = check_marks(page, compare([(a, t.at(dropped)) for a, t in zip("ABC", trainings)],
+                                      text), dropped)
+    assert marks
+    settled(page, "cmp_step", dropped, "Go to step")
+    assert hook(page) == dropped
+    check_marks(page, compare([(a, t.at(dropped)) for a, t in zip("ABC", trainings)], text),
+                dropped)
+    assert captions(page).count(f"step {dropped} of 200") == 3
+    no_error(page)

@@ -46,7 +46,9 @@ def reference(algorithm: str, merges: int = 200):
 def stage(at: AppTest, role: str) -> dict:
     """The data Compare sends its stage component (``role``: "controls" or "compare")."""
     for el in at.get("bidi_component"):
-        data = json.loads(el.proto.json or "null")
+        kind = el.proto.WhichOneof("data")
+        # Compare's cuts travel as JSON bytes (made once, resent unchanged: a reference)
+        data = json.loads(el.proto.bytes if kind == "bytes" else el.proto.json or "null")
         if isinstance(data, dict) and data.get("role") == role:
             return data
     raise AssertionError(f"no stage component {role!r}")
@@ -71,8 +73,15 @@ def move(at: AppTest, value: int) -> AppTest:
 def shown(at: AppTest):
     """What the browser draws at the page's position: every cut and its marks."""
     data = stage(at, "compare")
-    assert data["step"] == stage(at, "controls")["step"] if has_stage(at, "controls") else True
-    return compare_at(data, data["step"])
+    assert "step" not in data  # the browser takes the position from the bar
+    return compare_at(data, position(at))
+
+
+def position(at: AppTest) -> int:
+    """The page's position: the bar's (or, with nothing to move, the box's range start)."""
+    if has_stage(at, "controls"):
+        return stage(at, "controls")["step"]
+    return stage(at, "compare")["lo"]
 
 
 def marks(at: AppTest) -> list[list[tuple[int, int]]]:
@@ -99,7 +108,7 @@ def test_marked_differences_are_the_engines_at_every_step():
     for step in (200, 0, 37):
         if step != 200:
             move(at, step)
-        assert stage(at, "controls")["step"] == stage(at, "compare")["step"] == step
+        assert stage(at, "controls")["step"] == step
         assert at.query_params["cmp_step"] in (str(step), [str(step)])
         expected = compare([(a, t.at(step)) for a, t in zip("ABC", trainings)], TEXT)
         assert len(stage(at, "compare")["configs"]) == 3
@@ -197,3 +206,38 @@ def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
     assert len(stage(at, "compare")["configs"]) == 2
     at.switch_page("pages/1_Explore.py").run()
     assert at.error and f"{LIMITS.merges:,}" in at.error[0].value  # where the setting is used
+
+
+def cuts_payload(at: AppTest) -> bytes:
+    return next(el.proto.bytes for el in at.get("bidi_component")
+                if el.proto.WhichOneof("data") == "bytes")
+
+
+def test_the_cuts_are_sent_unchanged_while_the_position_moves():
+    """The cuts' data holds no position: a move sends byte-identical data (so Streamlit's
+    message cache can send a reference), equal to the plain lockstep_data of the
+    configurations; a new text or the toggle makes new data."""
+    from bpeviz.compare_history import lockstep_data
+    from bpeviz.render_compare import colour
+
+    at = open_compare(text=TEXT, text_edited=True)
+    sent = cuts_payload(at)
+    for step in (37, 0, 200):
+        move(at, step)
+        assert cuts_payload(at) == sent
+        assert stage(at, "controls")["step"] == step
+    data = json.loads(sent)
+    trainings = [reference(a) for a in ALGORITHMS[:2]]
+    plain = lockstep_data([(c["label"], t) for c, t in zip(data["configs"], trainings)],
+                          TEXT, "step")
+    for i, config in enumerate(plain["configs"]):
+        config["letter"], config["colour"] = "ABC"[i], colour(i)
+        config["history"] = json.loads(json.dumps(config["history"]))  # tuples as lists
+    assert {k: v for k, v in data.items() if k not in ("hist", "only", "strong", "maxTokens",
+                                                        "role")} == plain
+    at.toggle(key="w_cmp_only").set_value(True).run()
+    assert cuts_payload(at) != sent and stage(at, "compare")["only"] is True
+    at.text_area(key="w_text").set_value("lowest newer").run()
+    assert stage(at, "compare")["text"] == "lowest newer"
+    assert marks(at) == [list(c.diff_spans) for c in compare(
+        [(a, t.at(200)) for a, t in zip("AB", trainings)], "lowest newer").cuts]

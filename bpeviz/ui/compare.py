@@ -4,6 +4,8 @@ every configuration, and cached metric curves. The comparing itself is
 
 from __future__ import annotations
 
+import json
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,25 +217,47 @@ def _box_to_setting(box_key: str, setting: str) -> None:
 
 _ROUNDS: OwnedCache[tuple[dict[str, Any], list[Any]]] = OwnedCache(
     "compare_round_history", keep=4)
+#: session-state slot of the last cuts sent: (key, trainings (weak), data, JSON bytes)
+_SENT = "_cmp_cuts_sent"
 
 
 def cuts(configurations: list[Configuration], position: Position, text: str,
          byte_style: str = "gpt2", strong: bool = False, only: bool = False) -> dict[str, Any]:
     """Every configuration's cut of ``text`` at the browser's position, the differences
-    marked and counted: drawn by the browser from each one's history of the text (sent
-    once), so stepping needs no rerun. Returns the data sent (tests read it)."""
+    marked and counted: drawn by the browser from each one's history of the text, so
+    stepping needs no rerun. Returns the data sent (tests read it; it holds no position:
+    the browser takes it from the stage bar).
+
+    The data travels as JSON bytes made once per set of configurations, text and display:
+    a position move sends the very same element again, so Streamlit's message cache sends
+    the browser a reference to it instead of the histories (hundreds of kB for a page of
+    text at 50,000 merges), and Python neither builds, serialises nor hashes it again."""
+    key = (position.mode, position.hist, text, byte_style, strong, only,
+           tuple(c.label for c in configurations))
+    sent = st.session_state.get(_SENT)
+    if (sent is None or sent[0] != key or len(sent[1]) != len(configurations)
+            or any(ref() is not c.training for ref, c in zip(sent[1], configurations))):
+        data = _cuts_data(configurations, position.mode, position.hist, text, byte_style,
+                          strong, only)
+        blob = json.dumps(data, separators=(",", ":")).encode("ascii")
+        sent = (key, [weakref.ref(c.training) for c in configurations], data, blob)
+        st.session_state[_SENT] = sent
+    stage._component()(key=f"{STAGE_KEY}_cuts", data=sent[3])
+    return sent[2]
+
+
+def _cuts_data(configurations: list[Configuration], mode: str, hist: str, text: str,
+               byte_style: str, strong: bool, only: bool) -> dict[str, Any]:
     pairs = [(c.label, c.training) for c in configurations]
     histories = [None if cmp.prunes(c.training) else stage._text_history(c.training, text)
                  for c in configurations]
-    data = compare_history.lockstep_data(pairs, text, position.mode, byte_style, histories,
+    data = compare_history.lockstep_data(pairs, text, mode, byte_style, histories,
                                          rounds=lambda t: _ROUNDS.get(
                                              t, text, lambda: compare_history.round_history(
                                                  t, text)))
     for i, config in enumerate(data["configs"]):
         config["letter"], config["colour"] = CONFIG_LETTERS[i], colour(i)
-    data.update(role="compare", step=position.value, hist=position.hist, only=only,
-                strong=strong, maxTokens=3000)
-    stage._component()(key=f"{STAGE_KEY}_cuts", data=data)
+    data.update(role="compare", hist=hist, only=only, strong=strong, maxTokens=3000)
     return data
 
 

@@ -819,24 +819,45 @@ function follower(component, data, build, draw) {
   }
   const st = store();
   if (f.listener) st.listeners.delete(f.listener);
+  const same = f.data === data; // the same payload again: what build made still holds
   f.data = data;
-  if (build) build(f);
+  if (build && !same) build(f);
   f.listener = (k) => {
     if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
     draw(f, k);
   };
   st.listeners.add(f.listener);
   // the controls may not have run yet (or this page has none): draw Python's step
+  // (Compare's cuts carry no step: the bar, drawn just before them, holds it)
   const k = st.step !== null && st.hist === data.hist ? clamp(st.step, data.n, data.lo || 0)
-    : data.step;
+    : (data.step ?? (data.lo || 0));
   draw(f, k);
 }
 
 // `component` is what Streamlit's components v2 hands over: {parentElement, data,
 // setTriggerValue}. bpeviz's offline slides (bpeviz/slides.py) mount the same roles
 // with a plain object of that shape through window.bpevizStage.
+// Data may come as UTF-8 JSON bytes (Compare's cuts: made once in Python and sent again
+// unchanged, so Streamlit's message cache resends only a reference); parsed once per
+// payload.
+const PARSED = new WeakMap();
+function payload(raw) {
+  if (!raw) return {};
+  const bytes = raw instanceof Uint8Array ? raw
+    : raw instanceof ArrayBuffer ? new Uint8Array(raw)
+    : ArrayBuffer.isView(raw) ? new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)
+    : null;
+  if (!bytes) return raw;
+  let found = PARSED.get(raw);
+  if (!found) {
+    found = JSON.parse(new TextDecoder().decode(bytes));
+    PARSED.set(raw, found);
+  }
+  return found;
+}
+
 function mount(component) {
-  const data = component.data || {};
+  const data = payload(component.data);
   const st = store();
   if (data.role === "controls") {
     st.hist = data.hist;
