@@ -20,7 +20,7 @@ from bpeviz.render_compare import CONFIG_LETTERS, colour
 from bpeviz.training import Training
 from bpeviz.ui import Context, imported, stage, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
-from bpeviz.ui.state import bound, clamp, get, put
+from bpeviz.ui.state import bound, get, put
 from bpeviz.ui.training import snapshot as ui_snapshot
 
 
@@ -166,53 +166,16 @@ def _same_vocab_size(trainings: list[Training], hist: str) -> Position:
 
 # -- the position control and the cuts, stepped in the browser (bpeviz/ui/stage.py) -------
 STAGE_KEY = "cmp_stage"
-SEQ_KEY = "cmp_stage_seq"
 
 
 def _bar(setting: str, lo: int, hi: int, *, hist: str, name: str, unit: str, units: str,
          box: str, help: str) -> int:
     """The stage bar moving ``setting`` in ``lo..hi`` (◀ slider ▶, keys, Play) and a
-    number box Python owns; returns the value Python has heard."""
-    value = clamp(setting, lo, hi)
-    if get("speed") not in stage.SPEEDS:
-        put("speed", "1")
-    data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
-            "seq": st.session_state.get(SEQ_KEY, 0), "hist": hist, "name": name,
-            "unit": unit, "units": units}
-    left, right = st.columns([6, 1], vertical_alignment="center")
-    with left:
-        stage._component()(key=STAGE_KEY, data=data,
-                           on_step_change=lambda: _from_browser(setting, lo, hi))
-    with right:
-        # a fresh box per value (as on Explore): a value the browser still holds can
-        # never come back as a change after a busy rerun
-        key = f"cmp_box_{setting}_{value}"
-        st.number_input(box, min_value=lo, max_value=hi, value=value, key=key,
-                        on_change=_box_to_setting, args=(key, setting), help=help)
-    return int(get(setting))
-
-
-def _from_browser(setting: str, lo: int, hi: int) -> None:
-    """The browser's position (and speed) after a release, a pause or a key burst."""
-    sent = (st.session_state.get(STAGE_KEY) or {}).get("step")
-    if not isinstance(sent, dict):
-        return
-    try:
-        value = int(sent.get("step"))
-    except (TypeError, ValueError):
-        return
-    put(setting, min(max(value, lo), hi))
-    seq = sent.get("seq")
-    if isinstance(seq, int):
-        st.session_state[SEQ_KEY] = max(seq, st.session_state.get(SEQ_KEY, 0))
-    if sent.get("speed") in stage.SPEEDS:
-        put("speed", sent["speed"])
-
-
-def _box_to_setting(box_key: str, setting: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put(setting, int(value))
+    number box Python owns (:func:`bpeviz.ui.stage.bar`); returns the value Python has
+    heard."""
+    return stage.bar(setting, lo, hi, hist, key=STAGE_KEY,
+                     words={"name": name, "unit": unit, "units": units},
+                     box=box, box_key=f"cmp_box_{setting}_", box_help=help)
 
 
 _ROUNDS: OwnedCache[tuple[dict[str, Any], list[Any]]] = OwnedCache(
