@@ -4,6 +4,7 @@ Tokenize and Compare.
     python -m bench.stage                 # default sample, and 300 KB with 2,000 merges
     python -m bench.stage --presses 200   # more samples
     python -m bench.stage --compare-only  # only Compare (3 configurations, default sample)
+    python -m bench.stage --real-size     # only 1 MB with 30,000 merges: Explore, Compare
 
 Starts ``streamlit run app.py`` on a free port, opens Explore in Debian's Chromium
 (Playwright) and measures, in the page, from the input event's timestamp
@@ -145,10 +146,43 @@ def report(name: str, results: dict[str, list[float]]) -> dict[str, dict[str, fl
     return out
 
 
+def real_size(page, url: str, presses: int, merges: int = 30_000,
+              mb: float = 1.0) -> dict[str, dict]:
+    """The stage at real size (issue 11): a ``mb`` MB upload trained to ``merges`` merges,
+    byte-level BPE; Explore's bar, card and words, and Compare's cuts of two configurations
+    at the same size, redrawn by the browser."""
+    from bench.data import corpus_path
+
+    path = corpus_path(mb)
+    results = {}
+    page.goto(f"{url}/Explore?source=upload&algo=bbpe&merges={merges}&step=0")
+    ready(page, stage=False)
+    page.locator('[data-testid="stSidebar"] input[type=file]').set_input_files(str(path))
+    page.wait_for_selector("[data-bpeviz-step]", timeout=600_000)
+    ready(page)
+    n = page.locator("[data-bpeviz-step]").first.inner_text().split()[-1]
+    results[f"Explore, {mb:g} MB, {n} merges"] = report(
+        f"Explore, {path.stat().st_size // 1000} KB upload, {n} merges", measure(page, presses))
+    page.get_by_role("link", name="Compare").first.click()  # the same session: the upload
+    ready(page, stage=False)
+    page.wait_for_selector("[data-config]", timeout=600_000)
+    for i in range(2):  # each configuration's merges (the page opens at 200)
+        box = page.get_by_label("Merges", exact=True).nth(i)
+        box.fill(str(merges))
+        box.press("Enter")
+        ready(page, stage=False)
+        page.wait_for_selector("[data-config]", timeout=600_000)
+    ready(page)
+    results[f"Compare, {mb:g} MB, {merges:,} merges"] = report(
+        f"Compare, same upload, 2 x {merges:,} merges", measure(page, presses))
+    return results
+
+
 def run(presses: int = 100, port: int = 8799, large: bool = True,
-        compare_only: bool = False) -> dict[str, dict]:
-    """Measure on the default sample (and a 300 KB upload with 2,000 merges); print and
-    return ``{scenario: {"key"|"drag": {"median", "p95", "max", "n"}}}``."""
+        compare_only: bool = False, real: bool = False) -> dict[str, dict]:
+    """Measure on the default sample (and a 300 KB upload with 2,000 merges; with
+    ``real``, only a 1 MB upload with 30,000 merges); print and return
+    ``{scenario: {"key"|"drag": {"median", "p95", "max", "n"}}}``."""
     from playwright.sync_api import sync_playwright
 
     proc = start_server(port)
@@ -160,6 +194,10 @@ def run(presses: int = 100, port: int = 8799, large: bool = True,
                                         args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
             watch_websocket(page)
+            if real:
+                results = real_size(page, url, presses)
+                browser.close()
+                return results
             # Compare: three configurations' cuts of the default text and their
             # differences, recomputed and redrawn by the browser at each position
             page.goto(f"{url}/Compare?cmp_n=3&cmp_step=0")
@@ -225,8 +263,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8799)
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--compare-only", action="store_true")
+    parser.add_argument("--real-size", action="store_true",
+                        help="only a 1 MB upload with 30,000 merges (Explore, Compare)")
     args = parser.parse_args()
-    run(args.presses, args.port, not args.skip_large, args.compare_only)
+    run(args.presses, args.port, not args.skip_large, args.compare_only, args.real_size)
 
 
 if __name__ == "__main__":
