@@ -127,7 +127,15 @@ async def check_own_view(page, user: User, training, step: int) -> None:
     assert f"Step {step} of {len(training.merges)}" in main, user.name
     url = await page.evaluate("location.href")  # (page.url misses history.replaceState)
     assert f"step={step}" in url, (user.name, url)
-    words = await page.locator(".bv-words").first.inner_text()
+    # the word splits the stage draws (".bv-words" alone also matches the merges window
+    # below it, which Python draws first when the browser is slow to mount the stage)
+    splits = ".bv-stage-words .bv-words"
+    await page.wait_for_selector(splits, timeout=TIMEOUT)
+    if user.own_word is not None:
+        await page.wait_for_function(
+            "([sel, w]) => (document.querySelector(sel) || {}).innerText?.includes(w)",
+            arg=[splits, user.own_word], timeout=TIMEOUT)
+    words = await page.locator(splits).first.inner_text()
     if user.own_word is not None:
         assert user.own_word in words, (user.name, words[:300])
         assert await page.locator('[data-testid="stSidebar"] textarea').input_value() \
