@@ -167,7 +167,7 @@ def real_size(page, url: str, presses: int, merges: int = 30_000,
     ready(page, stage=False)
     page.wait_for_selector("[data-config]", timeout=600_000)
     for i in range(2):  # each configuration's merges (the page opens at 200)
-        box = page.get_by_label("Merges", exact=True).nth(i)
+        box = page.locator('[data-testid="stMain"]').get_by_label("Merges", exact=True).nth(i)
         box.fill(str(merges))
         box.press("Enter")
         ready(page, stage=False)
