@@ -197,7 +197,9 @@ def test_a_long_words_lattice_stays_readable(browser, server):
         assert len(texts[-1][1]) == LATTICE_CHARS  # the characters under the arcs
         best = [(s_, e) for s_, e, _, _, b in inside if b]
         red = next(labels for colour, labels in texts[:-1] if colour)
-        assert len(red) == len(best) and all(" " in x for x in red)  # piece and score
+        # piece, then its score under it (one-character arcs side by side: one line would run
+        # into its neighbours' labels)
+        assert len(red) == len(best) and all("<br>" in x for x in red)
         others = [labels for colour, labels in texts[:-1] if not colour]
         assert bool(others) == (len(inside) <= ARC_LABELS)
         shoot(page, "unigram-lattice-long")

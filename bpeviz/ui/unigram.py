@@ -184,7 +184,10 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
         top_x, top_y, text = tops[best]
         top_x.append((start + end) / 2)
         top_y.append(height)
-        text.append(f"{shown} {score:.2f}" if scored or best else shown)
+        # a crowded drawing (many arcs: one-character arcs side by side) puts the best
+        # path's log-probability under its piece, so neighbouring labels do not run together
+        text.append(f"{shown}{' ' if scored else '<br>'}{score:.2f}" if scored or best
+                    else shown)
     size = 17 if strong else 13
     for best, (top_x, top_y, text) in tops.items():
         # the best path is always labelled (piece and log-probability); the other arcs
