@@ -1,5 +1,7 @@
 """Compare: two or three configurations cut the same text, moved together step by step."""
 
+import contextlib
+
 import streamlit as st
 
 from bpeviz import compare as cmp
@@ -78,13 +80,18 @@ def lockstep() -> None:
     (keys, drag, Play); Python hears the settled position and reruns only this."""
     if not strong:  # on a projector the bar says it, and the cuts need the height
         st.subheader("Where they cut the text")
-    position = ui_compare.positions(configurations)
+    # on a projector the two choices share a row, so that the cuts start higher
+    mode_area, toggle_area = (st.columns([3, 2], vertical_alignment="bottom") if strong
+                              else (None, None))
+    position = ui_compare.positions(configurations, mode_area)
     steps, notes = position.steps, position.notes
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
         return
-    only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
-                    help="Draw only the runs of tokens that some configuration cuts differently.")
+    with toggle_area if toggle_area is not None else contextlib.nullcontext():
+        only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
+                        help="Draw only the runs of tokens that some configuration cuts "
+                             "differently.")
     if not strong:  # on a projector the cuts come first, what A, B and C are after them
         st.html(render_compare.legend_html(labels))
     sent = ui_compare.cuts(configurations, position, text, byte_style, strong, only)

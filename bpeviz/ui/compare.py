@@ -4,6 +4,7 @@ every configuration, and cached metric curves. The comparing itself is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import weakref
 from dataclasses import dataclass
@@ -77,9 +78,11 @@ class Position:
     hist: str
 
 
-def positions(configurations: list[Configuration]) -> Position:
+def positions(configurations: list[Configuration], mode_area: Any = None) -> Position:
     """Draw the control that moves every configuration (the stage component's bar: the
     browser steps it, keys included, and reports the settled position); return where it is.
+    ``mode_area``: a container for the choice of what moves them (a column beside other
+    controls, on a projector), else in the flow.
 
     Configurations whose steps are of different kinds (merges and pruning rounds, as
     their records say) are moved by vocabulary size only: step 10 of a merging training
@@ -87,20 +90,22 @@ def positions(configurations: list[Configuration]) -> Position:
     seed) are not the same point of anything."""
     trainings = [c.training for c in configurations]
     kinds = list(dict.fromkeys(map(step_name, trainings)))
-    if len(kinds) == 1:
-        mode = bound(st.segmented_control, "Move every configuration by", "cmp_mode",
-                     ["step", "vocab"], required=True,
-                     format_func={"step": f"the same {kinds[0]}",
-                                  "vocab": "the same vocabulary size"}.get)
-    else:
-        mode = "vocab"
-        pruning = [CONFIG_LETTERS[i] for i, t in enumerate(trainings) if cmp.prunes(t)]
-        names = ", ".join(pruning)
-        st.caption(md_escape(
-            f"Every configuration is moved by vocabulary size: {names} "
-            f"{'prunes' if len(pruning) == 1 else 'prune'} (each step a pruning round removes "
-            "pieces from a large seed, and the vocabulary shrinks), while the others merge "
-            "(each step adds a token), so one step number would not mean the same point."))
+    with mode_area if mode_area is not None else contextlib.nullcontext():
+        if len(kinds) == 1:
+            mode = bound(st.segmented_control, "Move every configuration by", "cmp_mode",
+                         ["step", "vocab"], required=True,
+                         format_func={"step": f"the same {kinds[0]}",
+                                      "vocab": "the same vocabulary size"}.get)
+        else:
+            mode = "vocab"
+            pruning = [CONFIG_LETTERS[i] for i, t in enumerate(trainings) if cmp.prunes(t)]
+            names = ", ".join(pruning)
+            st.caption(md_escape(
+                f"Every configuration is moved by vocabulary size: {names} "
+                f"{'prunes' if len(pruning) == 1 else 'prune'} (each step a pruning round "
+                "removes pieces from a large seed, and the vocabulary shrinks), while the "
+                "others merge (each step adds a token), so one step number would not mean "
+                "the same point."))
     ids = ",".join(f"{id(t):x}" for t in trainings)
     if mode == "step":
         return _same_step(trainings, kinds[0], f"cmp:step:{ids}")
