@@ -35,7 +35,9 @@ HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **b** & &a
 def unigram_reference(vocab: int = 400, variant: str = "sentencepiece"):
     corpus = Corpus.from_bytes(sample_bytes("tour"), pretokenizer_for("auto", "unigram"),
                                "auto")
-    return train_corpus(corpus, vocab, variant)
+    # the app's options: a Compare configuration's course seed is chosen for the corpus
+    return train_corpus(corpus, vocab, variant,
+                        **({"seed_size": None} if variant == "course" else {}))
 
 
 def values(array) -> list:
@@ -116,6 +118,10 @@ def test_two_unigram_configurations_move_by_the_same_pruning_round():
     at = open_compare(text=TEXT, text_edited=True, c1_algo="unigram", c2_algo="unigram",
                       c2_uvariant="course", c2_vocab=300, cmp_mode="step")
     trainings = [unigram_reference(400), unigram_reference(300, "course")]
+    # the course's own 300-piece seed is all characters on this sample (no round at all);
+    # the seed chosen for the corpus gives the configuration rounds to step through
+    assert len(trainings[1]) - 1 >= 3
+    assert trainings[1].options["plan"].options["seed_size"] > 300
     bar = stage(at, "controls")
     assert bar["name"].startswith("Pruning round") and bar["lo"] == 0
     assert bar["n"] == max(len(t) - 1 for t in trainings)

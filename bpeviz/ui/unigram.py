@@ -56,9 +56,10 @@ def prune_options(algorithm: str, vocab_size: int | None, prefix: str = "") -> d
     empty size, automatic keep share and the course's seed are ``None``: chosen for the
     corpus by :func:`bpeviz.unigram.teaching.plan`."""
     variant = get(prefix + "uvariant")
-    if prefix:
+    if prefix:  # Compare: the size as typed; the course's seed chosen for the corpus (its
+        # own 300 pieces can be all characters, and then it makes no pruning round)
         return {"algorithm": algorithm, "vocab_size": int(vocab_size or get(prefix + "vocab")),
-                "variant": variant}
+                "variant": variant, **({"seed_size": None} if variant == "course" else {})}
     options: dict[str, Any] = {"algorithm": algorithm, "vocab_size": vocab_size,
                                "variant": variant}
     if variant == "course":
