@@ -22,7 +22,6 @@ from bpeviz.training import Training
 from bpeviz.ui import Context, imported, stage, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, get, put
-from bpeviz.ui.training import snapshot as ui_snapshot
 
 
 @dataclass(frozen=True)
@@ -227,12 +226,6 @@ def _cuts_data(configurations: list[Configuration], mode: str, hist: str, text: 
         config["letter"], config["colour"] = CONFIG_LETTERS[i], colour(i)
     data.update(role="compare", hist=hist, only=only, strong=strong, maxTokens=3000)
     return data
-
-
-def snapshot(training: Training, step: int) -> Any:
-    """What Compare cuts with at ``step``: the cached snapshot of a merging training, or a
-    pruning round (:func:`bpeviz.compare.at`)."""
-    return cmp.at(training, step) if cmp.prunes(training) else ui_snapshot(training, step)
 
 
 def step_name(training: Training) -> str:
