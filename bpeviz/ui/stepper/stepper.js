@@ -305,7 +305,17 @@ function togglePlay(s) {
 }
 
 function onKey(s, e) {
-  if (!s.root.isConnected) { document.removeEventListener("keydown", s.keyHandler, true); return; }
+  // A bar a rerun has taken out of the page: once its successor is mounted it is done.
+  // While the run is under way (a slow browser mounts the new bar a moment later) it
+  // still takes the arrow keys, and the new bar carries its step (controls(): "moved");
+  // a key pressed in that moment was lost before (issue 16, twelve sessions, slowed CPUs).
+  const gone = !s.root.isConnected;
+  if (gone && (store().controls !== s || !scriptRunning())) {
+    // replaced, or no run is under way that could mount a successor (another page):
+    // the keys are the page's again
+    document.removeEventListener("keydown", s.keyHandler, true);
+    return;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (typingIn(e.target)) return;
   const inside = e.target && e.target.closest && e.target.closest(".bv-stage");
@@ -318,17 +328,24 @@ function onKey(s, e) {
     case "Home": k = s.lo; break;
     case "End": k = s.n; break;
     case " ": case "Spacebar": {
+      if (gone) return;
       const tag = (e.target.tagName || "").toLowerCase();
       if (!inside && (tag === "button" || tag === "a")) return; // that control's own key
       e.preventDefault();
       if (!e.repeat) togglePlay(s);
       return;
     }
-    case "?": s.keys.hidden = !s.keys.hidden; e.preventDefault(); return;
+    case "?": if (gone) return; s.keys.hidden = !s.keys.hidden; e.preventDefault(); return;
     case "Escape": if (!s.keys.hidden) { s.keys.hidden = true; } return;
     default: return;
   }
   e.preventDefault();
+  if (gone) {
+    s.step = clamp(Math.round(k), s.n, s.lo);
+    s.moved = true;
+    debug("key-while-remounting", s.step);
+    return;
+  }
   if (s.playing) stopPlay(s);
   move(s, k);
 }
@@ -364,7 +381,7 @@ function controls(component, data) {
   // Python had not heard it yet, instead of going back to Python's older step.
   const before = store().controls;
   const carried = fresh && before && before !== s && !before.root.isConnected
-    && before.hist === data.hist && (before.pending || before.pySeq < before.seq)
+    && before.hist === data.hist && (before.pending || before.moved || before.pySeq < before.seq)
     && (data.seq || 0) <= before.seq;
   store().controls = s;
   if (carried) {
