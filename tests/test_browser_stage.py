@@ -193,8 +193,8 @@ def test_the_rest_of_the_page_follows_while_playing(page, server):
 
 #: concurrent sessions: 6 in the suite; the issue's 12 with BPEVIZ_STAGE_SESSIONS=12. Twelve
 #: passed in 4 of 5 runs in stop 10 (one key press lost while a rerun re-created a slowed
-#: session's bar; fixed since: a removed bar keeps the keys until its successor mounts),
-#: not yet often enough to make them the suite's default on two cores (issue 16)
+#: session's bar; fixed since: a removed bar keeps the keys until its successor mounts) and
+#: in 3 of 3 after the fix: not yet often enough to make them the suite's default (issue 16)
 SESSIONS = int(os.environ.get("BPEVIZ_STAGE_SESSIONS", "6"))
 THROTTLE = 4  # CPU slow-down of every other session
 
