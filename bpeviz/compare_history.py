@@ -32,6 +32,7 @@ import numpy as np
 
 from bpeviz import compare as cmp
 from bpeviz.display import label
+from bpeviz.encoded import _PARTIAL, _UNK
 from bpeviz.owned import OwnedCache
 from bpeviz.text_history import text_history, tokens_at
 
@@ -132,7 +133,8 @@ def round_history(training: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
     for k in range(cmp.last_step(training) + 1):
         tokens = cmp.at(training, k).encode(text)
         version = [k, [t.id for t in tokens], [t.start for t in tokens],
-                   [t.end for t in tokens], [int(t.partial) | 2 * int(t.unk) for t in tokens]]
+                   [t.end for t in tokens],
+                   [(_PARTIAL if t.partial else 0) | (_UNK if t.unk else 0) for t in tokens]]
         if not versions or version[1:] != versions[-1][1:]:
             versions.append(version)
         for t in tokens:
