@@ -13,6 +13,7 @@
 // Text that came from users (words, tokens) arrives only in `data` and is drawn with
 // textContent, never parsed as HTML.
 
+const REMOUNT_GRACE_MS = 2000; // a removed bar keeps the keys this long after its last draw
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 const SPEEDS = ["1", "2", "4", "10"];
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
@@ -176,6 +177,7 @@ function drawSpeed(s) {
 }
 
 function drawControls(s) {
+  s.drawnAt = performance.now(); // (a bar a run just removed waits a moment for its successor)
   const k = s.step;
   s.slider.min = String(s.lo);
   s.slider.max = String(s.n);
@@ -306,13 +308,15 @@ function togglePlay(s) {
 
 function onKey(s, e) {
   // A bar a rerun has taken out of the page: once its successor is mounted it is done.
-  // While the run is under way (a slow browser mounts the new bar a moment later) it
-  // still takes the arrow keys, and the new bar carries its step (controls(): "moved");
-  // a key pressed in that moment was lost before (issue 16, twelve sessions, slowed CPUs).
+  // While the run is under way, or just after it (a slow browser mounts the new bar a
+  // moment later, and the script's state can say "done" first), it still takes the
+  // arrow keys, and the new bar carries its step (controls(): "moved"); a key pressed in
+  // that moment was lost before (issue 16, concurrent sessions, slowed CPUs).
   const gone = !s.root.isConnected;
-  if (gone && (store().controls !== s || !scriptRunning())) {
-    // replaced, or no run is under way that could mount a successor (another page):
-    // the keys are the page's again
+  if (gone && (store().controls !== s
+                || (!scriptRunning() && performance.now() - s.drawnAt > REMOUNT_GRACE_MS))) {
+    // replaced, or no run is under way that could mount a successor and none was drawn
+    // a moment ago (another page): the keys are the page's again
     document.removeEventListener("keydown", s.keyHandler, true);
     return;
   }
