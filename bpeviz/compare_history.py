@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from bpeviz import compare as cmp
-from bpeviz.display import label
+from bpeviz.display import label, raw_bytes
 from bpeviz.encoded import _PARTIAL, _UNK
 from bpeviz.owned import OwnedCache
 from bpeviz.text_history import text_history, tokens_at
@@ -159,9 +159,7 @@ def _labels(training: Any, history: dict[str, Any], samples: list[Any],
     labels = {str(i): list(v) for i, v in views.token_labels(training, used, byte_style).items()}
     sizes = {}
     for i in partial:
-        symbol = training.vocab[i]
-        sizes[str(i)] = len(symbol if isinstance(symbol, bytes)
-                            else symbol.encode("utf-8", "surrogatepass"))
+        sizes[str(i)] = len(raw_bytes(training.vocab[i]))
     return labels, sizes
 
 

@@ -96,6 +96,16 @@ codecs.register_error("bpeviz-hex", _hex_errors)
 # -- symbols ----------------------------------------------------------------------------
 
 
+def raw_bytes(symbol: Symbol) -> bytes:
+    """A symbol's bytes: a bytes symbol itself, a text symbol in UTF-8 (a lone surrogate
+    kept as its three bytes, as the corpus reader keeps it).
+
+    >>> raw_bytes("é"), raw_bytes(b"\\xc3")
+    (b'\\xc3\\xa9', b'\\xc3')
+    """
+    return symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
+
+
 def display(symbol: Symbol, byte_style: str = "gpt2") -> str:
     """A readable string for any symbol; bytes never turn into U+FFFD.
 

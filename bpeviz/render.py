@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import label, visible
+from bpeviz.display import label, raw_bytes, visible
 from bpeviz.symbols import Symbol
 from bpeviz.training import Merge
 from bpeviz.views import TreeNode
@@ -174,7 +174,7 @@ def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,
     part of (``part``, from :func:`part_of_notes`), and what its marks mean when
     ``notes`` is given (:class:`bpeviz.glossary.ChipNotes`)."""
     shown = label(symbol, byte_style)
-    raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
+    raw = raw_bytes(symbol)
     note = notes(symbol) if notes is not None else ""
     title = (f"id {token_id} · {shown} · bytes {raw.hex(' ')}" + (f" · {part}" if part else "")
              + (f" · {note}" if note else ""))
@@ -379,8 +379,7 @@ def part_of_notes(word: str, spans: Iterable[tuple[int, int]]) -> list[str]:
 def consecutive_spans(symbols: Sequence[Symbol]) -> list[tuple[int, int]]:
     """The byte spans of symbols that follow each other: ``[b"a", b"bc"]`` gives
     ``[(0, 1), (1, 3)]``."""
-    ends = list(accumulate(len(s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass"))
-                           for s in symbols))
+    ends = list(accumulate(len(raw_bytes(s)) for s in symbols))
     return list(zip([0, *ends[:-1]], ends))
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import VISIBLE_WHITESPACE, label, visible  # noqa: F401  (old paths)
+from bpeviz.display import VISIBLE_WHITESPACE, label, raw_bytes, visible  # noqa: F401  (old paths)
 from bpeviz.owned import OwnedCache
 from bpeviz.snapshot import Snapshot
 from bpeviz.symbols import Symbol
@@ -31,9 +31,7 @@ from bpeviz.training import Training
 
 def symbol_bytes(symbol: Symbol) -> int:
     """Length of a symbol in UTF-8 bytes (bytes symbols: their length)."""
-    if isinstance(symbol, bytes):
-        return len(symbol)
-    return len(symbol.encode("utf-8", "surrogatepass"))
+    return len(raw_bytes(symbol))
 
 
 def symbol_chars(symbol: Symbol) -> int:
@@ -417,8 +415,7 @@ def token_labels(training: Training, ids: Any = None,
     out = {}
     for i in (range(len(vocab)) if ids is None else sorted({int(i) for i in ids})):
         symbol = vocab[i]
-        raw = symbol if isinstance(symbol, bytes) else symbol.encode("utf-8", "surrogatepass")
-        out[i] = (label(symbol, byte_style), raw.hex(" "))
+        out[i] = (label(symbol, byte_style), raw_bytes(symbol).hex(" "))
     return out
 
 

@@ -213,6 +213,8 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
     here, all twelve sessions at once when two busy processes loaded the cores too)."""
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900})
                 for _ in range(SESSIONS)]
+    for c in contexts:  # the stage's own log, for the message when a session goes wrong
+        c.add_init_script("window.__bvDebug = [];")
     pages = [c.new_page() for c in contexts]
     errors: list[str] = []
     for i, p in enumerate(pages):
@@ -276,7 +278,9 @@ def session_state(page) -> dict:
       script: document.querySelector('[data-testid="stApp"]')
         ?.getAttribute('data-test-script-state'),
       status: document.querySelector('[data-testid="stStatusWidget"]')?.innerText || '',
-      exceptions: document.querySelectorAll('[data-testid="stException"]').length})""")
+      exceptions: document.querySelectorAll('[data-testid="stException"]').length,
+      bars: document.querySelectorAll('[data-bpeviz-step]').length,
+      log: (window.__bvDebug || []).slice(-40)})""")
 
 
 def all_settled(pages, expected: list[int], timeout: float) -> dict[int, dict]:

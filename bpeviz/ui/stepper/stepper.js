@@ -313,6 +313,10 @@ function onKey(s, e) {
   // arrow keys, and the new bar carries its step (controls(): "moved"); a key pressed in
   // that moment was lost before (issue 16, concurrent sessions, slowed CPUs).
   const gone = !s.root.isConnected;
+  if (window.__bvDebug && e.key && e.key.length > 1) {
+    debug("key", e.key, s.step, gone, store().controls === s, scriptRunning(),
+      (e.target && e.target.tagName) || "");
+  }
   if (gone && (store().controls !== s
                 || (!scriptRunning() && performance.now() - s.drawnAt > REMOUNT_GRACE_MS))) {
     // replaced, or no run is under way that could mount a successor and none was drawn
