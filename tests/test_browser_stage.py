@@ -280,6 +280,8 @@ def session_state(page) -> dict:
       status: document.querySelector('[data-testid="stStatusWidget"]')?.innerText || '',
       exceptions: document.querySelectorAll('[data-testid="stException"]').length,
       bars: document.querySelectorAll('[data-bpeviz-step]').length,
+      alerts: [...document.querySelectorAll('[data-testid="stAlert"]')]
+        .map(a => a.innerText.slice(0, 200)),
       log: (window.__bvDebug || []).slice(-40)})""")
 
 
