@@ -80,10 +80,15 @@ def lockstep() -> None:
     (keys, drag, Play); Python hears the settled position and reruns only this."""
     if not strong:  # on a projector the bar says it, and the cuts need the height
         st.subheader("Where they cut the text")
-    # on a projector the two choices share a row, so that the cuts start higher
+    # On a projector the bar and the cuts come first, right under the text, and the two
+    # choices (what moves them, only the differences) share a row under the cuts: at
+    # 1280x720 every configuration's cut of the sample's text is then on the first screen.
+    # (Containers are laid out in the order they are made, whatever order they are filled.)
+    stage_top = st.container() if strong else contextlib.nullcontext()
     mode_area, toggle_area = (st.columns([3, 2], vertical_alignment="bottom") if strong
                               else (None, None))
-    position = ui_compare.positions(configurations, mode_area)
+    with stage_top:
+        position = ui_compare.positions(configurations, mode_area)
     steps, notes = position.steps, position.notes
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
@@ -92,11 +97,12 @@ def lockstep() -> None:
         only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
                         help="Draw only the runs of tokens that some configuration cuts "
                              "differently.")
-    if not strong:  # on a projector the cuts come first, what A, B and C are after them
-        st.html(render_compare.legend_html(labels))
-    sent = ui_compare.cuts(configurations, position, text, byte_style, strong, only)
-    if strong:
-        st.html(render_compare.legend_html(labels))
+    with stage_top:
+        if not strong:  # on a projector the cuts come first, what A, B and C are after them
+            st.html(render_compare.legend_html(labels))
+        sent = ui_compare.cuts(configurations, position, text, byte_style, strong, only)
+        if strong:
+            st.html(render_compare.legend_html(labels))
     # the cuts at this position from the histories sent (what the browser draws; equal to
     # the engine's compare() at these steps, tests/test_compare_history.py), with no
     # encoder built for a step never seen

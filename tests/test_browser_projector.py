@@ -226,3 +226,35 @@ def test_tokenize_fits_a_projector(browser, server, width, height):
         page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-dark-tokenize.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_compare_shows_every_cut_on_the_first_screen(browser, server, width, height):
+    """Compare on a projector: the bar and both configurations' whole cuts of the sample's
+    text are on the first screen (before, only B's first line was at 1280x720); the choice
+    of what moves them sits under the cuts, still on the page; a key moves every cut."""
+    context, page = open_page(browser, width, height, "dark")
+    try:
+        page.goto(f"{server}/Compare?present=1")
+        ready(page)
+        page.wait_for_selector("[data-config] .bv-chip")
+        collapse_sidebar(page)
+        blur(page)
+        configs = page.locator("[data-config]")
+        assert configs.count() == 2
+        for selector in (".bv-stage-bar", HOOK):
+            box = page.locator(selector).first.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, selector
+        for i in range(2):
+            box = configs.nth(i).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (i, box)
+        mode = page.get_by_text("Move every configuration by").bounding_box()
+        assert mode["y"] > configs.nth(1).bounding_box()["y"], "the choice comes after the cuts"
+        before = hook(page)
+        page.keyboard.press("ArrowLeft")
+        assert hook(page) == before - 1
+        no_overflow(page)
+        tb.SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-dark-compare.png"))
+    finally:
+        context.close()
