@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -189,6 +190,79 @@ def test_the_rest_of_the_page_follows_while_playing(page, server):
     rate = max(k for k, *_ in playing) / (elapsed / 1000)
     assert 0.6 <= rate <= 1.05, rate
     no_error(page)
+
+
+# -- the bar's handover when a rerun re-creates it (issue 16), on a page of its own ------
+
+STEPPER = Path(__file__).resolve().parents[1] / "bpeviz" / "ui" / "stepper" / "stepper.js"
+
+#: mounts a bar in a new host, as Streamlit does for each new element (the old one, when
+#: a rerun re-creates the bar, may still stand or be gone already); returns nothing
+MOUNT = """([host, step, seq]) => {
+  let e = document.getElementById(host);
+  if (!e) { e = document.createElement('div'); e.id = host; document.body.append(e); }
+  window.bpevizStage({ parentElement: e, setTriggerValue: (name, v) => window.sent.push(v),
+    data: { role: 'controls', step, lo: 0, n: 40, speed: '1', seq, hist: 'h' } });
+}"""
+STEP_OF = "h => document.querySelector('#' + h + ' [data-bpeviz-step]').dataset.bpevizStep"
+
+
+def stage_page(page, running: bool) -> None:
+    """A page with the stage module and Streamlit's app root, its script ``running``."""
+    state = "running" if running else "notRunning"
+    page.set_content(f'<div data-testid="stApp" data-test-script-state="{state}"></div>'
+                     f'<script type="module">{STEPPER.read_text(encoding="utf-8")}</script>'
+                     "<script>window.sent = [];</script>")
+    page.wait_for_function("() => typeof window.bpevizStage === 'function'")
+
+
+def test_with_two_bars_standing_the_new_one_takes_the_keys(page):
+    """A rerun mounted the new bar while the old one still stood: a key press moves the
+    new one. (The old one's listener came first and took the key, so the new bar stayed
+    behind and the press was lost once the old one went: one lost press in the
+    6-session test of a full run.)"""
+    stage_page(page, running=True)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    page.evaluate(MOUNT, ["new", 5, 0])
+    blur(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(STEP_OF, "new") == "7"
+    page.evaluate("() => document.getElementById('old').remove()")
+    assert hook(page) == 7
+    page.wait_for_function("() => window.sent.length > 0")
+    assert page.evaluate("() => window.sent.at(-1).step") == 7, "Python hears the new step"
+
+
+def test_a_key_pressed_while_the_bar_is_remounted_is_carried(page):
+    """A rerun took the bar out and has not mounted the new one yet: keys pressed in that
+    moment count, and the new bar starts from them, not from Python's older step."""
+    stage_page(page, running=True)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    page.evaluate("() => document.getElementById('old').remove()")
+    blur(page)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.evaluate(MOUNT, ["new", 5, 0])  # the rerun's data: Python still at 5
+    assert hook(page) == 8
+    page.wait_for_function("() => window.sent.length > 0")
+    assert page.evaluate("() => window.sent.at(-1)")["step"] == 8
+
+
+def test_a_bar_gone_for_good_gives_the_keys_back(page):
+    """No run under way and the last draw long ago (another page is shown): a removed
+    bar leaves the keys alone."""
+    stage_page(page, running=False)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    page.evaluate("() => document.getElementById('old').remove()")
+    page.wait_for_timeout(2300)  # the stage's REMOUNT_GRACE_MS, and a little more
+    page.evaluate("() => { window.seen = [];"
+                  " document.addEventListener('keydown', e => window.seen.push("
+                  "e.defaultPrevented)); }")
+    blur(page)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => window.seen") == [False], "the key was the page's"
+    assert page.evaluate("() => window.__bpevizStage.step") == 5
 
 
 #: concurrent sessions: 6 in the suite; the issue's 12 with BPEVIZ_STAGE_SESSIONS=12. Twelve

@@ -324,6 +324,13 @@ function onKey(s, e) {
     document.removeEventListener("keydown", s.keyHandler, true);
     return;
   }
+  // Two bars on the page at once: a rerun mounted the new one while the old one still
+  // stands (Streamlit keeps an element of the last run until this run ends). The new one
+  // owns the keys. The old one's listener came first, and since it took the key (its
+  // preventDefault made the new one skip it), the new bar's step stayed behind and the
+  // press was lost when the old one went (issue 16).
+  const owner = store().controls;
+  if (!gone && owner !== s && owner && owner.root.isConnected) return;
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (typingIn(e.target)) return;
   const inside = e.target && e.target.closest && e.target.closest(".bv-stage");
