@@ -102,16 +102,27 @@ def blur(page) -> None:
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
 
 
+def open_presented(page, url: str, drawn: str) -> None:
+    """Open a page in presentation mode, wait for ``drawn``, fold the sidebar and put
+    the focus on the body."""
+    page.goto(url)
+    ready(page, 90_000)  # the first page a server shows trains its sample first
+    page.wait_for_selector(drawn)
+    collapse_sidebar(page)
+    blur(page)
+
+
+def on_first_screen(locator, height: int) -> None:
+    box = locator.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (locator, box)
+
+
 def hook(page) -> int:
     return int(page.locator(HOOK).first.get_attribute("data-bpeviz-step"))
 
 
 def open_explore(page, server: str, query: str) -> None:
-    page.goto(f"{server}/Explore?present=1&{query}")
-    ready(page)
-    page.wait_for_selector(".bv-card")
-    collapse_sidebar(page)
-    blur(page)
+    open_presented(page, f"{server}/Explore?present=1&{query}", ".bv-card")
 
 
 def background_is_dark(page) -> bool:
@@ -144,6 +155,11 @@ def test_explore_fits_a_projector(browser, server, width, height, scheme):
         assert hook(page) == 21
         page.keyboard.press("ArrowLeft")
         assert hook(page) == 20
+        # once Python has heard step 20 and redrawn the page (a rerun can re-create an
+        # element: for a moment the old one and the new one both stand)
+        page.wait_for_function("() => new URLSearchParams(location.search).get('step')"
+                               " === '20'", timeout=60_000)
+        ready(page, 60_000)
         # the step bar and the card are on the first screen, and nothing is clipped
         for selector in (".bv-stage-bar", HOOK, ".bv-card", ".bv-stage-play"):
             for box in (page.locator(selector).nth(i).bounding_box()
@@ -159,6 +175,7 @@ def test_explore_fits_a_projector(browser, server, width, height, scheme):
         page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-{scheme}.png"))
         # the heatmap fits the screen's height; data grids grow with the type
         plot = page.locator(".js-plotly-plot").first
+        plot.wait_for(state="visible")
         plot.scroll_into_view_if_needed()
         assert plot.bounding_box()["height"] <= height - 80
         grids = page.locator('[data-testid="stDataFrame"]')
@@ -211,16 +228,12 @@ def test_the_longest_wordpiece_token_stays_in_its_box(browser, server, width, he
 def test_tokenize_fits_a_projector(browser, server, width, height):
     context, page = open_page(browser, width, height, "dark")
     try:
-        page.goto(f"{server}/Tokenize?present=1&step=10")
-        ready(page)
-        page.wait_for_selector(".bv-stage-tokens .bv-chip")
-        collapse_sidebar(page)
-        blur(page)
+        open_presented(page, f"{server}/Tokenize?present=1&step=10",
+                       ".bv-stage-tokens .bv-chip")
         page.keyboard.press("ArrowRight")
         assert hook(page) == 11
         for selector in (".bv-stage-bar", HOOK, ".bv-stage-tokens .bv-chip"):
-            box = page.locator(selector).first.bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, selector
+            on_first_screen(page.locator(selector).first, height)
         no_overflow(page)
         tb.SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-dark-tokenize.png"))
@@ -235,19 +248,13 @@ def test_compare_shows_every_cut_on_the_first_screen(browser, server, width, hei
     of what moves them sits under the cuts, still on the page; a key moves every cut."""
     context, page = open_page(browser, width, height, "dark")
     try:
-        page.goto(f"{server}/Compare?present=1")
-        ready(page)
-        page.wait_for_selector("[data-config] .bv-chip")
-        collapse_sidebar(page)
-        blur(page)
+        open_presented(page, f"{server}/Compare?present=1", "[data-config] .bv-chip")
         configs = page.locator("[data-config]")
         assert configs.count() == 2
         for selector in (".bv-stage-bar", HOOK):
-            box = page.locator(selector).first.bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, selector
+            on_first_screen(page.locator(selector).first, height)
         for i in range(2):
-            box = configs.nth(i).bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (i, box)
+            on_first_screen(configs.nth(i), height)
         mode = page.get_by_text("Move every configuration by").bounding_box()
         assert mode["y"] > configs.nth(1).bounding_box()["y"], "the choice comes after the cuts"
         before = hook(page)
