@@ -234,6 +234,56 @@ def test_with_two_bars_standing_the_new_one_takes_the_keys(page):
     assert page.evaluate("() => window.sent.at(-1).step") == 7, "Python hears the new step"
 
 
+def test_a_click_on_the_old_bar_moves_the_new_one(page):
+    """With two bars standing, ▶ and the slider of the old one (the page still shows it)
+    move the new one: a click there used to move only the old bar, and the step was lost
+    with it (a 12-session run in CI: the ▶ click of one round went missing)."""
+    stage_page(page, running=True)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    page.evaluate(MOUNT, ["new", 5, 0])
+    page.locator('#old [aria-label="Next merge"]').click()
+    assert page.evaluate(STEP_OF, "new") == "6"
+    page.locator('#old input[type="range"]').fill("12")
+    assert page.evaluate(STEP_OF, "new") == "12"
+    page.evaluate("() => document.getElementById('old').remove()")
+    assert hook(page) == 12
+    page.wait_for_function("() => window.sent.length > 0")
+    assert page.evaluate("() => window.sent.at(-1).step") == 12
+
+
+def test_a_key_pressed_before_the_new_bar_mounts_beside_the_old_one_is_carried(page):
+    """The rerun mounts the new bar while the old one still stands, with Python's older
+    step: the new bar starts from the step the keys chose on the old one."""
+    stage_page(page, running=True)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    blur(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.evaluate(MOUNT, ["new", 5, 0])
+    assert page.evaluate(STEP_OF, "new") == "7"
+    page.evaluate("() => document.getElementById('old').remove()")
+    assert hook(page) == 7
+    page.wait_for_function("() => window.sent.length > 0")
+    assert page.evaluate("() => window.sent.at(-1).step") == 7
+
+
+def test_play_goes_on_in_a_new_bar(page):
+    """Playing when a rerun re-creates the bar: the new one plays on from the step
+    reached, at the chosen speed, and the old one stops."""
+    stage_page(page, running=True)
+    page.evaluate(MOUNT, ["old", 5, 0])
+    page.locator('#old .bv-stage-speed[data-speed="10"]').click()
+    page.locator("#old .bv-stage-play").click()
+    page.wait_for_timeout(450)
+    page.evaluate(MOUNT, ["new", 5, 0])
+    reached = int(page.evaluate(STEP_OF, "new"))
+    assert reached >= 7, "the new bar starts where the old one had played to"
+    page.evaluate("() => document.getElementById('old').remove()")
+    page.wait_for_timeout(600)
+    assert hook(page) >= reached + 3, "and plays on at 10 steps/s"
+    assert "Pause" in page.locator("#new .bv-stage-play").inner_text()
+
+
 def test_a_key_pressed_while_the_bar_is_remounted_is_carried(page):
     """A rerun took the bar out and has not mounted the new one yet: keys pressed in that
     moment count, and the new bar starts from them, not from Python's older step."""
@@ -323,7 +373,9 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
                 except playwright_api.Error as err:  # say what the session shows instead
                     raise AssertionError(f"session {i}, round {round_}: no step bar "
                                          f"({session_state(p)}): {err}") from None
-                assert shown == expected[i], (i, round_, session_state(p))
+                assert shown == expected[i], (f"session {i}, round {round_}: the bar shows "
+                                              f"{shown}, not {expected[i]}: "
+                                              f"{session_state(p)}")
             for i, p in enumerate(pages):  # a click on the bar's ▶ too
                 p.get_by_role("button", name="Next merge", exact=True).click()
                 expected[i] += 1

@@ -113,7 +113,10 @@ function buildControls(root, s) {
     const b = el("button", "bv-stage-speed", `${v} step${v === "1" ? "" : "s"}/s`);
     b.dataset.speed = v;
     b.setAttribute("role", "radio");
-    b.addEventListener("click", () => { s.speed = v; drawSpeed(s); if (s.playing) restartPlay(s); });
+    b.addEventListener("click", () => {
+      const t = live(s);
+      t.speed = v; drawSpeed(t); if (t.playing) restartPlay(t);
+    });
     s.speedButtons[v] = b;
     speeds.append(b);
   }
@@ -129,15 +132,21 @@ function buildControls(root, s) {
   s.keys.append(el("div", "bv-muted", "Keys work anywhere on the page except in a text box."), s.keyTable);
   root.append(bar, bar2, s.keys);
 
-  s.prev.addEventListener("click", () => move(s, s.step - 1));
-  s.next.addEventListener("click", () => move(s, s.step + 1));
-  s.slider.addEventListener("input", () => { s.dragging = true; setStep(s, Number(s.slider.value)); });
-  s.slider.addEventListener("change", () => { s.dragging = false; setStep(s, Number(s.slider.value)); scheduleSync(s, 0); });
+  s.prev.addEventListener("click", () => { const t = live(s); move(t, t.step - 1); });
+  s.next.addEventListener("click", () => { const t = live(s); move(t, t.step + 1); });
+  s.slider.addEventListener("input", () => {
+    const t = live(s);
+    t.dragging = true; setStep(t, Number(s.slider.value));
+  });
+  s.slider.addEventListener("change", () => {
+    const t = live(s);
+    t.dragging = false; setStep(t, Number(s.slider.value)); scheduleSync(t, 0);
+  });
   s.slider.addEventListener("keydown", (e) => {
     // the page-wide handler does the stepping; keep the range input from doing it twice
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(e.key)) e.preventDefault();
   });
-  s.play.addEventListener("click", () => togglePlay(s));
+  s.play.addEventListener("click", () => togglePlay(live(s)));
   s.help.addEventListener("click", () => { s.keys.hidden = !s.keys.hidden; });
 }
 
@@ -306,6 +315,15 @@ function togglePlay(s) {
   restartPlay(s);
 }
 
+// The bar a click or a drag on ``s`` acts on: ``s`` itself, or the bar a rerun mounted
+// while ``s`` still stands (Streamlit keeps an element of the last run until this run
+// ends). The newest bar owns the step; a click on the old one, which the page still
+// shows, used to move only the old one and was lost when it went (issue 16).
+function live(s) {
+  const owner = store().controls;
+  return owner && owner !== s && owner.root.isConnected && owner.hist === s.hist ? owner : s;
+}
+
 function onKey(s, e) {
   // A bar a rerun has taken out of the page: once its successor is mounted it is done.
   // While the run is under way, or just after it (a slow browser mounts the new bar a
@@ -395,18 +413,35 @@ function controls(component, data) {
   // A fresh mount (a rerun re-created the bar) keeps the step of the bar it replaces when
   // Python had not heard it yet, instead of going back to Python's older step.
   const before = store().controls;
-  const carried = fresh && before && before !== s && !before.root.isConnected
-    && before.hist === data.hist && (before.pending || before.moved || before.pySeq < before.seq)
+  // (The bar it replaces may still stand: Streamlit removes an element of the last run
+  // when this run ends, so the new one can mount first.)
+  // A bar playing a moment ago plays on in the new one.
+  const replaced = fresh && before && before !== s && before.hist === data.hist;
+  const wasPlaying = replaced && before.playing
+    && (before.root.isConnected || performance.now() - before.drawnAt < REMOUNT_GRACE_MS);
+  const carried = replaced
+    && (before.pending || before.moved || before.pySeq < before.seq || wasPlaying)
     && (data.seq || 0) <= before.seq;
   store().controls = s;
-  if (carried) {
+  if (replaced) { // the old bar, if it still stands, does nothing more by itself
     clearTimeout(before.syncTimer);
     clearTimeout(before.resendTimer);
     clearTimeout(before.playTimer);
+    before.playing = false;
+  }
+  if (carried) {
     s.seq = before.seq;
-    debug("carried", before.step, before.seq);
+    s.speed = before.speed;
+    drawSpeed(s);
+    debug("carried", before.step, before.seq, wasPlaying);
     setStep(s, before.step);
-    scheduleSync(s, 0);
+    if (wasPlaying) {
+      s.playing = true;
+      drawControls(s);
+      restartPlay(s);
+    } else {
+      scheduleSync(s, 0);
+    }
     return;
   }
   const caughtUp = s.pySeq >= s.seq && !s.pending && !s.playing && !s.dragging;
