@@ -260,6 +260,9 @@ def test_compare_shows_every_cut_on_the_first_screen(browser, server, width, hei
         before = hook(page)
         page.keyboard.press("ArrowLeft")
         assert hook(page) == before - 1
+        for i in range(2):  # each cut's heading names the step it is drawn at
+            assert f"step {before - 1} of" in configs.nth(i).locator(
+                "xpath=preceding-sibling::*[1]").inner_text(), i
         no_overflow(page)
         tb.SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(tb.SHOTS / f"presentation-{width}-dark-compare.png"))

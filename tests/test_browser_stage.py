@@ -216,6 +216,18 @@ def stage_page(page, running: bool) -> None:
     page.wait_for_function("() => typeof window.bpevizStage === 'function'")
 
 
+def old_bar_goes(page, step: int) -> None:
+    """The old bar leaves the page: the new one shows ``step``, and Python hears it."""
+    page.evaluate("() => document.getElementById('old').remove()")
+    assert hook(page) == step
+    python_hears(page, step)
+
+
+def python_hears(page, step: int) -> None:
+    page.wait_for_function("() => window.sent.length > 0")
+    assert page.evaluate("() => window.sent.at(-1).step") == step
+
+
 def test_with_two_bars_standing_the_new_one_takes_the_keys(page):
     """A rerun mounted the new bar while the old one still stood: a key press moves the
     new one. (The old one's listener came first and took the key, so the new bar stayed
@@ -228,10 +240,7 @@ def test_with_two_bars_standing_the_new_one_takes_the_keys(page):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.evaluate(STEP_OF, "new") == "7"
-    page.evaluate("() => document.getElementById('old').remove()")
-    assert hook(page) == 7
-    page.wait_for_function("() => window.sent.length > 0")
-    assert page.evaluate("() => window.sent.at(-1).step") == 7, "Python hears the new step"
+    old_bar_goes(page, 7)
 
 
 def test_a_click_on_the_old_bar_moves_the_new_one(page):
@@ -245,10 +254,7 @@ def test_a_click_on_the_old_bar_moves_the_new_one(page):
     assert page.evaluate(STEP_OF, "new") == "6"
     page.locator('#old input[type="range"]').fill("12")
     assert page.evaluate(STEP_OF, "new") == "12"
-    page.evaluate("() => document.getElementById('old').remove()")
-    assert hook(page) == 12
-    page.wait_for_function("() => window.sent.length > 0")
-    assert page.evaluate("() => window.sent.at(-1).step") == 12
+    old_bar_goes(page, 12)
 
 
 def test_a_key_pressed_before_the_new_bar_mounts_beside_the_old_one_is_carried(page):
@@ -261,10 +267,7 @@ def test_a_key_pressed_before_the_new_bar_mounts_beside_the_old_one_is_carried(p
     page.keyboard.press("ArrowRight")
     page.evaluate(MOUNT, ["new", 5, 0])
     assert page.evaluate(STEP_OF, "new") == "7"
-    page.evaluate("() => document.getElementById('old').remove()")
-    assert hook(page) == 7
-    page.wait_for_function("() => window.sent.length > 0")
-    assert page.evaluate("() => window.sent.at(-1).step") == 7
+    old_bar_goes(page, 7)
 
 
 def test_play_goes_on_in_a_new_bar(page):
@@ -295,8 +298,7 @@ def test_a_key_pressed_while_the_bar_is_remounted_is_carried(page):
         page.keyboard.press("ArrowRight")
     page.evaluate(MOUNT, ["new", 5, 0])  # the rerun's data: Python still at 5
     assert hook(page) == 8
-    page.wait_for_function("() => window.sent.length > 0")
-    assert page.evaluate("() => window.sent.at(-1)")["step"] == 8
+    python_hears(page, 8)
 
 
 def test_a_bar_gone_for_good_gives_the_keys_back(page):

@@ -320,8 +320,14 @@ function togglePlay(s) {
 // ends). The newest bar owns the step; a click on the old one, which the page still
 // shows, used to move only the old one and was lost when it went (issue 16).
 function live(s) {
+  const owner = newer(s);
+  return owner && owner.hist === s.hist ? owner : s;
+}
+
+// The bar that owns the step when it is not ``s``: the newest one, on the page (or null).
+function newer(s) {
   const owner = store().controls;
-  return owner && owner !== s && owner.root.isConnected && owner.hist === s.hist ? owner : s;
+  return owner && owner !== s && owner.root.isConnected ? owner : null;
 }
 
 function onKey(s, e) {
@@ -347,8 +353,7 @@ function onKey(s, e) {
   // owns the keys. The old one's listener came first, and since it took the key (its
   // preventDefault made the new one skip it), the new bar's step stayed behind and the
   // press was lost when the old one went (issue 16).
-  const owner = store().controls;
-  if (!gone && owner !== s && owner && owner.root.isConnected) return;
+  if (!gone && newer(s)) return;
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (typingIn(e.target)) return;
   const inside = e.target && e.target.closest && e.target.closest(".bv-stage");
