@@ -180,6 +180,39 @@ def test_the_number_box_moves_the_step_and_the_url():
     assert at.query_params["step"] == ["41"] or at.query_params["step"] == "41"
 
 
+def test_a_request_that_crossed_the_last_run_never_moves_the_step_back():
+    """Issue 16 (a 6-session CI run): the bar's report set the step to 14; the run that
+    drew box 14 ended (and dropped box 10's value) while the browser, busy, sent a search
+    with the widgets it still showed, box 10 among them. Its unchanged 10 looked like a
+    change (no old value to compare with), its callback moved the step back, and the bar
+    followed Python there: a step the user made was lost. An element of an old tree reruns
+    with that tree's widget states, as such a request does."""
+    at = open_page("pages/1_Explore.py")
+    old_box = at.number_input(key="stage_box_10")
+    at.session_state["step"] = 14  # what the bar's report does (stage._from_browser)
+    at.run()
+    assert ok(at).number_input(key="stage_box_14").value == 14
+    old_box.set_value(10).run()  # the browser's request with the widgets it still shows
+    assert ok(at).session_state["step"] == 14
+    assert stage(at, "controls")["step"] == 14
+    # a number really typed into a box still moves the step, even into an old box
+    at.number_input(key="stage_box_14").set_value(20).run()
+    assert ok(at).session_state["step"] == 20
+
+
+def test_a_crossed_request_never_moves_the_step_back_on_vocabulary_either():
+    """The same race on the pages whose step Python owns (their box: "step_box_<k>")."""
+    at = open_page("pages/4_Vocabulary.py")
+    old_box = at.number_input(key="step_box_10")
+    at.session_state["step"] = 14
+    at.run()
+    assert ok(at).number_input(key="step_box_14").value == 14
+    old_box.set_value(10).run()
+    assert ok(at).session_state["step"] == 14
+    at.number_input(key="step_box_14").set_value(3).run()
+    assert ok(at).session_state["step"] == 3
+
+
 def test_changing_only_the_step_never_retrains(monkeypatch):
     import bpeviz.ui.training as cache
 

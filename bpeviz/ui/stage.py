@@ -94,18 +94,13 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
                      on_step_change=lambda: _from_browser(key, setting, lo, hi))
     if box_area is not None:
         with box_area:
-            # the box shows the position Python knows; a fresh box per value, so a value
-            # the browser still holds can never come back as a change after a busy rerun
+            # the box shows the position Python knows: a fresh box per value, whose
+            # callback takes only a value other than its own (state.box_to)
             typed = f"{box_key}{value}"
             st.number_input(box, min_value=lo, max_value=hi, value=value, key=typed,
-                            on_change=_box_to, args=(typed, setting), help=box_help)
+                            on_change=state.box_to, args=(typed, setting, value),
+                            help=box_help)
     return value
-
-
-def _box_to(box_key: str, setting: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put(setting, int(value))
 
 
 def controls(training: Training, *, number_box: bool = True) -> int:

@@ -222,6 +222,18 @@ def put(name: str, value: Any) -> None:
     ss[name] = value
 
 
+def box_to(box_key: str, name: str, drawn: int) -> None:
+    """The callback of a number box drawn afresh for each value (key ``box_key``, showing
+    ``drawn``): a value typed into it sets ``name``. The box's own value is no change. A
+    request the browser sent before it had the last run's reply carries the boxes it still
+    shows; once that run has dropped such a box's value, Streamlit counts its unchanged
+    value as a change, and the step went back to it (issue 16: a step the bar had
+    reported was lost in a 6-session CI run)."""
+    value = ss.get(box_key)
+    if value is not None and int(value) != drawn:
+        ss[name] = int(value)
+
+
 def write_url(extra: Sequence[str] = ()) -> None:
     """Put the URL settings that differ from their defaults into the query string."""
     params = {}

@@ -17,12 +17,6 @@ def _shift_step(name: str, delta: int, last: int) -> None:
     put(name, min(max(int(get(name)) + delta, 0), last))
 
 
-def _box_to_step(name: str, box_key: str) -> None:
-    value = st.session_state.get(box_key)
-    if value is not None:
-        put(name, int(value))
-
-
 def step_controls(training: Training, *, name: str = "step", number_box: bool = True) -> int:
     """Previous / slider / next (and a number box) for the step setting ``name``.
 
@@ -44,11 +38,11 @@ def step_controls(training: Training, *, name: str = "step", number_box: bool = 
                   args=(name, 1, last), disabled=step >= last, width="stretch")
     if number_box:
         with cols[3]:
-            # a fresh box for every step: nothing writes into it, so an old value the
-            # browser still holds can never come back as a "change" after a busy rerun
+            # a fresh box for every step: nothing writes into it, and its callback takes
+            # only a value other than the one it was drawn with (state.box_to)
             st.number_input("Step", min_value=0, max_value=last, value=step,
-                            key=f"{name}_box_{step}", on_change=_box_to_step,
-                            args=(name, f"{name}_box_{step}"))
+                            key=f"{name}_box_{step}", on_change=state.box_to,
+                            args=(f"{name}_box_{step}", name, step))
     step = int(get(name))
     if name == "step":
         state.set_url_step(step)
