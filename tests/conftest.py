@@ -88,16 +88,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Server(str):
+    """A server's URL (the string) and its log file (``.log``)."""
+
+    log: Path
+
+
 @contextlib.contextmanager
-def streamlit_server(log_dir: Path):
-    """A running ``streamlit run app.py`` (headless, no usage statistics): its URL."""
+def streamlit_server(log_dir: Path, env: dict[str, str] | None = None):
+    """A running ``streamlit run app.py`` (headless, no usage statistics): its URL, a
+    :class:`Server`; ``env``: more environment variables for it."""
     port = free_port()
     log = open(log_dir / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    url = Server(f"http://127.0.0.1:{port}")
+    url.log = log_dir / "server.log"
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -130,8 +138,10 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def own_server(tmp_path_factory):
-    """A server of the test's own (a load test leaves nothing behind for the others)."""
-    with streamlit_server(tmp_path_factory.mktemp("streamlit_own")) as url:
+    """A server of the test's own (a load test leaves nothing behind for the others),
+    tracing what Python does for each session's step bar (bpeviz.ui.trace)."""
+    with streamlit_server(tmp_path_factory.mktemp("streamlit_own"),
+                          env={"BPEVIZ_TRACE": "1"}) as url:
         yield url
 
 

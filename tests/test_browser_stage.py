@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bpeviz.ui import trace
+
 # the browser and page fixtures of test_browser.py (one Chromium per test session)
 from tests.test_browser import browser, card_text, no_error, page, ready  # noqa: F401
 
@@ -377,16 +379,18 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
                     shown = hook(p)
                 except playwright_api.Error as err:  # say what the session shows instead
                     raise AssertionError(f"session {i}, round {round_}: no step bar "
-                                         f"({session_state(p)}): {err}") from None
+                                         f"({explain(p, own_server)}): {err}") from None
                 assert shown == expected[i], (f"session {i}, round {round_}: the bar shows "
                                               f"{shown}, not {expected[i]}: "
-                                              f"{session_state(p)}")
+                                              f"{explain(p, own_server)}")
             for i, p in enumerate(pages):  # a click on the bar's ▶ too (on either bar,
                 # while a rerun's new bar stands beside the old one: both move the new one)
                 p.get_by_role("button", name="Next merge", exact=True).first.click()
                 expected[i] += 1
         waiting = all_settled(pages, expected, timeout=300)
-        assert not waiting, f"sessions that did not settle: {waiting}"
+        assert not waiting, ("sessions that did not settle: "
+                             + "; ".join(f"{i}: {w} {explain(pages[i], own_server)}"
+                                         for i, w in waiting.items()))
         for i, p in enumerate(pages):
             ready(p)
             assert hook(p) == expected[i], i
@@ -415,6 +419,16 @@ def session_state(page) -> dict:
       alerts: [...document.querySelectorAll('[data-testid="stAlert"]')]
         .map(a => a.innerText.slice(0, 200)),
       log: (window.__bvDebug || []).slice(-40)})""")
+
+
+def explain(page, server) -> str:
+    """What a session shows (:func:`session_state`) and what Python did for it: the
+    server's trace lines (bpeviz.ui.trace) of the session the bar's renders name."""
+    shown = session_state(page)
+    sids = {e[-1] for e in shown["log"] if e[1] == "render" and e[-1]}
+    log = Path(server.log).read_text(encoding="utf-8", errors="replace")
+    said = [line for sid in sids for line in trace.lines(log, sid)][-60:]
+    return f"{shown}; the server's trace of {sorted(sids)}:\n" + "\n".join(said)
 
 
 def all_settled(pages, expected: list[int], timeout: float) -> dict[int, dict]:

@@ -33,7 +33,7 @@ import streamlit as st
 from bpeviz import views
 from bpeviz.text_history import stage_tokens, text_history
 from bpeviz.training import Training
-from bpeviz.ui import state
+from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
 
 _HERE = Path(__file__).resolve().parent / "stepper"
@@ -65,6 +65,7 @@ def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
         return
     put(setting, min(max(value, lo), hi))
     seq = sent.get("seq")
+    trace.event("heard", key=key, step=value, seq=seq)
     if isinstance(seq, int):
         st.session_state[f"{key}_seq"] = max(seq, st.session_state.get(f"{key}_seq", 0))
     if sent.get("speed") in SPEEDS:
@@ -85,6 +86,9 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
         put("speed", "1")
     data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
             "seq": st.session_state.get(f"{key}_seq", 0), "hist": history, **(words or {})}
+    if trace.on():
+        data["sid"] = trace.session()
+        trace.event("bar", key=key, step=value, seq=data["seq"])
     if box:
         bar_area, box_area = st.columns([6, 1], vertical_alignment="center")
     else:

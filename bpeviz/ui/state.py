@@ -21,6 +21,7 @@ from bpeviz.limits import LIMITS
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES
 from bpeviz.symbols import ALGORITHMS
 from bpeviz.training import SCORINGS, TIE_BREAKS
+from bpeviz.ui import trace
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,7 @@ def start_run(page: str) -> list[str]:
         ss["_widget_page"] = {}  # every widget is drawn afresh on a new page
     ss["_page"] = page
     ss["_run"] = ss.get("_run", 0) + 1  # full runs; fragment reruns do not count
+    trace.event("run", page=page.replace(" ", "_"), run=ss["_run"], step=ss.get("step"))
     forget_replaced_widgets()
     return ignored
 
@@ -230,6 +232,7 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
     value as a change, and the step went back to it (issue 16: a step the bar had
     reported was lost in a 6-session CI run)."""
     value = ss.get(box_key)
+    trace.event("box", box=box_key, value=value, taken=value is not None and value != drawn)
     if value is not None and int(value) != drawn:
         ss[name] = int(value)
 

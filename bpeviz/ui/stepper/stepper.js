@@ -450,7 +450,8 @@ function controls(component, data) {
     return;
   }
   const caughtUp = s.pySeq >= s.seq && !s.pending && !s.playing && !s.dragging;
-  debug("render", py, s.pySeq, s.step, s.seq, fresh, newHistory, caughtUp, s.pending);
+  debug("render", py, s.pySeq, s.step, s.seq, fresh, newHistory, caughtUp, s.pending,
+    data.sid || "");
   s.resendDelay = 0; // Python answered: the next report waits RESEND_MS again
   if (fresh || newHistory || caughtUp) {
     clearTimeout(s.syncTimer);

@@ -1,0 +1,42 @@
+"""What Python did for each session's step bar, one line per event on stderr, when
+``BPEVIZ_TRACE`` is set (the concurrency browser test sets it for its server, and its
+failure message shows the lines of a session that went wrong, next to the browser's own
+log of the bar). Off, it costs one check per call.
+
+A line: ``bpeviz-trace <seconds> <session> <event> key=value ...``; the session is the
+first 8 characters of Streamlit's session id, which the bar also gets as ``data.sid``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+PREFIX = "bpeviz-trace"
+
+
+def on() -> bool:
+    return bool(os.environ.get("BPEVIZ_TRACE"))
+
+
+def session() -> str:
+    """The short id of the session whose script runs now ("-" outside a run)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id[:8] if ctx is not None else "-"
+
+
+def event(name: str, **fields: object) -> None:
+    if not on():
+        return
+    rest = " ".join(f"{k}={v}" for k, v in fields.items())
+    print(f"{PREFIX} {time.monotonic():.3f} {session()} {name} {rest}", file=sys.stderr,
+          flush=True)
+
+
+def lines(log: str, sid: str) -> list[str]:
+    """The trace lines of session ``sid`` in a server's log."""
+    return [line for line in log.splitlines()
+            if line.startswith(PREFIX) and line.split(" ", 3)[2:3] == [sid]]
