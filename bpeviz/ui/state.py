@@ -230,7 +230,10 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
     request the browser sent before it had the last run's reply carries the boxes it still
     shows; once that run has dropped such a box's value, Streamlit counts its unchanged
     value as a change, and the step went back to it (issue 16: a step the bar had
-    reported was lost in a 6-session CI run)."""
+    reported was lost in a 6-session CI run). Streamlit 1.67 does so (its
+    ``SessionState._widget_changed`` compares with an old value that is gone); a near
+    relative upstream is streamlit#8365, callbacks given the values of a run that was
+    interrupted."""
     value = ss.get(box_key)
     trace.event("box", box=box_key, value=value, taken=value is not None and value != drawn)
     if value is not None and int(value) != drawn:
