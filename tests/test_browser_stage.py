@@ -324,8 +324,8 @@ def test_a_bar_gone_for_good_gives_the_keys_back(page):
 #: session's bar); with two bars standing (the new one mounted before the old one went) a
 #: key then a click could still be lost, fixed since (the page-level tests above). Then a
 #: stale "Go to step" box in a crossed request moved a step back (a 6-session CI run;
-#: state.box_to, tests/test_app.py); since that fix twelve passed 5 of 5 runs alone
-#: (321-361 s), the trace counting 5-16 stale box values a run, each ignored
+#: state.box_to, tests/test_app.py); since that fix twelve passed 7 of 7 runs alone
+#: (321-361 s) and 2 of 2 full CI runs, the trace counting 3-16 stale box values a run
 SESSIONS = int(os.environ.get("BPEVIZ_STAGE_SESSIONS", "12"))
 THROTTLE = 4  # CPU slow-down of every other session
 
