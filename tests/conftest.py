@@ -99,13 +99,13 @@ def streamlit_server(log_dir: Path, env: dict[str, str] | None = None):
     """A running ``streamlit run app.py`` (headless, no usage statistics): its URL, a
     :class:`Server`; ``env``: more environment variables for it."""
     port = free_port()
-    log = open(log_dir / "server.log", "w")  # noqa: SIM115
+    url = Server(f"http://127.0.0.1:{port}")
+    url.log = log_dir / "server.log"
+    log = open(url.log, "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
-    url = Server(f"http://127.0.0.1:{port}")
-    url.log = log_dir / "server.log"
     deadline = time.monotonic() + 60
     while True:
         try:

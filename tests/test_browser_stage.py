@@ -399,9 +399,7 @@ def test_concurrent_sessions_searching_and_stepping_never_freeze(browser, own_se
         took = time.monotonic() - began
         # nobody typed into a "Go to step" box: every box callback was a stale value
         # from a crossed request, and none may have moved a step (state.box_to)
-        boxes = [line for line in Path(own_server.log).read_text(encoding="utf-8",
-                                                                  errors="replace")
-                 .splitlines() if line.startswith(trace.PREFIX) and " box " in line]
+        boxes = trace.lines(server_log(own_server), name="box")
         assert not [b for b in boxes if "taken=True" in b], boxes
         print(f"{SESSIONS} sessions: {took:.1f} s, no page error; {len(boxes)} stale "
               "box values ignored")
@@ -428,12 +426,16 @@ def session_state(page) -> dict:
       log: (window.__bvDebug || []).slice(-40)})""")
 
 
+def server_log(server) -> str:
+    return Path(server.log).read_text(encoding="utf-8", errors="replace")
+
+
 def explain(page, server) -> str:
     """What a session shows (:func:`session_state`) and what Python did for it: the
     server's trace lines (bpeviz.ui.trace) of the session the bar's renders name."""
     shown = session_state(page)
     sids = {e[-1] for e in shown["log"] if e[1] == "render" and e[-1]}
-    log = Path(server.log).read_text(encoding="utf-8", errors="replace")
+    log = server_log(server)
     said = [line for sid in sids for line in trace.lines(log, sid)][-60:]
     return f"{shown}; the server's trace of {sorted(sids)}:\n" + "\n".join(said)
 

@@ -25,3 +25,5 @@ def test_on_it_prints_one_line_per_event_that_lines_picks_by_session(monkeypatch
     assert trace.lines(log, "abcdef12") == [
         f"{trace.PREFIX} 1.000 abcdef12 run page=Explore run=2 step=10"]
     assert trace.lines(log, "-") == [err.strip()]
+    assert trace.lines(log, name="run") == log.splitlines()[2:]
+    assert trace.lines(log, "abcdef12", name="heard") == []

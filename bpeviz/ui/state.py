@@ -235,8 +235,9 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
     relative upstream is streamlit#8365, callbacks given the values of a run that was
     interrupted."""
     value = ss.get(box_key)
-    trace.event("box", box=box_key, value=value, taken=value is not None and value != drawn)
-    if value is not None and int(value) != drawn:
+    taken = value is not None and int(value) != drawn
+    trace.event("box", box=box_key, value=value, taken=taken)
+    if taken:
         ss[name] = int(value)
 
 

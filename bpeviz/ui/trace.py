@@ -36,7 +36,13 @@ def event(name: str, **fields: object) -> None:
           flush=True)
 
 
-def lines(log: str, sid: str) -> list[str]:
-    """The trace lines of session ``sid`` in a server's log."""
-    return [line for line in log.splitlines()
-            if line.startswith(PREFIX) and line.split(" ", 3)[2:3] == [sid]]
+def lines(log: str, sid: str | None = None, name: str | None = None) -> list[str]:
+    """The trace lines in a server's log: of session ``sid`` and of event ``name`` when
+    they are given."""
+    kept = []
+    for line in log.splitlines():
+        parts = line.split(" ", 4)  # prefix, seconds, session, event, fields
+        if (parts[0] == PREFIX and len(parts) >= 4 and sid in (None, parts[2])
+                and name in (None, parts[3])):
+            kept.append(line)
+    return kept
