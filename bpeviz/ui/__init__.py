@@ -21,7 +21,7 @@ from bpeviz.render import md_escape, style_block
 from bpeviz.samples import SAMPLES, Sample, sample_bytes
 from bpeviz.snapshot import Snapshot
 from bpeviz.training import Training, TrainOptions
-from bpeviz.ui import state
+from bpeviz.ui import page_errors, state
 from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tests' names)
     MARKER_LABELS,
     PRETOKENIZER_LABELS,
@@ -104,6 +104,12 @@ def warning(message: object) -> None:
     st.warning(md_escape(message), icon="⚠️")
 
 
+def show_resets() -> None:
+    """Say which settings were reset because their values no longer fitted (once)."""
+    for note in state.notes():
+        st.caption(md_escape(f"↺ {note}."))
+
+
 # -- the sidebar ------------------------------------------------------------------------
 
 
@@ -177,6 +183,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
     """
     st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
                        initial_sidebar_state="expanded")
+    page_errors.guard()
     ignored = state.start_run(title)
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
@@ -200,6 +207,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
     if ignored:
         warning("This link had settings that could not be used, and were left at their "
                 f"defaults: {', '.join(ignored)}.")
+    show_resets()
     if data is None:
         if get("source") == "paste":
             st.info("Paste a text in the sidebar to train on it. Pasted text never goes into "

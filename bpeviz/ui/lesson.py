@@ -18,7 +18,7 @@ from bpeviz.lesson import (
 from bpeviz.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
 from bpeviz.training import Training, make_options
-from bpeviz.ui import state
+from bpeviz.ui import page_errors, state
 from bpeviz.ui.state import get, put
 from bpeviz.ui.training import get_corpus, get_training
 
@@ -34,6 +34,7 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
     """
     st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
                        initial_sidebar_state="expanded")
+    page_errors.guard()
     state.start_run(title)
     for name, value in DEFAULTS.items():
         st.session_state.setdefault(name, value)
@@ -50,6 +51,7 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
         st.caption("The lesson trains its own small sample; the corpus and training "
                    "settings are on the other pages.")
     state.write_url()
+    ui.show_resets()
     return get("bytes"), bool(get("present"))
 
 

@@ -11,6 +11,7 @@ text never goes into the URL: only the sample id.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,31 @@ class Setting:
         if self.choices is not None and raw not in self.choices:
             raise ValueError(raw)
         return raw
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` (from a widget, the step bar or code) is a valid value.
+
+        >>> Setting(200, lo=0, hi=1000).accepts(1001), Setting("a", ("a", "b")).accepts("b")
+        (False, True)
+        >>> Setting("auto", ("auto", "gpt2")).accepts("auto: whitespace")
+        False
+        """
+        if value is None:
+            return self.default is None
+        if self.kind == "pair":
+            return (isinstance(value, (tuple, list)) and len(value) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                            for x in value))
+        if isinstance(self.default, bool):
+            return isinstance(value, bool)
+        if self.kind == "int" or isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                return False
+            return ((self.lo is None or value >= self.lo)
+                    and (self.hi is None or value <= self.hi))
+        if self.choices is not None:
+            return value in self.choices
+        return isinstance(value, str) and type(value) is type(self.default)
 
 
 PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k", "metaspace")
@@ -155,9 +181,16 @@ def start_run(page: str) -> list[str]:
     Returns the names of URL parameters that were ignored because they were invalid.
     """
     ignored = []
-    if not ss.get("_url_loaded"):
+    back_or_forward = _history_navigation()
+    if not ss.get("_url_loaded") or back_or_forward:
         for name, setting in SETTINGS.items():
-            if not setting.url or name not in st.query_params:
+            if not setting.url:
+                continue
+            if name not in st.query_params:
+                # the view Back returns to had this at its default, unless the setting
+                # stays out of links for other reasons (a long or untyped text)
+                if back_or_forward and setting.only_if is None and setting.max_len is None:
+                    ss[name] = setting.default
                 continue
             try:
                 ss[name] = setting.parse(st.query_params[name])
@@ -171,6 +204,7 @@ def start_run(page: str) -> list[str]:
         ss["_url_loaded"] = True
     for name, setting in SETTINGS.items():
         ss.setdefault(name, setting.default)
+    settle_all()
     if ss.get("_page") != page:
         ss["_widget_page"] = {}  # every widget is drawn afresh on a new page
     ss["_page"] = page
@@ -178,6 +212,16 @@ def start_run(page: str) -> list[str]:
     trace.event("run", page=page.replace(" ", "_"), run=ss["_run"], step=ss.get("step"))
     forget_replaced_widgets()
     return ignored
+
+
+def _history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward button: Streamlit
+    then runs the page of the history entry with that entry's query string, and the
+    settings are read from it again (a link is read only once otherwise)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(getattr(ctx, "is_history_navigation", False))
 
 
 def forget_replaced_widgets() -> int:
@@ -229,8 +273,8 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
     ``drawn``): a value typed into it sets ``name``. The box's own value is no change. A
     request the browser sent before it had the last run's reply carries the boxes it still
     shows; once that run has dropped such a box's value, Streamlit counts its unchanged
-    value as a change, and the step went back to it (issue 16: a step the bar had
-    reported was lost in a 6-session CI run). Streamlit 1.67 does so (its
+    value as a change, and the step went back to it (a step the bar had reported was
+    lost so in a run of six concurrent sessions). Streamlit 1.67 does so (its
     ``SessionState._widget_changed`` compares with an old value that is gone); a near
     relative upstream is streamlit#8365, callbacks given the values of a run that was
     interrupted."""
@@ -238,7 +282,7 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
     taken = value is not None and int(value) != drawn
     trace.event("box", box=box_key, value=value, taken=taken)
     if taken:
-        ss[name] = int(value)
+        ss[name] = settle(name, int(value))
 
 
 def write_url(extra: Sequence[str] = ()) -> None:
@@ -272,20 +316,104 @@ def set_url_step(step: int) -> None:
 # -- widgets bound to the store ---------------------------------------------------------
 
 
+def _widget_fits(spec: tuple, value: Any) -> bool:
+    """Whether ``value`` fits a widget as it was drawn (``spec`` from :func:`_spec`)."""
+    kind = spec[0]
+    if kind == "choices":
+        return value in spec[1]
+    if kind == "range":
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return value is None and spec[3]
+        return ((spec[1] is None or value >= spec[1]) and (spec[2] is None or value <= spec[2]))
+    return True
+
+
+def _spec(widget: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> tuple:
+    """What values a widget can hold, as drawn: its options, or its bounds."""
+    options = kwargs.get("options", args[0] if args else None)
+    if options is not None:
+        return ("choices", tuple(options))
+    if getattr(widget, "__name__", "") in ("number_input", "slider"):
+        return ("range", kwargs.get("min_value"), kwargs.get("max_value"),
+                kwargs.get("placeholder") is not None)
+    return ("any",)
+
+
+def settle(name: str, value: Any, spec: tuple = ("any",)) -> Any:
+    """The valid value of setting ``name`` for ``value``, which may come from a widget,
+    a link, the step bar or code: ``value`` itself when it fits both the setting and the
+    widget as drawn (``spec``); otherwise the stored value if that fits, else the
+    setting's default, with a note (:func:`notes`) saying what was reset. Never raises.
+
+    A select box whose option labels changed under a request in flight hands back the
+    old label instead of an option (Streamlit returns the text it cannot map): such a
+    value is not the user's choice and is never stored.
+    """
+    setting = SETTINGS.get(name)
+
+    def fits(candidate: Any) -> bool:
+        return ((setting is None or setting.accepts(candidate))
+                and _widget_fits(spec, candidate))
+
+    if fits(value):
+        return value
+    stored = ss.get(name, setting.default if setting else None)
+    if stored is not value and fits(stored):
+        trace.event("ignored", setting=name, value=repr(value)[:40])
+        return stored
+    fallback = setting.default if setting is not None else stored
+    if spec[0] == "range" and isinstance(stored, numbers.Real) and not fits(fallback):
+        fallback = min(max(stored, spec[1] if spec[1] is not None else stored),
+                       spec[2] if spec[2] is not None else stored)
+    elif spec[0] == "choices" and not fits(fallback) and spec[1]:
+        fallback = spec[1][0]
+    note_reset(name, value, fallback)
+    return fallback
+
+
+def note_reset(name: str, value: Any, to: Any) -> None:
+    """Remember that setting ``name`` was reset from ``value`` to ``to`` (shown by the
+    page, once, by :func:`notes`)."""
+    label = ss.get("_labels", {}).get(name, name)
+    shown = repr(value) if not isinstance(value, str) else f"“{value[:40]}”"
+    ss.setdefault("_notes", []).append(f"{label}: {shown} does not fit here, so it was set "
+                                       f"to {to!r}")
+    trace.event("reset", setting=name, value=repr(value)[:40], to=repr(to)[:40])
+
+
+def notes() -> list[str]:
+    """The resets made since the last call (each said once)."""
+    return ss.pop("_notes", [])
+
+
+def settle_all() -> None:
+    """Make every stored setting valid before any code reads it (a value stored by an
+    older run, a callback, or a link): what no longer fits goes back to its default."""
+    for name, setting in SETTINGS.items():
+        if name in ss and not setting.accepts(ss[name]):
+            note_reset(name, ss[name], setting.default)
+            ss[name] = setting.default
+
+
 def _copy(widget_key: str, name: str, then: Callable[[], None] | None = None) -> None:
-    ss[name] = ss[widget_key]
+    spec = ss.get("_spec", {}).get(widget_key, ("any",))
+    ss[name] = settle(name, ss[widget_key], spec)
     if then is not None:
         then()
 
 
-def _prepare(name: str, widget_key: str, shape: object = None) -> str:
-    """Reconcile a widget with its setting before the widget is drawn.
+def _prepare(name: str, widget_key: str, shape: object = None,
+             spec: tuple = ("any",)) -> Any:
+    """Reconcile a widget with its setting before the widget is drawn; return the value
+    it must show.
 
     If the user moved the widget since it was last drawn, the widget wins (even when its
     callback was lost to an interrupted run); otherwise the setting wins (code moved it:
     a Next button, autoplay, a page switch, a link). A widget the browser mounts afresh
     (first drawn on this page, not drawn in the previous run, or with other options or
-    bounds) is always given the setting's value.
+    bounds) is always given the setting's value. Either value goes through
+    :func:`settle` first: a widget never shows, and the store never takes, a value that
+    does not fit.
     """
     seen = ss.setdefault("_seen", {})
     pages = ss.setdefault("_widget_page", {})
@@ -297,15 +425,27 @@ def _prepare(name: str, widget_key: str, shape: object = None) -> str:
     pages[widget_key] = ss.get("_page")
     shapes[widget_key] = shape
     drawn[widget_key] = run
-    value = get(name)
+    ss.setdefault("_spec", {})[widget_key] = spec
+    value = settle(name, get(name), spec)
     if (not switched and widget_key in ss and widget_key in seen
             and ss[widget_key] != seen[widget_key]):
-        value = ss[widget_key]
+        value = settle(name, ss[widget_key], spec)
+    if value != get(name):
         ss[name] = value
-    elif switched or widget_key not in ss or ss[widget_key] != value:
+    if switched or widget_key not in ss or ss[widget_key] != value:
         ss[widget_key] = value
     seen[widget_key] = value
-    return widget_key
+    return value
+
+
+#: a longer text is not sent again as a box's starting value on every run (a 10 MB paste
+#: would be); the box gets it when it is mounted afresh, as every widget does
+START_CHARS = 100_000
+#: the argument that gives each kind of widget its starting value
+_STARTS = {"selectbox": "index", "radio": "index", "segmented_control": "default",
+           "pills": "default", "number_input": "value", "slider": "value",
+           "text_input": "value", "text_area": "value", "toggle": "value",
+           "checkbox": "value"}
 
 
 def bound(widget: Callable[..., Any], label: str, name: str, *args: Any,
@@ -314,13 +454,24 @@ def bound(widget: Callable[..., Any], label: str, name: str, *args: Any,
     """Draw ``widget`` for setting ``name``; its value is kept in the store.
 
     Two widgets may show the same setting (a slider and a number box) with different
-    ``widget_key``s; the default widget key is ``"w_" + name``.
+    ``widget_key``s; the default widget key is ``"w_" + name``. The widget is also
+    given the setting's value as its starting value: a browser that mounts it from a
+    reply it got late (a busy server) shows the setting, never the widget's minimum.
 
     >>> bound(st.selectbox, "Algorithm", "algo", ALGORITHMS)  # doctest: +SKIP
     """
     shape = repr((args, kwargs.get("options"), kwargs.get("min_value"),
                   kwargs.get("max_value")))
-    widget_key = _prepare(name, widget_key or "w_" + name, shape)
+    spec = _spec(widget, args, kwargs)
+    ss.setdefault("_labels", {})[name] = label
+    widget_key = widget_key or "w_" + name
+    value = _prepare(name, widget_key, shape, spec)
+    start = _STARTS.get(getattr(widget, "__name__", ""))
+    if start == "index":
+        if spec[0] == "choices" and value in spec[1]:
+            kwargs.setdefault("index", list(spec[1]).index(value))
+    elif start is not None and not (isinstance(value, str) and len(value) > START_CHARS):
+        kwargs.setdefault(start, value)
     widget(label, *args, key=widget_key, on_change=_copy, args=(widget_key, name, then),
            **kwargs)
     return get(name)

@@ -1,0 +1,77 @@
+"""What a page shows when its own code fails: one sentence and a way on, never a traceback.
+
+Streamlit shows an uncaught exception as a red box that replaces the rest of the page
+(with ``showErrorDetails = "none"``: "This app has encountered an error"), and the
+session stays in the state that caused it. Here every run installs a handler
+(Streamlit's per-run ``on_script_error`` hook, which also covers widget callbacks): the
+trace goes to the server log, the page says in one sentence that something went wrong,
+and offers to reset the settings, keeping the corpus (the sample, the pasted text, the
+uploaded file) and the page.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from bpeviz.ui import state
+
+log = logging.getLogger("bpeviz.ui")
+
+#: what "Reset the settings" keeps: the corpus, and where the user is
+KEPT = frozenset({"source", "sample", "paste", "upload", "text", "text_edited", "present",
+                  "bytes"})
+#: where the session keeps this run's place for the message, at the top of the page
+SLOT = "_failure_slot"
+
+
+def reset_settings() -> None:
+    """Put every setting but the corpus back to its default (the button's callback)."""
+    ss = st.session_state
+    for name, setting in state.SETTINGS.items():
+        if name not in KEPT:
+            ss[name] = setting.default
+    for key in list(ss.keys()):
+        # widgets are given the settings' values again when next drawn
+        if isinstance(key, str) and key.startswith(("w_", "stage", "step_box_")):
+            del ss[key]
+    for key in ("_seen", "_shape", "_drawn_in", "_widget_page", "_spec"):
+        ss.pop(key, None)
+    state.ss["_notes"] = ["Settings were reset to their defaults; the corpus was kept."]
+
+
+def _show(error: Exception) -> bool:
+    """Streamlit's ``on_script_error`` handler: say it, log it, offer a way on."""
+    log.error("a page failed: %s: %s", type(error).__name__, error, exc_info=error)
+    try:
+        ctx = get_script_run_ctx(suppress_warning=True)
+        # the slot of this run (a run starts with a new ``cursors`` dict); a callback
+        # fails before the page has drawn anything, so its message is at the top anyway
+        run, slot = st.session_state.get(SLOT, (None, None))
+        box = slot.container() if ctx is not None and run is ctx.cursors else st.container()
+        with box:
+            st.error(f"Something went wrong on this page ({type(error).__name__}): a bug in "
+                     "bpeviz, not in your input. Your corpus is kept; resetting the "
+                     "settings usually gets the page back. The details are in the "
+                     "server log.", icon="🐞")
+            st.button("Reset the settings (keep the corpus)", key="reset_after_error",
+                      on_click=reset_settings, type="primary")
+    except Exception:  # drawing the message failed too: Streamlit's own box then
+        log.exception("could not show the failure")
+        return False
+    return True
+
+
+def guard() -> None:
+    """Install the handler for this run, with its message slot at the top of the page.
+
+    Reaches into Streamlit's run context (its ``on_script_error`` field, Streamlit 1.67):
+    if that is gone, Streamlit's own error box shows instead.
+    """
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not hasattr(ctx, "on_script_error"):
+        return
+    ctx.on_script_error = _show
+    st.session_state[SLOT] = (ctx.cursors, st.empty())
