@@ -2,18 +2,21 @@
 
 Streamlit shows an uncaught exception as a red box that replaces the rest of the page
 (with ``showErrorDetails = "none"``: "This app has encountered an error"), and the
-session stays in the state that caused it. Here every run installs a handler
-(Streamlit's per-run ``on_script_error`` hook, which also covers widget callbacks): the
-trace goes to the server log, the page says in one sentence that something went wrong,
-and offers to reset the settings, keeping the corpus (the sample, the pasted text, the
-uploaded file) and the page.
+session stays in the state that caused it. Here Streamlit is given a handler for every
+failure (:func:`guard`): Streamlit logs the trace on the server, the page says in one
+sentence that something went wrong, and offers to reset the settings, keeping the
+corpus (the sample, the pasted text, the uploaded file) and the page.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
+from streamlit.runtime import fragment
+from streamlit.runtime.scriptrunner import exec_code
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from bpeviz.ui import state
@@ -43,8 +46,9 @@ def reset_settings() -> None:
 
 
 def _show(error: Exception) -> bool:
-    """Streamlit's ``on_script_error`` handler: say it, log it, offer a way on."""
-    log.error("a page failed: %s: %s", type(error).__name__, error, exc_info=error)
+    """Streamlit's ``on_script_error`` handler: say it, offer a way on (Streamlit has
+    logged the trace)."""
+    log.error("a page failed and says so (trace above): %s: %s", type(error).__name__, error)
     try:
         ctx = get_script_run_ctx(suppress_warning=True)
         # the slot of this run (a run starts with a new ``cursors`` dict); a callback
@@ -64,14 +68,29 @@ def _show(error: Exception) -> bool:
     return True
 
 
-def guard() -> None:
-    """Install the handler for this run, with its message slot at the top of the page.
+def _with_our_handler(original: Callable[..., None]) -> Callable[..., None]:
+    def handle(error: Exception, on_script_error: Any = None) -> None:
+        original(error, on_script_error or _show)
+    handle.bpeviz = True  # type: ignore[attr-defined]
+    return handle
 
-    Reaches into Streamlit's run context (its ``on_script_error`` field, Streamlit 1.67):
-    if that is gone, Streamlit's own error box shows instead.
+
+def guard() -> None:
+    """Mark this run's place for a failure's message (the top of the page), and make sure
+    a failure anywhere in a run (the page, a widget's callback, a fragment) reaches
+    :func:`_show`.
+
+    Streamlit passes each failure to ``handle_user_script_exception`` with the run's
+    ``on_script_error`` handler; a run's context is made anew for each run, after the
+    callbacks ran, so the handler is given where Streamlit calls that function (its
+    script runner and its fragments, Streamlit 1.67). If those places change, Streamlit's
+    own error box shows instead, and tests/test_settings_that_no_longer_fit_never_break_a_page.py
+    fails.
     """
+    for module in (exec_code, fragment):
+        current = getattr(module, "handle_user_script_exception", None)
+        if current is not None and not getattr(current, "bpeviz", False):
+            module.handle_user_script_exception = _with_our_handler(current)
     ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or not hasattr(ctx, "on_script_error"):
-        return
-    ctx.on_script_error = _show
-    st.session_state[SLOT] = (ctx.cursors, st.empty())
+    if ctx is not None:
+        st.session_state[SLOT] = (ctx.cursors, st.empty())
