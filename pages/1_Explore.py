@@ -311,6 +311,4 @@ def merges_table(step: int) -> None:
 
 
 explore()
-# what this run changed (a pair picked here, a pair dropped at a new step); the step is
-# always in Explore's link, even at its default, so a shared link names the merge it shows
-state.write_url(extra=("step",))
+state.write_url()  # what this run changed (a pair picked here, a pair dropped at a new step)

@@ -187,8 +187,9 @@ def page(title: str, *, uses_training: bool = True) -> Context:
     ignored = state.start_run(title)
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
+        links = state.url_params()
         for path, name, icon in PAGES:
-            st.page_link(path, label=name, icon=icon)
+            st.page_link(path, label=name, icon=icon, query_params=links)
         st.subheader("Corpus")
         data, name, sample = _corpus_source()
         corpus_note = st.empty()  # a file that cannot be read says why here too

@@ -19,7 +19,7 @@ from bpeviz.owned import OwnedCache
 from bpeviz.render import md_escape
 from bpeviz.render_compare import CONFIG_LETTERS, colour
 from bpeviz.training import Training
-from bpeviz.ui import Context, imported, stage, train_variant
+from bpeviz.ui import Context, imported, stage, state, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, get, put
 
@@ -209,7 +209,7 @@ def cuts(configurations: list[Configuration], position: Position, text: str,
         blob = json.dumps(data, separators=(",", ":")).encode("ascii")
         sent = (key, [weakref.ref(c.training) for c in configurations], data, blob)
         st.session_state[_SENT] = sent
-    stage._component()(key=f"{STAGE_KEY}_cuts", data=sent[3])
+    stage.mount(f"{STAGE_KEY}_cuts", sent[3])
     return sent[2]
 
 
@@ -236,12 +236,8 @@ def step_name(training: Training) -> str:
 
 
 def _to_url(*names: str) -> None:
-    """Put these settings into the link (the position control runs in a fragment, which
-    does not rewrite the whole query string)."""
-    for name in names:
-        value = str(get(name))
-        if st.query_params.get(name) != value:
-            st.query_params[name] = value
+    """Put these settings into the link (the whole query string, in one order)."""
+    state.write_url()
 
 
 # -- metric curves, cached per training and text -------------------------------------------

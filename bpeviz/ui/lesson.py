@@ -44,8 +44,9 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
         st.session_state["learn_sample"] = LESSON_SAMPLES[st.session_state["learn_algo"]]
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
+        links = state.url_params()
         for path, name, icon in ui.PAGES:
-            st.page_link(path, label=name, icon=icon)
+            st.page_link(path, label=name, icon=icon, query_params=links)
         st.subheader("Display")
         ui.display_settings()
         st.caption("The lesson trains its own small sample; the corpus and training "

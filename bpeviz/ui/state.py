@@ -38,6 +38,8 @@ class Setting:
     kind: str = ""
     #: longer values stay out of the URL (and are refused from it)
     max_len: int | None = None
+    #: in every link, even at its default (the step: a shared link names the merge it shows)
+    always: bool = False
     #: the session flag that must be set (not None, not False) for the value to go into
     #: the URL: a text the user typed (not a sample's), a pair the user picked
     only_if: str | None = None
@@ -124,7 +126,7 @@ SETTINGS: dict[str, Setting] = {
     "min_freq": Setting(0, lo=0, hi=MAX_TYPED),
     "bytes": Setting("gpt2", ("gpt2", "hex")),
     "present": Setting(False),
-    "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED),
+    "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED, always=True),
     "top_n": Setting(20, lo=2, hi=LIMITS.heatmap_symbols),
     "cmp_n": Setting(2, lo=2, hi=LIMITS.compare),
     "speed": Setting("1", ("1", "2", "4", "10")),  # steps/s of Play
@@ -287,9 +289,18 @@ def box_to(box_key: str, name: str, drawn: int) -> None:
 
 def write_url(extra: Sequence[str] = ()) -> None:
     """Put the URL settings that differ from their defaults into the query string."""
+    params = url_params(extra)
+    if dict(st.query_params) != params:
+        st.query_params.from_dict(params)
+
+
+def url_params(extra: Sequence[str] = ()) -> dict[str, str]:
+    """The query string of the view the session shows: the URL settings that differ from
+    their defaults (and those named in ``extra``). Page links carry it, so that a page
+    switch is one browser history entry that names the whole view."""
     params = {}
     for name, setting in SETTINGS.items():
-        if setting.url and (get(name) != setting.default or name in extra):
+        if setting.url and (get(name) != setting.default or setting.always or name in extra):
             value = get(name)
             if setting.only_if and ss.get(setting.only_if) in (None, False):
                 continue
@@ -303,14 +314,15 @@ def write_url(extra: Sequence[str] = ()) -> None:
             if setting.max_len is not None and len(str(value)) > setting.max_len:
                 continue
             params[name] = ("1" if value else "0") if isinstance(value, bool) else str(value)
-    if dict(st.query_params) != params:
-        st.query_params.from_dict(params)
+    return params
 
 
 def set_url_step(step: int) -> None:
-    """Update only the step in the query string (from inside a fragment)."""
-    if st.query_params.get("step") != str(step):
-        st.query_params["step"] = str(step)
+    """Put the step the page shows into the query string. The whole query string is
+    written in one order: Streamlit makes a browser history entry of every change of its
+    text, so the same view in another order would be a second entry for Back to stop at."""
+    put("step", step)
+    write_url()
 
 
 # -- widgets bound to the store ---------------------------------------------------------

@@ -1,10 +1,17 @@
-// bpeviz theme link (Streamlit components v2): keeps the active theme in the address
-// bar, so that a copied link opens in the theme the speaker sees.
+// bpeviz address bar (Streamlit components v2): keeps the active theme in the address
+// bar, so that a copied link opens in the theme the speaker sees, and makes the browser's
+// history follow what the user did.
 // Streamlit forces a theme when the page's URL carries embed_options=dark_theme (or
 // light_theme) at load, embedded or not; its own URL updates (a rerun that changes the
 // query string, a page switch) drop the option, so this puts it back right after each
 // of them (and every EVERY_MS). The active theme is read from the app's background, so a theme picked
 // in Streamlit's settings menu shows in the link too, without a rerun.
+// Streamlit pushes a history entry for every change of the query string's text. A push
+// that names the view already shown (the same settings in another order) replaces the
+// entry instead, and so does a push that only moves a step within SETTLE_MS of the last
+// such push (or of Play running after one): scrubbing or playing is one entry, the step
+// it settles on (Python hears a step when the bar settles, and about once a second while
+// Play runs).
 
 const PARAM = "embed_options";
 const OPTION = { dark: "dark_theme", light: "light_theme" };
@@ -34,9 +41,59 @@ function keep() {
   window.history.replaceState(window.history.state, "", url.toString());
 }
 
+const STEPS = ["step", "uround", "cmp_step", "cmp_vocab"];
+const SETTLE_MS = 1200;
+
+// the settings a URL names, without the theme option, in one order
+function view(url) {
+  const params = [...url.searchParams].filter(([k]) => k !== PARAM);
+  return params.map(([k, v]) => `${k}=${v}`).sort();
+}
+
+// how a push to ``target`` from ``current`` enters the history: "same" (the view shown),
+// "step" (only a step moved), or "new"
+function pushKind(current, target) {
+  if (current.pathname !== target.pathname) return "new";
+  const a = view(current), b = view(target);
+  if (a.join("&") === b.join("&")) return "same";
+  const rest = (list) => list.filter((p) => !STEPS.includes(p.split("=")[0])).join("&");
+  return rest(a) === rest(b) ? "step" : "new";
+}
+
+// the history entry a push makes: replaces the current one for the same view, and for
+// a step moved within SETTLE_MS of the last step entry (``last``: its time, updated)
+function entryFor(current, target, now, last) {
+  const kind = pushKind(current, target);
+  if (kind === "same") return { replace: true, last: last.time };
+  if (kind === "step") return { replace: now - last.time < SETTLE_MS, last: now };
+  return { replace: false, last: 0 };
+}
+
+// a step bar is playing (stepper.js marks its Play button so)
+function playing() {
+  return !!document.querySelector(".bv-stage-play.bv-on");
+}
+
 // Streamlit writes the URL with history.pushState / replaceState: put the option back
 // right after each of its writes (the interval catches anything else)
 function follow() {
+  const last = { time: 0 };
+  // while a bar plays, the step entry it made stays open: Play is one entry, which the
+  // step it is paused at replaces
+  setInterval(() => {
+    const now = Date.now();
+    if (playing() && now - last.time < SETTLE_MS) last.time = now;
+  }, EVERY_MS);
+  const push = window.history.pushState;
+  window.history.pushState = function (state, title, url) {
+    try {
+      const target = new URL(url, window.location.href);
+      const entry = entryFor(new URL(window.location.href), target, Date.now(), last);
+      last.time = entry.last;
+      if (entry.replace) return window.history.replaceState(state, title, url);
+    } catch (_) { /* an address this cannot read: push it as asked */ }
+    return push.call(this, state, title, url);
+  };
   let keeping = false;
   const guarded = () => {
     if (keeping) return;
@@ -62,4 +119,5 @@ function mount() {
 }
 
 if (typeof window !== "undefined") window.bpevizThemeLink = mount;
+export { entryFor, pushKind };
 export default mount;
