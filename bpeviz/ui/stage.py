@@ -12,6 +12,10 @@ The JavaScript and CSS are files next to this module (``stepper/``), read at imp
 nothing comes from a CDN. User text (words, tokens) travels only in ``data`` and the
 script draws it with ``textContent``.
 
+The script catches its own errors (the bar keeps working) and reports each one with the
+trigger ``error``; every element of the stage is mounted with a callback that writes it
+to the server log (:func:`log_browser_error`).
+
 In a page (not a doctest: it needs a running script)::
 
     step = stage.controls(training)          # the bar: ◀ slider ▶, step, Play, speed, keys
@@ -21,6 +25,8 @@ In a page (not a doctest: it needs a running script)::
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -42,12 +48,46 @@ CSS = (_HERE / "stepper.css").read_text(encoding="utf-8")
 NAME = "bpeviz_stage"
 KEY = "stage"
 SPEEDS = ("1", "2", "4", "10")
+log = logging.getLogger("bpeviz.ui")
 
 
 def _component() -> Any:
     # registering the same definition again is a no-op (Streamlit compares them); do it
     # on every run so that a fresh runtime (a test, a restarted server) has it too
     return st.components.v2.component(NAME, css=CSS, js=JS, isolate_styles=False)
+
+
+def mount(key: str, data: Any, **callbacks: Any) -> Any:
+    """One element of the stage (``data["role"]`` says which), its script's own errors
+    logged (:func:`log_browser_error`)."""
+    return _component()(key=key, data=data, on_error_change=lambda: _browser_error(key),
+                        **callbacks)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _one_line(value: Any, limit: int) -> str:
+    text = _CONTROL.sub(" ", str(value if value is not None else ""))[:limit]
+    return text.replace("\n", " ")
+
+
+def log_browser_error(key: str, sent: Any) -> bool:
+    """Write an error the stage script caught (``sent``: its report, ``{"where",
+    "message", "stack"}``) to the server log; False when ``sent`` is no report. The text
+    came from the browser: control characters go, the message stays on one line and
+    every line of the stack is indented, so no line of it passes for a log record."""
+    if not isinstance(sent, dict) or not sent.get("message"):
+        return False
+    stack = _CONTROL.sub(" ", str(sent.get("stack") or ""))[:4000]
+    log.error("the step bar's script caught an error (%s, %s): %s%s", _one_line(key, 80),
+              _one_line(sent.get("where"), 80), _one_line(sent.get("message"), 500),
+              "".join(f"\n    {line}" for line in stack.splitlines()))
+    return True
+
+
+def _browser_error(key: str) -> None:
+    log_browser_error(key, (st.session_state.get(key) or {}).get("error"))
 
 
 def _history_id(training: Training, byte_style: str = "") -> str:
@@ -94,8 +134,7 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
     else:
         bar_area, box_area = st.container(), None
     with bar_area:
-        _component()(key=key, data=data,
-                     on_step_change=lambda: _from_browser(key, setting, lo, hi))
+        mount(key, data, on_step_change=lambda: _from_browser(key, setting, lo, hi))
     if box_area is not None:
         with box_area:
             # the box shows the position Python knows: a fresh box per value, whose
@@ -147,7 +186,7 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
     data = {"role": "card", "step": step, "n": len(training.merges),
             "hist": _history_id(training), "strong": strong,
             **views.stage_merges(training, byte_style)}
-    _component()(key=f"{KEY}_card", data=data)
+    mount(f"{KEY}_card", data)
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
@@ -158,7 +197,7 @@ def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
     data = {"role": "words", "step": step, "n": len(training.merges),
             "hist": _history_id(training), "strong": strong, "maxChips": max_chips,
             **views.stage_words(training, rows, byte_style)}
-    _component()(key=f"{KEY}_words", data=data)
+    mount(f"{KEY}_words", data)
 
 
 _HISTORIES: weakref.WeakKeyDictionary[Training, OrderedDict[str, dict[str, Any]]] = (
@@ -192,4 +231,4 @@ def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool
             "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,
             "maxTokens": max_tokens,
             **stage_tokens(training, text, byte_style, _text_history(training, text))}
-    _component()(key=f"{KEY}_tokens", data=data)
+    mount(f"{KEY}_tokens", data)
