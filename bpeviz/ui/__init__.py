@@ -22,6 +22,7 @@ from bpeviz.samples import SAMPLES, Sample, sample_bytes
 from bpeviz.snapshot import Snapshot
 from bpeviz.training import Training, TrainOptions
 from bpeviz.ui import page_errors, state
+from bpeviz.ui.paste_keeper import keep_paste
 from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tests' names)
     MARKER_LABELS,
     PRETOKENIZER_LABELS,
@@ -158,6 +159,7 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         # the click takes the box's text with it (the box sends its text when it loses focus)
         st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
                   help="Train on the text in the box")
+        keep_paste()  # a reload of the tab gets the text back
         if not text or text.isspace():  # (strip() copied all 10 MB on every run)
             return None, "pasted text", None
         return text.encode("utf-8", "surrogatepass"), "pasted text", None

@@ -20,17 +20,82 @@ const RESEND_MS = 5000; // Python has not caught up with a report after this: se
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
 const PLAY_REPORT_MS = 1000; // while playing, Python hears the step at most this often
 
+const MAX_REPORTS = 10; // errors of its own the script reports to Python, per page
+
 function store() {
   if (!window.__bpevizStage) {
-    window.__bpevizStage = { step: null, n: 0, listeners: new Set(), redraws: 0 };
+    window.__bpevizStage = { step: null, n: 0, listeners: new Set(), redraws: 0,
+                             reported: new Set() };
   }
   return window.__bpevizStage;
 }
 
 function notify(st) {
   st.redraws += 1;
-  for (const fn of Array.from(st.listeners)) fn(st.step);
+  for (const fn of Array.from(st.listeners)) {
+    try { fn(st.step); } catch (err) { report(null, "redraw", err); }
+  }
   st.lastRedraw = performance.now();
+}
+
+// -- errors ------------------------------------------------------------------------------
+// The script's own errors never reach Streamlit, which would replace the bar with
+// "BidiComponent Error". Every entry point (a mount or data update, a redraw for the
+// bar's step, a key, a click, a timer) runs through guard(): an error is reported to
+// Python (trigger "error": bpeviz/ui/stage.py logs it), and the part that failed puts
+// itself back in a valid state. A message is reported once a page, MAX_REPORTS in all
+// (each report is a rerun).
+
+// `owner`: the instance (bar or follower) whose component carries the report; a removed
+// one hands it to the bar on the page
+function report(owner, where, err) {
+  try {
+    const st = store();
+    const message = String((err && err.message) || err).slice(0, 500);
+    const stack = String((err && err.stack) || "").slice(0, 4000);
+    if (typeof console !== "undefined") console.error(`bpeviz stage (${where}):`, err);
+    debug("error", where, message);
+    if (!st.reported) st.reported = new Set();
+    const said = `${where}: ${message}`;
+    if (st.reported.has(said) || st.reported.size >= MAX_REPORTS) return;
+    st.reported.add(said);
+    const bar = st.controls;
+    const by = owner && (!owner.root || owner.root.isConnected || !bar) ? owner : bar;
+    if (by && by.setTriggerValue) by.setTriggerValue("error", { where, message, stack });
+  } catch (_) { /* nothing more can be told: the console has it, if anything */ }
+}
+
+// fn, its errors reported for `owner` and followed by `recover` (itself guarded)
+function guard(owner, where, fn, recover) {
+  return (...args) => {
+    try {
+      return fn(...args);
+    } catch (err) {
+      report(owner, where, err);
+      if (recover) {
+        try { recover(); } catch (again) { report(owner, `${where} (recovering)`, again); }
+      }
+      return undefined;
+    }
+  };
+}
+
+// a bar's entry point: after an error the bar shows a valid step again
+function guardBar(s, where, fn) {
+  return guard(s, where, fn, () => repair(s, where));
+}
+
+function repair(s, where) {
+  [s.lo, s.n] = bounds(s);
+  s.step = clamp(s.step, s.n, s.lo);
+  if (where === "play") {
+    clearTimeout(s.playTimer);
+    s.playTimer = null;
+    s.playing = false;
+  }
+  const st = store();
+  if (st.controls === s) { st.step = s.step; st.n = s.n; st.lo = s.lo; st.hist = s.hist; }
+  if (s.slider) drawControls(s);
 }
 
 function el(tag, cls, text) {
@@ -69,8 +134,29 @@ function fmt(n) {
   return Number(n).toLocaleString("en-US");
 }
 
+// a whole number from what came (a number or its text), else `fallback`
+function whole(x, fallback) {
+  const v = typeof x === "number" || typeof x === "string" ? Number(x) : NaN;
+  return Number.isFinite(v) && String(x).trim() !== "" ? Math.round(v) : fallback;
+}
+
+// k within lo..n (lo when k is no number, or n below lo)
 function clamp(k, n, lo = 0) {
-  return Math.min(Math.max(k, lo), n);
+  const v = Number.isFinite(k) ? Math.round(k) : lo;
+  return Math.max(Math.min(v, n), lo);
+}
+
+// the range lo..n of a payload (or a bar): whole numbers, n never below lo
+function bounds(data) {
+  const lo = whole(data.lo, 0);
+  return [lo, Math.max(whole(data.n, lo), lo)];
+}
+
+// the step a follower draws for the bar's step k: within its own data's range; its own
+// step (data.step) when the bar has none
+function followStep(data, k) {
+  const [lo, n] = bounds(data);
+  return clamp(k ?? whole(data.step, lo), n, lo);
 }
 
 function typingIn(target) {
@@ -87,6 +173,32 @@ function typingIn(target) {
     return !target.closest(".bv-stage");
   }
   return false;
+}
+
+// What a key does to a bar at `step` in lo..n: {to: the step it moves to} or
+// {act: "play" | "keys" | "close"}; null when the key is not the bar's.
+function keyAction(key, shift, step, lo, n) {
+  const to = (k) => ({ to: clamp(k, n, lo) });
+  switch (key) {
+    case "ArrowRight": return to(step + (shift ? 10 : 1));
+    case "ArrowLeft": return to(step - (shift ? 10 : 1));
+    case "PageDown": return to(step + 1); // a presenter's clicker
+    case "PageUp": return to(step - 1);
+    case "Home": return to(lo);
+    case "End": return to(n);
+    case " ": case "Spacebar": return { act: "play" };
+    case "?": return { act: "keys" };
+    case "Escape": return { act: "close" };
+    default: return null;
+  }
+}
+
+// the rows of the keys' table (?): [keys, what they do], for steps called `unit`
+function keyRows(unit, units) {
+  return [["← / →", `one ${unit} back / on`], ["Shift + ← / →", `ten ${units} back / on`],
+    ["Home / End", `the first / the last ${unit}`],
+    ["Page Down / Page Up", `one ${unit} on / back (a presenter's clicker)`],
+    ["Space", "play / pause"], ["?", "show / hide these keys"]];
 }
 
 // -- controls --------------------------------------------------------------------------
@@ -113,10 +225,10 @@ function buildControls(root, s) {
     const b = el("button", "bv-stage-speed", `${v} step${v === "1" ? "" : "s"}/s`);
     b.dataset.speed = v;
     b.setAttribute("role", "radio");
-    b.addEventListener("click", () => {
+    b.addEventListener("click", guardBar(s, "speed", () => {
       const t = live(s);
       t.speed = v; drawSpeed(t); if (t.playing) restartPlay(t);
-    });
+    }));
     s.speedButtons[v] = b;
     speeds.append(b);
   }
@@ -132,22 +244,22 @@ function buildControls(root, s) {
   s.keys.append(el("div", "bv-muted", "Keys work anywhere on the page except in a text box."), s.keyTable);
   root.append(bar, bar2, s.keys);
 
-  s.prev.addEventListener("click", () => { const t = live(s); move(t, t.step - 1); });
-  s.next.addEventListener("click", () => { const t = live(s); move(t, t.step + 1); });
-  s.slider.addEventListener("input", () => {
+  s.prev.addEventListener("click", guardBar(s, "click", () => { const t = live(s); move(t, t.step - 1); }));
+  s.next.addEventListener("click", guardBar(s, "click", () => { const t = live(s); move(t, t.step + 1); }));
+  s.slider.addEventListener("input", guardBar(s, "slider", () => {
     const t = live(s);
     t.dragging = true; setStep(t, Number(s.slider.value));
-  });
-  s.slider.addEventListener("change", () => {
+  }));
+  s.slider.addEventListener("change", guardBar(s, "slider", () => {
     const t = live(s);
     t.dragging = false; setStep(t, Number(s.slider.value)); scheduleSync(t, 0);
-  });
+  }));
   s.slider.addEventListener("keydown", (e) => {
     // the page-wide handler does the stepping; keep the range input from doing it twice
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(e.key)) e.preventDefault();
   });
-  s.play.addEventListener("click", () => togglePlay(live(s)));
-  s.help.addEventListener("click", () => { s.keys.hidden = !s.keys.hidden; });
+  s.play.addEventListener("click", guardBar(s, "click", () => togglePlay(live(s))));
+  s.help.addEventListener("click", guardBar(s, "click", () => { s.keys.hidden = !s.keys.hidden; }));
 }
 
 // the words for one move of the control (data.unit, data.units, data.name): a merge on
@@ -165,12 +277,8 @@ function drawUnitWords(s, data) {
     const per = unit === "round" ? (v === "1" ? unit : units) : (v === "1" ? "step" : "steps");
     b.textContent = `${v} ${per}/s`;
   }
-  const rows = [["← / →", `one ${unit} back / on`], ["Shift + ← / →", `ten ${units} back / on`],
-    ["Home / End", `the first / the last ${unit}`],
-    ["Page Down / Page Up", `one ${unit} on / back (a presenter's clicker)`], ["Space", "play / pause"],
-    ["?", "show / hide these keys"]];
   s.keyTable.replaceChildren();
-  for (const [k, what] of rows) {
+  for (const [k, what] of keyRows(unit, units)) {
     const tr = el("tr");
     tr.append(el("td", "bv-stage-key", k), el("td", null, what));
     s.keyTable.append(tr);
@@ -202,13 +310,16 @@ function drawControls(s) {
     ? "While playing, the rest of the page follows about once a second." : "";
 }
 
+// the store's step is always one bar's (st.hist names its history: the followers of
+// another one leave it alone)
 function setStep(s, k) {
-  k = clamp(Math.round(k), s.n, s.lo);
+  k = clamp(k, s.n, s.lo);
   s.step = k;
   const st = store();
   st.step = k;
   st.n = s.n;
   st.lo = s.lo;
+  st.hist = s.hist;
   drawControls(s);
   notify(st);
 }
@@ -225,7 +336,7 @@ function move(s, k) {
 function scheduleSync(s, delay) {
   clearTimeout(s.syncTimer);
   s.pending = true;
-  s.syncTimer = setTimeout(() => sync(s), delay);
+  s.syncTimer = setTimeout(guardBar(s, "sync", () => sync(s)), delay);
 }
 
 function sync(s, passing = false) {
@@ -241,7 +352,7 @@ function sync(s, passing = false) {
   // a report lost to an interrupted rerun is sent again, later each time
   clearTimeout(s.resendTimer);
   s.resendDelay = s.resendDelay ? Math.min(2 * s.resendDelay, RESEND_MAX_MS) : RESEND_MS;
-  s.resendTimer = setTimeout(() => resend(s), s.resendDelay);
+  s.resendTimer = setTimeout(guardBar(s, "sync", () => resend(s)), s.resendDelay);
 }
 
 // Whether Streamlit is running the page's script (the attribute its own app root carries;
@@ -258,7 +369,7 @@ function scriptRunning() {
 function resend(s) {
   if (s.pySeq >= s.seq || s.pending || !s.root.isConnected) return;
   if (scriptRunning()) {
-    s.resendTimer = setTimeout(() => resend(s), 1000);
+    s.resendTimer = setTimeout(guardBar(s, "sync", () => resend(s)), 1000);
     return;
   }
   sync(s);
@@ -291,7 +402,7 @@ function restartPlay(s) {
   const period = 1000 / Number(s.speed);
   s.playStart = performance.now();
   s.playFrom = s.step;
-  const tick = () => {
+  const tick = guardBar(s, "play", () => {
     if (!s.playing || !s.root.isConnected) return;
     // the step follows the clock, so a slow frame never slows the rate down
     const due = s.playFrom + Math.floor((performance.now() - s.playStart) / period);
@@ -301,7 +412,7 @@ function restartPlay(s) {
     reportWhilePlaying(s);
     const next = s.playStart + (k - s.playFrom + 1) * period;
     s.playTimer = setTimeout(tick, Math.max(0, next - performance.now()));
-  };
+  });
   s.playTimer = setTimeout(tick, period);
 }
 
@@ -357,61 +468,65 @@ function onKey(s, e) {
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (typingIn(e.target)) return;
   const inside = e.target && e.target.closest && e.target.closest(".bv-stage");
-  let k = null;
-  switch (e.key) {
-    case "ArrowRight": k = s.step + (e.shiftKey ? 10 : 1); break;
-    case "ArrowLeft": k = s.step - (e.shiftKey ? 10 : 1); break;
-    case "PageDown": k = s.step + 1; break; // a presenter's clicker
-    case "PageUp": k = s.step - 1; break;
-    case "Home": k = s.lo; break;
-    case "End": k = s.n; break;
-    case " ": case "Spacebar": {
-      if (gone) return;
-      const tag = (e.target.tagName || "").toLowerCase();
-      if (!inside && (tag === "button" || tag === "a")) return; // that control's own key
-      e.preventDefault();
-      if (!e.repeat) togglePlay(s);
-      return;
-    }
-    case "?": if (gone) return; s.keys.hidden = !s.keys.hidden; e.preventDefault(); return;
-    case "Escape": if (!s.keys.hidden) { s.keys.hidden = true; } return;
-    default: return;
+  const action = keyAction(e.key, e.shiftKey, s.step, s.lo, s.n);
+  if (!action) return;
+  if (action.act === "play") {
+    if (gone) return;
+    const tag = ((e.target && e.target.tagName) || "").toLowerCase();
+    if (!inside && (tag === "button" || tag === "a")) return; // that control's own key
+    e.preventDefault();
+    if (!e.repeat) togglePlay(s);
+    return;
+  }
+  if (action.act === "keys") {
+    if (gone) return;
+    s.keys.hidden = !s.keys.hidden;
+    e.preventDefault();
+    return;
+  }
+  if (action.act === "close") {
+    if (!s.keys.hidden) s.keys.hidden = true;
+    return;
   }
   e.preventDefault();
   if (gone) {
-    s.step = clamp(Math.round(k), s.n, s.lo);
+    s.step = action.to;
     s.moved = true;
     debug("key-while-remounting", s.step);
     return;
   }
   if (s.playing) stopPlay(s);
-  move(s, k);
+  move(s, action.to);
 }
 
+// A mount or a data update of the bar. Whatever came is checked: the range, the step
+// (clamped into it), the sequence number; a step carried over is clamped too.
 function controls(component, data) {
   const root = component.parentElement;
   let s = root.__bvStage;
   const fresh = !s || !s.root.isConnected;
+  const [lo, n] = bounds(data);
+  const seq = Math.max(whole(data.seq, 0), 0);
   if (fresh) {
-    s = { root: el("div", "bv-stage"), step: 0, n: 0, lo: 0, speed: "1", playing: false,
-          dragging: false, pending: false, seq: data.seq || 0, pyStep: null, pySeq: 0,
+    s = { root: el("div", "bv-stage"), step: lo, n, lo, speed: "1", playing: false,
+          dragging: false, pending: false, seq, pyStep: null, pySeq: 0,
           pySpeed: null, hist: null };
     root.append(s.root);
     root.__bvStage = s;
     buildControls(s.root, s);
-    s.keyHandler = (e) => onKey(s, e);
+    s.keyHandler = guardBar(s, "key", (e) => onKey(s, e));
     document.addEventListener("keydown", s.keyHandler, true);
   }
   s.setTriggerValue = component.setTriggerValue || (() => {});
   s.standalone = Boolean(data.standalone);
-  const py = data.step;
+  const py = clamp(whole(data.step, lo), n, lo);
   const newHistory = s.hist !== data.hist;
-  s.n = data.n;
-  s.lo = data.lo || 0;
+  s.n = n;
+  s.lo = lo;
   s.hist = data.hist;
   drawUnitWords(s, data);
   s.pyStep = py;
-  s.pySeq = data.seq || 0;
+  s.pySeq = seq;
   s.pySpeed = data.speed;
   if (fresh) s.speed = SPEEDS.includes(data.speed) ? data.speed : "1";
   drawSpeed(s);
@@ -426,7 +541,7 @@ function controls(component, data) {
     && (before.root.isConnected || performance.now() - before.drawnAt < REMOUNT_GRACE_MS);
   const carried = replaced
     && (before.pending || before.moved || before.pySeq < before.seq || wasPlaying)
-    && (data.seq || 0) <= before.seq;
+    && seq <= before.seq;
   store().controls = s;
   if (replaced) { // the old bar, if it still stands, does nothing more by itself
     clearTimeout(before.syncTimer);
@@ -473,18 +588,21 @@ function expandCard(data) {
   const st = store();
   if (st.cardHist === data.hist && st.cardCols === data.mergeCols) return { ...data, ...st.card };
   const cols = data.mergeCols;
-  const labels = data.labels.base.slice();
-  for (const [i, row] of Object.entries(data.labels.extra)) labels[Number(i)] = row;
-  const merges = new Array(cols.left.length);
+  const given = data.labels || {};
+  const labels = Array.isArray(given.base) ? given.base.slice() : [];
+  for (const [i, row] of Object.entries(given.extra || {})) labels[Number(i)] = row;
+  const column = (name) => (Array.isArray(cols[name]) ? cols[name] : []);
+  const left = column("left"), right = column("right"), token = column("token");
+  const merges = new Array(Math.min(left.length, right.length, token.length));
   for (let k = 0; k < merges.length; k++) {
-    const l = cols.left[k], r = cols.right[k], t = cols.token[k];
-    merges[k] = [l, r, t, cols.text ? cols.text[k] : `count ${fmt(cols.count[k])}`];
+    const l = left[k], r = right[k], t = token[k];
+    merges[k] = [l, r, t, cols.text ? cols.text[k] : `count ${fmt(column("count")[k])}`];
     if (labels[t] === undefined) {
       const a = labels[l] || ["?", ""], b = labels[r] || ["?", ""];
       labels[t] = [a[0] + b[0], `${a[1]} ${b[1]}`.trim()];
     }
   }
-  const noteOf = data.noteOf || [];
+  const noteOf = Array.isArray(data.noteOf) ? data.noteOf : [];
   for (let i = 0; i < noteOf.length; i++) {
     if (noteOf[i] >= 0 && labels[i]) labels[i] = [labels[i][0], labels[i][1], noteOf[i]];
   }
@@ -494,16 +612,20 @@ function expandCard(data) {
   return { ...data, merges, labels };
 }
 
+// The card at step k, clamped into the merges it holds (a bar of a longer training, or
+// data of another step, never point it past them); built aside, then put in place.
 function drawCard(c, k) {
   const d = c.data;
-  const merges = d.merges;
-  c.root.replaceChildren();
+  const merges = Array.isArray(d.merges) ? d.merges : [];
+  const labels = d.labels || [];
+  k = clamp(k, merges.length, 0);
   const card = el("div", "bv-card");
   const one = (m, box) => {
-    box.append(chip(d.labels, m[0], d.strong, false, d.notes), " + ",
-      chip(d.labels, m[1], d.strong, false, d.notes),
-      el("span", "bv-arrow", "→"), chip(d.labels, m[2], d.strong, true, d.notes),
-      " ", el("span", "bv-muted bv-nums", `${m[3]} · id ${m[2]}`));
+    if (!Array.isArray(m)) { box.append(el("span", "bv-muted", "(not in the data)")); return; }
+    box.append(chip(labels, m[0], d.strong, false, d.notes), " + ",
+      chip(labels, m[1], d.strong, false, d.notes),
+      el("span", "bv-arrow", "→"), chip(labels, m[2], d.strong, true, d.notes),
+      " ", el("span", "bv-muted bv-nums", `${m[3] ?? ""} · id ${m[2]}`));
   };
   if (k <= 0) {
     const now = el("div");
@@ -520,13 +642,16 @@ function drawCard(c, k) {
   if (k < merges.length) { after.append("Next: "); one(merges[k], after); }
   else after.textContent = "This is the last merge.";
   card.append(after);
-  c.root.append(card);
+  c.root.setAttribute("data-bpeviz-card", String(k));
+  c.root.replaceChildren(card);
 }
 
 // -- words -----------------------------------------------------------------------------
 
 function drawWords(w, k) {
   const d = w.data;
+  const maxChips = Math.max(whole(d.maxChips, 200), 0);
+  const labels = d.labels || {};
   for (const row of w.rows) {
     const { nodes, cell, tr, badge } = row;
     const [tokens, steps, untils, parts] = nodes;
@@ -537,39 +662,45 @@ function drawWords(w, k) {
       if (steps[i] === k && k > 0) changed = true;
       if (steps[i] <= k && untils[i] > k) {
         count += 1;
-        const part = parts && parts[i] >= 0 ? d.notes[parts[i]] : "";
-        if (count <= d.maxChips) chips.push(chip(d.labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part));
+        const part = parts[i] >= 0 && d.notes ? d.notes[parts[i]] : "";
+        if (count <= maxChips) chips.push(chip(labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part));
       }
     }
-    if (count > d.maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - d.maxChips)} more`));
+    if (count > maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - maxChips)} more`));
     cell.replaceChildren(...chips);
     tr.className = changed ? "bv-changed" : "";
     badge.hidden = !changed;
   }
 }
 
+// a row of data.words: [index, word, count, tokens, made at, merged at, parts]; a row
+// that is not one is left out, a missing list is empty
 function buildWords(w) {
   const d = w.data;
-  w.root.replaceChildren();
+  const list = (x) => (Array.isArray(x) ? x : []);
+  w.rows = [];
   const table = el("table", "bv-words");
   const head = el("tr");
   head.append(el("th", "bv-num", "#"), el("th", null, "word"), el("th", "bv-num", "count"), el("th", null, "split"));
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
-  w.rows = [];
-  for (const [index, word, count, tokens, steps, untils, parts] of d.words) {
+  const rows = [];
+  for (const row of list(d.words)) {
+    if (!Array.isArray(row)) continue;
+    const [index, word, count, tokens, steps, untils, parts] = row;
     const tr = el("tr");
-    const wordCell = el("td", null, word);
+    const wordCell = el("td", null, String(word ?? ""));
     const badge = el("span", "bv-badge", "changed");
     wordCell.append(badge);
     const cell = el("td");
-    tr.append(el("td", "bv-num", String(index + 1)), wordCell, el("td", "bv-num", fmt(count)), cell);
+    tr.append(el("td", "bv-num", String(whole(index, 0) + 1)), wordCell, el("td", "bv-num", fmt(count)), cell);
     body.append(tr);
-    w.rows.push({ nodes: [tokens, steps, untils, parts], cell, tr, badge });
+    rows.push({ nodes: [list(tokens), list(steps), list(untils), list(parts)], cell, tr, badge });
   }
   table.append(thead, body);
-  w.root.append(table);
+  w.rows = rows;
+  w.root.replaceChildren(table);
 }
 
 // -- tokens (Tokenize) -----------------------------------------------------------------
@@ -596,15 +727,24 @@ function utf8Hex(s) {
 }
 
 function buildTokens(t) {
-  t.chars = Array.from(t.data.text || "");
+  t.chars = Array.from(typeof t.data.text === "string" ? t.data.text : "");
 }
 
+// A form's version at step k, and the one before it: [step, ids, starts, ends, flags]
+// each ([null, null] when the form has none; a version's missing lists are empty).
 function versionAt(versions, k) {
-  let chosen = versions[0], before = null;
-  for (const v of versions) {
+  const all = Array.isArray(versions) ? versions.filter(Array.isArray) : [];
+  if (!all.length) return [null, null];
+  let chosen = all[0], before = null;
+  for (const v of all) {
     if (v[0] <= k) { before = chosen; chosen = v; } else break;
   }
-  return [chosen, before];
+  return [version(chosen), before && version(before)];
+}
+
+function version(v) {
+  const list = (x) => (Array.isArray(x) ? x : []);
+  return [v[0], list(v[1]), list(v[2]), list(v[3]), list(v[4])];
 }
 
 function drawTokens(t, k) {
@@ -614,20 +754,25 @@ function drawTokens(t, k) {
     const s = chars.slice(a, b).join("");
     return d.showWs ? visibleText(s) : s;
   };
+  const labels = d.labels || {}, forms = d.forms || [];
+  const maxTokens = whole(d.maxTokens, 3000);
   const box = el("div", "bv-tokens");
   let pos = 0, count = 0, rest = 0;
-  for (const [offset, form] of d.words) {
-    const [v, before] = versionAt(d.forms[form], k);
+  for (const word of Array.isArray(d.words) ? d.words : []) {
+    if (!Array.isArray(word)) continue;
+    const offset = whole(word[0], 0);
+    const [v, before] = versionAt(forms[word[1]], k);
+    if (!v) continue;
     const [vstep, ids, starts, ends, flags] = v;
     const fresh = vstep === k && k > 0;
     const old = new Set();
     if (fresh && before) before[1].forEach((id, j) => old.add(`${id}:${before[2][j]}:${before[3][j]}`));
     for (let j = 0; j < ids.length; j++) {
-      if (count >= d.maxTokens) { rest += 1; continue; }
+      if (count >= maxTokens) { rest += 1; continue; }
       const start = offset + starts[j], end = offset + ends[j];
       if (start > pos) box.append(el("span", "bv-gap", show(pos, start)));
       const id = ids[j];
-      const lab = d.labels[id] || [d.unkText, ""];
+      const lab = labels[id] || [d.unkText, ""];
       const partial = (flags[j] & 1) !== 0, unk = (flags[j] & 2) !== 0;
       let shown = partial ? lab[0] : show(start, end);
       if (!partial && (!shown.trim() || INVISIBLE.test(shown))) shown = lab[0];
@@ -637,10 +782,10 @@ function drawTokens(t, k) {
       if (partial) c.classList.add("bv-partial");
       if (unk) c.classList.add("bv-unk");
       if (fresh && !old.has(`${id}:${starts[j]}:${ends[j]}`)) c.classList.add("bv-new");
-      const whole = chars.slice(start, end).join("");
+      const piece = chars.slice(start, end).join("");
       const mark = d.notes && lab.length > 2 ? d.notes[lab[2]] : "";  // what its marks mean
       c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
-        + (partial ? ` · part of the character “${whole}” (its bytes: ${utf8Hex(whole)})` : "")
+        + (partial ? ` · part of the character “${piece}” (its bytes: ${utf8Hex(piece)})` : "")
         + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "");
       box.append(c);
       count += 1;
@@ -667,9 +812,12 @@ const PY_SPACE = new Set([0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20,
   0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
 const LETTERS = "ABC";
 
+// runs: [[from, value, slope], ...] sorted by `from`: the value at i (0 with no runs)
 function runAt(runs, i) {
-  let chosen = runs[0];
-  for (const run of runs) {
+  const all = Array.isArray(runs) ? runs.filter(Array.isArray) : [];
+  if (!all.length) return 0;
+  let chosen = all[0];
+  for (const run of all) {
     if (run[0] > i) break;
     chosen = run;
   }
@@ -678,7 +826,7 @@ function runAt(runs, i) {
 
 // what every cut of the text shares (bpeviz.compare._TextIndex): byte offsets, whitespace
 function buildCompare(f) {
-  const chars = Array.from(f.data.text || "");
+  const chars = Array.from(typeof f.data.text === "string" ? f.data.text : "");
   const n = chars.length;
   const at = new Array(n + 1), space = new Array(n);
   at[0] = 0;
@@ -696,11 +844,15 @@ function buildCompare(f) {
 }
 
 // one configuration's tokens at `step`: {ids, starts, ends, flags} (offsets clamped at 0,
-// as the encoder clamps a leading metaspace "▁")
+// as the encoder clamps a leading metaspace "▁"); none for a missing history
 function cutAt(history, step) {
   const ids = [], starts = [], ends = [], flags = [];
-  for (const [offset, form] of history.words) {
-    const [v] = versionAt(history.forms[form], step);
+  const words = history && Array.isArray(history.words) ? history.words : [];
+  for (const word of words) {
+    if (!Array.isArray(word)) continue;
+    const [offset, form] = word;
+    const [v] = versionAt((history.forms || [])[form], step);
+    if (!v) continue;
     for (let j = 0; j < v[1].length; j++) {
       ids.push(v[1][j]);
       starts.push(Math.max(offset + v[2][j], 0));
@@ -796,7 +948,7 @@ function differencesCaption(n, cuts) {
 // one chip, as render_compare._chip draws it (id on hover)
 function cutChip(d, config, chars, cut, i) {
   const id = cut.ids[i], flag = cut.flags[i];
-  const lab = config.labels[String(id)] || ["?", ""];
+  const lab = (config.labels || {})[String(id)] || ["?", ""];
   const partial = (flag & 1) !== 0, unk = (flag & 2) !== 0;
   let shown = partial ? lab[0] : chars.slice(cut.starts[i], cut.ends[i]).join("");
   if (!partial && !shown.trim()) shown = lab[0];
@@ -862,10 +1014,11 @@ function heading(d, config, index, position, step, size) {
 
 function drawCompare(f, position) {
   const d = f.data, ix = f.ix;
-  const cuts = d.configs.map((config) => {
-    const step = runAt(config.steps, position - d.lo);
+  const configs = (Array.isArray(d.configs) ? d.configs : []).map((c) => c || {});
+  const cuts = configs.map((config) => {
+    const step = runAt(config.steps, position - whole(d.lo, 0));
     const tokens = cutAt(config.history, step);
-    return { step, size: runAt(config.sizes, step), tokens, spans: tokenSpans(ix, tokens, config.nbytes) };
+    return { step, size: runAt(config.sizes, step), tokens, spans: tokenSpans(ix, tokens, config.nbytes || {}) };
   });
   const n = compareCuts(ix, cuts);
   const count = el("div", "bv-cmp-count");
@@ -873,7 +1026,7 @@ function drawCompare(f, position) {
   count.dataset.differing = String(n);
   const parts = [count];
   cuts.forEach((cut, i) => {
-    parts.push(heading(d, d.configs[i], i, position, cut.step, cut.size), cutBox(d, d.configs[i], i, ix, cut));
+    parts.push(heading(d, configs[i], i, position, cut.step, cut.size), cutBox(d, configs[i], i, ix, cut));
   });
   f.root.setAttribute("data-bpeviz-position", String(position));
   f.root.replaceChildren(...parts);
@@ -882,6 +1035,9 @@ function drawCompare(f, position) {
 
 // -- entry -----------------------------------------------------------------------------
 
+// A card, words, tokens or compare element: drawn at the bar's step when the bar is of
+// its history (data.hist), clamped into its own range (data.lo..data.n); at its own step
+// (data.step) until then. A redraw that fails is reported and the last drawing stays.
 function follower(component, data, build, draw) {
   const root = component.parentElement;
   let f = root.__bvFollower;
@@ -890,21 +1046,29 @@ function follower(component, data, build, draw) {
     root.append(f.root);
     root.__bvFollower = f;
   }
+  f.setTriggerValue = component.setTriggerValue;
   const st = store();
   if (f.listener) st.listeners.delete(f.listener);
   const same = f.data === data; // the same payload again: what build made still holds
+  const before = f.data;
   f.data = data;
-  if (build && !same) build(f);
-  f.listener = (k) => {
+  if (build && !same) {
+    try {
+      build(f);
+    } catch (err) {
+      f.data = before; // what is drawn stays, with the data it was drawn from
+      throw err;
+    }
+  }
+  f.listener = guard(f, "redraw", (k) => {
     if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
-    draw(f, k);
-  };
+    if (st.hist !== f.data.hist) return; // another bar's step (another training)
+    draw(f, followStep(f.data, k));
+  });
   st.listeners.add(f.listener);
   // the controls may not have run yet (or this page has none): draw Python's step
   // (Compare's cuts carry no step: the bar, drawn just before them, holds it)
-  const k = st.step !== null && st.hist === data.hist ? clamp(st.step, data.n, data.lo || 0)
-    : (data.step ?? (data.lo || 0));
-  draw(f, k);
+  draw(f, followStep(data, st.step !== null && st.hist === data.hist ? st.step : null));
 }
 
 // `component` is what Streamlit's components v2 hands over: {parentElement, data,
@@ -929,23 +1093,37 @@ function payload(raw) {
   return found;
 }
 
+// The entry point of every mount and data update; the script's errors stop here
+// (reported, and the bar of this element shows a valid step again).
 function mount(component) {
-  const data = payload(component.data);
-  const st = store();
-  if (data.role === "controls") {
-    st.hist = data.hist;
-    controls(component, data);
-  } else if (data.role === "card") {
-    follower(component, expandCard(data), null, drawCard);
-  } else if (data.role === "words") {
-    follower(component, data, buildWords, drawWords);
-  } else if (data.role === "tokens") {
-    follower(component, data, buildTokens, drawTokens);
-  } else if (data.role === "compare") {
-    follower(component, data, buildCompare, drawCompare);
+  try {
+    const data = payload(component.data);
+    if (!data || typeof data !== "object") return () => {};
+    if (data.role === "controls") {
+      controls(component, data);
+    } else if (data.role === "card") {
+      follower(component, expandCard(data), null, drawCard);
+    } else if (data.role === "words") {
+      follower(component, data, buildWords, drawWords);
+    } else if (data.role === "tokens") {
+      follower(component, data, buildTokens, drawTokens);
+    } else if (data.role === "compare") {
+      follower(component, data, buildCompare, drawCompare);
+    }
+  } catch (err) {
+    const host = component && component.parentElement;
+    const bar = host && host.__bvStage;
+    report(bar || { setTriggerValue: component && component.setTriggerValue }, "mount", err);
+    if (bar && bar.slider) guard(bar, "mount (recovering)", () => repair(bar, "mount"))();
   }
   return () => {};
 }
 
 if (typeof window !== "undefined") window.bpevizStage = mount;
 export default mount;
+
+// for the unit tests (bpeviz/ui/stepper/tests/, run by `node --test`)
+export {
+  bounds, buildCompare, clamp, compareCuts, cutAt, expandCard, followStep, keyAction,
+  keyRows, payload, runAt, tokenSpans, versionAt, whole,
+};
