@@ -80,9 +80,14 @@ function guard(owner, where, fn, recover) {
   };
 }
 
-// a bar's entry point: after an error the bar shows a valid step again
+// a bar's entry point: after an error the bar (and the one it acts on, live()) shows a
+// valid step again
 function guardBar(s, where, fn) {
-  return guard(s, where, fn, () => repair(s, where));
+  return guard(s, where, fn, () => {
+    repair(s, where);
+    const t = live(s);
+    if (t !== s) repair(t, where);
+  });
 }
 
 function repair(s, where) {
