@@ -175,8 +175,7 @@ def rounds(last: int, history: str, setting: str = "uround") -> int:
             box="Go to round", box_key=f"{setting}_box_",
             box_help="Type a pruning round (0 = the seed) and press Enter. The bar on the "
                      "left steps by itself; this box follows it when you stop.")
-    if st.query_params.get(setting) != str(k):
-        st.query_params[setting] = str(k)
+    state.write_url()
     return k
 
 
