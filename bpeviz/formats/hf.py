@@ -10,6 +10,8 @@ saw). Each pre-tokenizer has an exact Hugging Face equivalent:
 ``gpt2``                ``ByteLevel(use_regex=True)`` for BBPE, a ``Split`` with GPT-2's pattern
                         (isolated) otherwise
 ``none``                ``Split`` on ``\\n``, merged with the previous piece
+``cl100k``, ``o200k``   a ``Split`` with OpenAI's pattern (isolated); cl100k's possessive
+                        ``\\p{N}{1,3}+`` is written ``\\p{N}{1,3}`` (:data:`HF_CL100K_PATTERN`)
 ======================  =====================================================================
 
 (Hugging Face's regex engine uses older Unicode tables than the ``regex`` module, so
@@ -77,6 +79,16 @@ TIKTOKEN_GPT2_PATTERN = (
 )
 
 
+#: cl100k's pattern as Hugging Face must read it. Its regex engine (Oniguruma, Ruby syntax)
+#: reads tiktoken's possessive ``\p{N}{1,3}+`` as ``(?:\p{N}{1,3})+``, a digit run of any
+#: length; without the ``+`` it is at most three digits, like tiktoken's. The ``+`` changes
+#: nothing else: the digits are the last item of their alternative, so nothing after them
+#: can make the engine give digits back. (The other possessive ``?+ ++ *+`` mean the same in
+#: both engines.)
+HF_CL100K_PATTERN = CL100K_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")
+assert HF_CL100K_PATTERN != CL100K_PATTERN
+
+
 def _split(pattern: str, behavior: str) -> dict[str, Any]:
     return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior,
             "invert": False}
@@ -91,7 +103,7 @@ _SPLITS = {
     "whitespace": _split(WHITESPACE_PATTERN, "Removed"),
     "gpt2": _split(GPT2_PATTERN, "Isolated"),
     "none": _split("\n", "MergedWithPrevious"),
-    "cl100k": _split(CL100K_PATTERN, "Isolated"),
+    "cl100k": _split(HF_CL100K_PATTERN, "Isolated"),
     "o200k": _split(O200K_PATTERN, "Isolated"),
 }
 #: SentencePiece's "▁word": split on whitespace, then "▁" in front of every word.
@@ -417,11 +429,19 @@ def _read_pre_tokenizer(spec: Any, source: str,
             (WHITESPACE_PATTERN, "removed", False): "whitespace",
             (GPT2_PATTERN, "isolated", False): "gpt2",
             (TIKTOKEN_GPT2_PATTERN, "isolated", False): "gpt2",
+            (HF_CL100K_PATTERN, "isolated", False): "cl100k",
+            # tiktoken's spelling, as older bpeviz exports wrote it: opened as cl100k
+            # (Hugging Face itself reads its digit runs whole)
             (CL100K_PATTERN, "isolated", False): "cl100k",
             (O200K_PATTERN, "isolated", False): "o200k",
             ("\n", "mergedwithprevious", False): "none",
         }
         if key in known:
+            if pattern == CL100K_PATTERN and notes is not None:
+                notes.append("Hugging Face reads this pattern's possessive \\p{N}{1,3}+ as a "
+                             "digit run of any length; bpeviz cuts digits in threes, as "
+                             "tiktoken does, so a text with runs of more than three digits "
+                             "is cut differently")
             return known[key], False
         raise ValueError(f"{source}: a Split pre-tokenizer on {pattern!r} ({behavior}) is not "
                          "supported; bpeviz knows whitespace, GPT-2 and line splits")
