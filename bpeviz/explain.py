@@ -142,6 +142,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     merge = training.merges[step - 1]
     if before is None or before.training is not training or before.step != step - 1:
         before = training.at(step - 1)
+    from bpeviz.snapshot import exact_counts
     from bpeviz.views import pair_words
 
     a, b = merge.left_id, merge.right_id
@@ -155,7 +156,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     alg = get_algorithm(training.algorithm)
     if alg.scored:
         ids, word_of = before.token_ids
-        counts = np.asarray(training.corpus.counts, dtype=np.int64)
+        counts = exact_counts(training)
         count_left = int(counts[word_of[ids == a]].sum())
         count_right = int(counts[word_of[ids == b]].sum())
     if rank is not None:
@@ -167,8 +168,9 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     # other pair (100,000 rows at 10 MB) was most of the time
     others = np.flatnonzero(~is_merged)
     value = alg.value_name(training.options.scoring)
-    if rank:
-        tied = others[pairs["score"].to_numpy()[others] == float(winner["score"].iat[0])]
+    if rank:  # (counts compared exactly: doubles round counts past 2**53 together)
+        column = "count" if value == "count" else "score"
+        tied = others[pairs[column].to_numpy()[others] == winner[column].iat[0]]
     else:
         tied = others[:0]
     table = pairs[_PAIR_COLUMNS]
@@ -309,7 +311,7 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     elif len(why.tie):
         lines.append(tie_sentence(why, byte_style))
     elif why.rank == 1 and len(others):
-        lines.append(f"No other pair had {why.value} {_num(why.score)}: "
+        lines.append(f"No other pair had {why.value} {_best(why)}: "
                      f"{pair} won outright.")
     return lines
 
@@ -319,6 +321,13 @@ def _after(step: int) -> str:
     if step == 1:
         return "Before any merge"
     return f"After {step - 1:,} merge{'s' if step > 2 else ''}"
+
+
+def _best(why: Explanation) -> str:
+    """The winning value: a count exactly (with thousands separators), a score rounded."""
+    if why.value == "count":
+        return f"{int(why.candidates['count'].iat[0]):,}"
+    return _num(why.score)
 
 
 def _value(why: Explanation, row: Any) -> str:
@@ -335,7 +344,7 @@ def tie_sentence(why: Explanation, byte_style: str = "gpt2", max_pairs: int = 5)
     named = [pair_text(r.left, r.right, byte_style) for r in tie.iloc[:max_pairs].itertuples()]
     more = f" and {len(tie) - max_pairs:,} more" if len(tie) > max_pairs else ""
     head = (f"Tie: {len(tie):,} other pair{'s' if len(tie) > 1 else ''} also had "
-            f"{why.value} {_num(why.score)} ({', '.join(named)}{more}). "
+            f"{why.value} {_best(why)} ({', '.join(named)}{more}). "
             f"Tie rule '{why.tie_rule}': {TIE_RULES[why.tie_rule]}. ")
     first = tie.iloc[0]
     if why.tie_rule == "first":

@@ -24,7 +24,7 @@ import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.engine import compiled_module
-from bpeviz.engine.inputs import count_array
+from bpeviz.engine.inputs import INT64_MAX, count_array
 from bpeviz.owned import OwnedCache
 from bpeviz.symbols import Symbol
 
@@ -231,6 +231,10 @@ class _Tables:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
         self.counts = count_array(training.corpus.counts)
+        if training.initial_tokens > INT64_MAX and self.counts.dtype != object:
+            # every count fits, but a sum of them (a pair's count, a token's frequency)
+            # may not: Python ints, summed exactly
+            self.counts = np.array(list(training.corpus.counts), dtype=object)
         self.words = tuple(training.corpus.words)
         # a vocabulary of strings becomes pandas' string column type, as the DataFrame
         # constructor would infer it; taking rows from it skips that inference each time
@@ -249,6 +253,13 @@ _TABLES: OwnedCache[_Tables] = OwnedCache("snapshot tables")
 
 def _tables(training: Training) -> _Tables:
     return _TABLES.get(training, None, lambda: _Tables(training))
+
+
+def exact_counts(training: Training) -> np.ndarray:
+    """The corpus's word counts as an array in which every sum of counts times
+    occurrences is exact: int64 when the corpus's weighted symbols fit in 64 bits (no
+    such sum is larger), else Python ints (an object array). Treat it as read-only."""
+    return _tables(training).counts
 
 
 @contextmanager

@@ -24,7 +24,7 @@ import pandas as pd
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.display import VISIBLE_WHITESPACE, label, raw_bytes, visible  # noqa: F401  (old paths)
 from bpeviz.owned import OwnedCache
-from bpeviz.snapshot import Snapshot
+from bpeviz.snapshot import Snapshot, exact_counts
 from bpeviz.symbols import Symbol
 from bpeviz.training import Training
 
@@ -161,7 +161,7 @@ def words_frame(snapshot: Snapshot) -> pd.DataFrame:
     base = _cached(training, "words")
     if base is None:  # the words and counts, as columns, once per training
         base = _cache(training, "words", pd.DataFrame({
-            "word": list(corpus.words), "count": np.asarray(corpus.counts, dtype=np.int64)}))
+            "word": list(corpus.words), "count": exact_counts(training)}))
     return pd.DataFrame({
         "word": base["word"].array,
         "count": base["count"].to_numpy(),
@@ -210,7 +210,8 @@ def pair_words(snapshot: Snapshot, left_id: int, right_id: int) -> pd.DataFrame:
         mask = (ids[:-1] == left_id) & (ids[1:] == right_id) & (word_of[:-1] == word_of[1:])
         hit = word_of[:-1][mask]
     words, occurrences = np.unique(hit, return_counts=True)
-    counts = np.asarray(corpus.counts, dtype=np.int64)[words] if len(words) else np.zeros(0, int)
+    counts = (exact_counts(snapshot.training)[words] if len(words)
+              else np.zeros(0, dtype=np.int64))
     return pd.DataFrame({
         "word": [corpus.words[w] for w in words.tolist()],
         "count": counts,
@@ -301,10 +302,14 @@ def pair_rank(pairs: pd.DataFrame, pair: object) -> int | None:
 def token_frequencies(snapshot: Snapshot) -> np.ndarray:
     """How often each token id occurs in the corpus at this step (weighted by word counts)."""
     ids, word_of = snapshot.token_ids
-    counts = np.asarray(snapshot.training.corpus.counts, dtype=np.int64)
+    counts = exact_counts(snapshot.training)
     n = len(snapshot.training.vocab)
     if not len(ids):
         return np.zeros(n, dtype=np.int64)
+    if snapshot.training.initial_tokens > 2**53:  # bincount adds doubles: exact to 2**53
+        out = np.zeros(n, dtype=counts.dtype)  # (int64, or Python ints past 64 bits)
+        np.add.at(out, ids, counts[word_of])
+        return out
     return np.bincount(ids, weights=counts[word_of], minlength=n).astype(np.int64)
 
 
