@@ -144,11 +144,34 @@ def make_options(
 
 
 def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
-    """Special tokens, then the initial alphabet sorted by code point (bytes 0-255 for BBPE)."""
+    """Special tokens, then the initial alphabet sorted by code point (bytes 0-255 for BBPE).
+
+    With a glued end-of-word marker and the ``ids`` tie rule, the alphabet is Hugging
+    Face's (``BpeTrainer`` with ``end_of_word_suffix``): every character of the corpus,
+    sorted, characters that only end words included, then the suffixed characters
+    (``"z</w>"``), sorted. Hugging Face numbers its suffixed characters in the order its
+    word table (a hash map) yields them, which changes from process to process; bpeviz
+    sorts them by code point. Merges and ids are therefore Hugging Face's exactly when
+    the corpus has one suffixed character, and in general whenever no tie is decided by
+    comparing the ids of two suffixed characters (pairs with the same left token whose
+    right tokens are two different suffixed characters); the plain characters' ids, and
+    every plain character ranking before every suffixed one, always match.
+
+    >>> from bpeviz.training import make_options
+    >>> base_vocabulary(Corpus.from_text("ab acz"), make_options(
+    ...     "bpe", merges=1, tie_break="ids", marker="</w>", marker_style="glued"))
+    ['[UNK]', 'a', 'b', 'c', 'z', 'b</w>', 'z</w>']
+    """
     if get_algorithm(options.algorithm).byte_level:
         return [bytes((b,)) for b in range(256)]
     specials = list(options.special_tokens)
-    return specials + sorted(_alphabet(corpus, options) - set(specials))  # type: ignore[type-var]
+    alphabet = _alphabet(corpus, options) - set(specials)
+    if options.marker and options.marker_style == "glued" and options.tie_break == "ids":
+        # Hugging Face's end_of_word_suffix: every character of the corpus (those that
+        # only end words too), then the suffixed ones ("z</w>"); see the docstring
+        plain = set("".join(corpus.words)) - set(specials)
+        return specials + sorted(plain) + sorted(alphabet - plain)  # type: ignore[type-var]
+    return specials + sorted(alphabet)  # type: ignore[type-var]
 
 
 def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
