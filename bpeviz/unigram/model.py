@@ -262,6 +262,19 @@ class UnigramStep:
         return self.model.encode(text, **options)  # type: ignore[arg-type]
 
 
+#: Why a Unigram vocabulary has the size it has (:attr:`UnigramTraining.stop_reason`).
+UNIGRAM_STOP_REASONS = {
+    "vocab_size": "reached the requested vocabulary size",
+    "few_pieces": "the corpus offers no more pieces",
+    "characters": "every character of the corpus is kept",
+}
+#: What sentencepiece's spm_train says instead of training, for each early stop
+SENTENCEPIECE_REFUSALS = {
+    "few_pieces": "Vocabulary size too high",
+    "characters": "Vocabulary size is smaller than required_chars",
+}
+
+
 @dataclass(frozen=True)
 class UnigramTraining:
     """Every step of a Unigram training: ``at(k)`` is the vocabulary after k rounds.
@@ -289,6 +302,72 @@ class UnigramTraining:
     @property
     def final(self) -> UnigramStep:
         return self.steps[-1]
+
+    @property
+    def requested_size(self) -> int | None:
+        """The ``vocab_size`` asked for (None for a training made without one)."""
+        size = self.options.get("vocab_size")
+        return size if isinstance(size, int) else None
+
+    @property
+    def size(self) -> int:
+        """The final vocabulary's size, counted as ``vocab_size`` counts it: with the
+        special tokens for "sentencepiece", the pieces alone for "course"."""
+        pieces = len(self.final.pieces)
+        return pieces if self.variant == "course" else pieces + len(self.final.model.specials)
+
+    @property
+    def stop_reason(self) -> str:
+        """Why the vocabulary has the size it has (a key of :data:`UNIGRAM_STOP_REASONS`):
+
+        - ``"vocab_size"``: the size asked for ("sentencepiece"), or at most that
+          ("course", whose last round may remove a few more);
+        - ``"few_pieces"``: fewer pieces than asked, because the corpus offers no more
+          (the seed, every candidate piece, is smaller; SentencePiece refuses to train:
+          "Vocabulary size too high");
+        - ``"characters"``: more than asked, because every character of the corpus is
+          kept (SentencePiece refuses: "Vocabulary size is smaller than required_chars").
+        """
+        asked = self.requested_size
+        if asked is None:
+            return "vocab_size"
+        if self.variant == "course":
+            offered = len(self.steps[0].pieces)
+            if offered < asked:
+                return "few_pieces"
+            return "characters" if self.size > asked else "vocab_size"
+        if self.size < asked:
+            return "few_pieces"
+        return "characters" if self.size > asked else "vocab_size"
+
+    @property
+    def stopped_early(self) -> bool:
+        """True when the vocabulary is not the size asked for (see :attr:`stop_reason`),
+        as ``Training.stopped_early`` is for a merge training that stops early."""
+        return self.stop_reason != "vocab_size"
+
+    @property
+    def stop_message(self) -> str:
+        """One sentence: the size reached and why, for the CLI and the app.
+
+        >>> s0 = UnigramStep(0, UnigramModel(("a", "b"), (-1.0, -1.0)), 0.0, (), (), ())
+        >>> print(UnigramTraining("sentencepiece", (s0,), {"vocab_size": 9}).stop_message)
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Only 5 tokens, not the 9 asked for: the corpus offers no more pieces
+        (sentencepiece refuses this size: "Vocabulary size too high").
+        >>> UnigramTraining("sentencepiece", (s0,), {"vocab_size": 5}).stop_message
+        'Trained 5 tokens: reached the requested vocabulary size.'
+        """
+        asked, reason = self.requested_size, self.stop_reason
+        what = UNIGRAM_STOP_REASONS[reason]
+        if reason == "vocab_size" or asked is None:
+            return f"Trained {self.size:,} tokens: {what}."
+        refusal = SENTENCEPIECE_REFUSALS[reason]
+        if self.variant == "sentencepiece":
+            what += f' (sentencepiece refuses this size: "{refusal}")'
+        if reason == "few_pieces":
+            return f"Only {self.size:,} tokens, not the {asked:,} asked for: {what}."
+        return f"{self.size:,} tokens, more than the {asked:,} asked for: {what}."
 
     def __len__(self) -> int:
         return len(self.steps)
