@@ -93,6 +93,9 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
     several formats at once (a model folder often holds both ``tokenizer.json`` and
     ``vocab.txt``), the first in that list is opened.
     """
+    for name, content in files.items():
+        if PurePath(name).suffix == ".model":
+            _refuse_spm(PurePath(name).name, content)
     texts = {PurePath(name).name: _text(content, name) for name, content in files.items()}
     texts, renamed = _recognise(texts)
     try:
@@ -102,6 +105,19 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
             raise
         read_as = ", ".join(f"{old} as {new}" for old, new in renamed.items())
         raise ValueError(f"{err} (read {read_as})") from None
+
+
+def _refuse_spm(name: str, content: str | bytes) -> None:
+    """A ``.model`` file is SentencePiece's, which is not a training to step through:
+    say so, and whether it is a usable model at all (never "not UTF-8 text")."""
+    from bpeviz.unigram.spm import check_spm
+
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    check_spm(data, name)  # a ValueError naming the file when it is not a model
+    raise ValueError(f"{name} is a SentencePiece model: bpeviz opens these tokenizer files "
+                     "as trainings to step through, which a .model is not; open it with "
+                     "bpeviz.unigram.spm.load_spm to encode with it, or train Unigram on "
+                     "your corpus to see its rounds")
 
 
 #: Who opens a set of files, most specific first: each ``opens(files, lone)`` returns the

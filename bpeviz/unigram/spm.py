@@ -34,6 +34,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -45,19 +46,51 @@ from bpeviz.unigram.model import normalize_identity
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 
 
-def load_spm(source: str | Path | bytes) -> SentencePieceModel:
-    """A :class:`SentencePieceModel` from a ``.model`` path or its bytes."""
-    from sentencepiece import sentencepiece_model_pb2
+def load_spm(source: str | Path | bytes, name: str | None = None) -> SentencePieceModel:
+    """A :class:`SentencePieceModel` from a ``.model`` path or its bytes.
 
-    data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    A file that is not a model sentencepiece would load raises a ValueError that names
+    it (``name``, else the path, else "the model data") and says what is wrong: empty,
+    not a SentencePiece protobuf, no pieces, or what the ``sentencepiece`` library
+    itself refuses (an empty piece, no ``<unk>``, a piece given twice, ...).
+    """
+    if isinstance(source, bytes | bytearray):
+        data, name = bytes(source), name or "the model data"
+    else:
+        data, name = Path(source).read_bytes(), name or str(source)
+    return SentencePieceModel(check_spm(data, name), data)
+
+
+def check_spm(data: bytes, name: str) -> object:
+    """The parsed ``ModelProto`` of ``data`` if sentencepiece loads it as a model, else a
+    ValueError starting with ``name``."""
+    from sentencepiece import SentencePieceProcessor, sentencepiece_model_pb2
+
+    if not data:
+        raise ValueError(f"{name} is empty: not a usable SentencePiece model")
     proto = sentencepiece_model_pb2.ModelProto()
     try:
         proto.ParseFromString(data)
     except Exception as exc:  # protobuf's DecodeError
-        raise ValueError(f"not a SentencePiece model file ({exc})") from None
+        why = str(exc).split(": ")[-1] or type(exc).__name__
+        raise ValueError(f"{name} is not a usable SentencePiece model: its bytes are not a "
+                         f"SentencePiece model protobuf ({why})") from None
     if not proto.pieces:
-        raise ValueError("not a SentencePiece model file (no pieces)")
-    return SentencePieceModel(proto, data)
+        raise ValueError(f"{name} is not a usable SentencePiece model: it holds no pieces")
+    try:
+        SentencePieceProcessor(model_proto=data)
+    except Exception as exc:  # the library's RuntimeError ("INTERNAL: ... piece must ...")
+        raise ValueError(f"{name} is not a usable SentencePiece model: sentencepiece "
+                         f"refuses it ({_library_reason(exc)})") from None
+    return proto
+
+
+def _library_reason(exc: BaseException) -> str:
+    """sentencepiece's message without its status code and source location."""
+    text = str(exc).strip()
+    text = re.sub(r"^[A-Z_]+: ", "", text)
+    text = re.sub(r"^src/\S+\(\d+\) \[.*?\]\s*", "", text)
+    return text.rstrip(".") or type(exc).__name__
 
 
 @dataclass(frozen=True, eq=False)
