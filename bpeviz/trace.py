@@ -72,13 +72,23 @@ class Trace:
     ids: tuple[int, ...]
     unk: bool = False
     initial_ids: tuple[int, ...] = ()
+    #: the unknown token's text, as ``encode`` writes it
+    unk_text: str = "[UNK]"
+    #: per final symbol (BPE, BBPE): True where it is a character the vocabulary lacks
+    unknown: tuple[bool, ...] = ()
 
     @property
     def tokens(self) -> tuple[Symbol, ...]:
-        """The final symbols (BPE, BBPE) or matched pieces (WordPiece)."""
+        """The tokens ``snapshot.encode(word)`` gives: the final symbols (BPE, BBPE) or
+        matched pieces (WordPiece), with the unknown token where encoding has one (a
+        character the vocabulary lacks; a WordPiece word that cannot be matched)."""
         if get_algorithm(self.algorithm).longest_match:
+            if self.unk:
+                return (self.unk_text,)
             return tuple(p.piece for p in self.pieces if p.piece is not None)
-        return self.steps[-1].symbols if self.steps else self.initial
+        symbols = self.steps[-1].symbols if self.steps else self.initial
+        unknown = self.unknown or (False,) * len(symbols)
+        return tuple(self.unk_text if u else s for s, u in zip(symbols, unknown))
 
 
 def trace(snapshot: Snapshot, word: str) -> Trace:
@@ -131,7 +141,8 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
         steps.append(TraceStep(merge.step, merge.left, merge.right, merge.token, merge.count,
                                at, tuple(symbols), tuple(ids)))
     return Trace(word, enc.algorithm, snapshot.step, initial, tuple(steps), (),
-                 tuple(enc.unk_id if i < 0 else i for i in ids), initial_ids=initial_ids)
+                 tuple(enc.unk_id if i < 0 else i for i in ids), initial_ids=initial_ids,
+                 unk_text=enc.unk_text, unknown=tuple(i < 0 for i in ids))
 
 
 def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
@@ -158,7 +169,8 @@ def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
     initial = tuple(enc.alg.initial_symbols(word))
     if n > MAX_WORDPIECE_CHARS:
         return Trace(word, name, snapshot.step, initial, (),
-                     (TracePiece(0, n, None, enc.unk_id, 0, ()),), (enc.unk_id,), unk=True)
+                     (TracePiece(0, n, None, enc.unk_id, 0, ()),), (enc.unk_id,), unk=True,
+                     unk_text=enc.unk_text)
     pieces = []
     start = 0
     while start < n:
@@ -175,7 +187,7 @@ def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
         if match is None:
             pieces.append(TracePiece(start, n, None, enc.unk_id, 0, tuple(tried)))
             return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
-                         (enc.unk_id,), unk=True)
+                         (enc.unk_id,), unk=True, unk_text=enc.unk_text)
         pieces.append(match)
         start = match.end
     return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
