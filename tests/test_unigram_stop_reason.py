@@ -37,14 +37,26 @@ def test_fewer_pieces_than_asked_is_said_where_sentencepiece_refuses():
     assert "Vocabulary size too high" in training.stop_message
 
 
-def test_more_characters_than_asked_is_said_and_no_piece_is_added_past_them():
+def test_more_characters_than_asked_is_said_where_sentencepiece_refuses():
     training = train_unigram(TEXT, vocab_size=10)
     refusal = spm_refusal(10)
     needed = int(re.search(r"10 vs (\d+)", refusal).group(1))
-    assert training.size == needed  # every character and the special tokens, nothing more
-    assert all(len(p) == 1 for p in training.final.pieces)
+    assert "Vocabulary size is smaller than required_chars" in refusal
+    assert training.size >= needed > 10
+    assert {p for p in training.final.pieces if len(p) == 1} == set("".join(TEXT.split()) + "▁")
     assert training.stop_reason == "characters" and training.stopped_early
-    assert training.stop_message.startswith(f"{needed} tokens, more than the 10 asked for")
+    assert training.stop_message.startswith(f"{training.size} tokens, more than the 10 "
+                                            "asked for: every character")
+
+
+def test_a_size_chosen_for_the_corpus_says_chosen_and_the_app_does_not_warn():
+    from tests.test_app_unigram import ok, sample_training, unigram_app
+
+    training = sample_training(sample="hug")  # the plan goes under the characters
+    assert training.size_is_chosen and training.stop_reason == "characters"
+    assert "chosen for the corpus" in training.stop_message
+    at = ok(unigram_app("pages/1_Explore.py", sample="hug"))
+    assert not at.warning
 
 
 def test_the_size_asked_for_is_not_an_early_stop():

@@ -113,10 +113,11 @@ def round_controls(training) -> int:
     """The step bar for the pruning round (the shared ``uround`` setting): ◀ slider ▶,
     "Round k of n", Play and the page-wide keys (← → one round, Shift ten, Home/End,
     Space), as for merges; beside it a "Go to round" box Python owns. Above it, a
-    warning when the vocabulary is not the size asked for (``stop_message``)."""
+    warning when the vocabulary is not the size typed in the sidebar (``stop_message``;
+    a size chosen for the corpus is a target for the rounds, not a request)."""
     last = len(training) - 1
-    if getattr(training, "stopped_early", False):  # not the size asked for: say why
-        st.warning(md_escape(training.stop_message))
+    if getattr(training, "stopped_early", False) and not training.size_is_chosen:
+        st.warning(md_escape(training.stop_message))  # not the size asked for: say why
     if last == 0:
         state.clamp("uround", 0, 0)
         seed = len(training.at(0).pieces)

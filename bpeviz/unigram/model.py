@@ -266,7 +266,8 @@ class UnigramStep:
 UNIGRAM_STOP_REASONS = {
     "vocab_size": "reached the requested vocabulary size",
     "few_pieces": "the corpus offers no more pieces",
-    "characters": "every character of the corpus is kept",
+    "characters": "every character of the corpus is kept, and with them every piece the "
+                  "last pruning round kept",
 }
 #: What sentencepiece's spm_train says instead of training, for each early stop
 SENTENCEPIECE_REFUSALS = {
@@ -326,7 +327,12 @@ class UnigramTraining:
           (the seed, every candidate piece, is smaller; SentencePiece refuses to train:
           "Vocabulary size too high");
         - ``"characters"``: more than asked, because every character of the corpus is
-          kept (SentencePiece refuses: "Vocabulary size is smaller than required_chars").
+          kept, and with them every piece the last round kept (SentencePiece refuses:
+          "Vocabulary size is smaller than required_chars").
+
+        A size chosen for the corpus (``options["auto"]`` names ``"vocab_size"``, see
+        :func:`bpeviz.unigram.corpus_words.train_corpus`) is the pruning rounds' target
+        and may be under the characters on purpose; :attr:`stop_message` says "chosen".
         """
         asked = self.requested_size
         if asked is None:
@@ -365,9 +371,15 @@ class UnigramTraining:
         refusal = SENTENCEPIECE_REFUSALS[reason]
         if self.variant == "sentencepiece":
             what += f' (sentencepiece refuses this size: "{refusal}")'
+        how = "chosen for the corpus" if self.size_is_chosen else "asked for"
         if reason == "few_pieces":
-            return f"Only {self.size:,} tokens, not the {asked:,} asked for: {what}."
-        return f"{self.size:,} tokens, more than the {asked:,} asked for: {what}."
+            return f"Only {self.size:,} tokens, not the {asked:,} {how}: {what}."
+        return f"{self.size:,} tokens, more than the {asked:,} {how}: {what}."
+
+    @property
+    def size_is_chosen(self) -> bool:
+        """True when the vocabulary size was chosen for the corpus, not given."""
+        return "vocab_size" in (self.options.get("auto") or ())
 
     def __len__(self) -> int:
         return len(self.steps)

@@ -479,7 +479,7 @@ def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
     for piece, score in sorted(current.items(), key=lambda x: (-x[1], x[0])):
         if piece in final:
             continue
-        if len(final) >= size:  # (more when the characters alone pass the size)
-            break
+        if len(final) == size:  # (never, when the characters alone pass the size: every
+            break               # piece the rounds kept stays; stop_reason "characters")
         final[piece] = score
     return sorted(final.items(), key=lambda x: (-x[1], x[0]))
