@@ -63,13 +63,21 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--marker-style", choices=["separate", "glued"], default="separate")
     p.add_argument("--scoring", choices=SCORINGS, default="score", help="WordPiece scoring")
     p.add_argument("--min-frequency", type=int, default=0)
-    p.add_argument("--out", required=True, help="where to write the training (JSON)")
+    p.add_argument("--variant", choices=["sentencepiece", "course"], default="sentencepiece",
+                   help="Unigram only: SentencePiece's trainer or the Hugging Face course's")
+    p.add_argument("--out", required=True,
+                   help="where to write the training (JSON); for unigram, the final "
+                        "vocabulary as a Hugging Face tokenizer.json (Unigram model)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_run_train)
 
 
 def _run_train(args: argparse.Namespace) -> int:
     pretokenizer = args.pretokenizer or algorithms.get(args.algorithm).pretokenizer
+    if algorithms.get(args.algorithm).step_kind != "merge":
+        return _run_train_unigram(args, pretokenizer)
+    if args.variant != "sentencepiece":
+        raise ValueError("--variant is a Unigram option; use it with --algorithm unigram")
     corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
     merges = args.merges if args.merges is not None or args.vocab_size is not None else 1000
     training = train(
@@ -81,6 +89,38 @@ def _run_train(args: argparse.Namespace) -> int:
     training.save(args.out)
     print(f"{training.stop_message} Vocabulary: {len(training.vocab)} tokens. "
           f"Saved to {args.out}", file=sys.stderr)
+    return 0
+
+
+#: merge options Unigram does not take, with their defaults
+_MERGE_ONLY = {"merges": None, "tie_break": "first", "marker": None,
+               "marker_style": "separate", "scoring": "score", "min_frequency": 0}
+
+
+def _run_train_unigram(args: argparse.Namespace, pretokenizer: str) -> int:
+    """Unigram: prune to ``--vocab-size`` (SentencePiece's defaults otherwise) and write
+    the final vocabulary as a Hugging Face ``tokenizer.json``, the one file format that
+    holds a Unigram model (a training file holds merges); say when the size is not the
+    one asked for."""
+    from bpeviz.formats import write_files
+    from bpeviz.unigram.corpus_words import train_corpus
+    from bpeviz.unigram.hf_export import to_hf_json
+
+    given = [f"--{name.replace('_', '-')}" for name, default in _MERGE_ONLY.items()
+             if getattr(args, name) != default]
+    if given:
+        raise ValueError(f"{', '.join(given)}: merge option{'s' if len(given) > 1 else ''} "
+                         "that Unigram does not take (it prunes to --vocab-size)")
+    if args.vocab_size is None:
+        raise ValueError("Unigram needs --vocab-size (the pieces to prune down to, "
+                         "<unk> <s> </s> included for the sentencepiece variant)")
+    corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
+    training = train_corpus(corpus, args.vocab_size, args.variant)
+    write_files({"tokenizer.json": to_hf_json(training.final.model)}, args.out)
+    print(f"{training.stop_message} {len(training) - 1} pruning rounds. Saved the final "
+          f"vocabulary to {args.out} (a Hugging Face tokenizer.json; the encode, export, "
+          "explain and slides commands step through merges and do not open it)",
+          file=sys.stderr)
     return 0
 
 
