@@ -25,6 +25,7 @@ from tests.conftest import streamlit_server
 from tests.test_browser import browser, ready  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+playwright_api = pytest.importorskip("playwright.sync_api")
 
 SESSIONS = int(os.environ.get("BPEVIZ_BUSY_SESSIONS", "12"))
 PAGES = ["Explore", "Tokenize", "Compare", "Vocabulary"]
@@ -49,6 +50,15 @@ def query(page) -> dict[str, str]:
 def step_of(page, name: str) -> str | None:
     """The step in the link (Compare's bar moves every configuration: ``cmp_step``)."""
     return query(page).get("cmp_step" if name == "Compare" else "step")
+
+
+def explain(page) -> str:
+    """What a session shows, for a failure message."""
+    shown = state(page)
+    box = page.locator('[data-testid="stSidebar"] textarea')
+    pasted = len(box.input_value()) if box.count() else None
+    return (f"script {shown['script']}, {pasted} characters in the paste box, the link "
+            f"{query(page)}, the page: {shown['text'][:400]!r}")
 
 
 def state(page) -> dict:
@@ -88,8 +98,12 @@ def test_twelve_busy_sessions_keep_every_widget_value_and_their_own_step(browser
                 area.fill(corpus(i))
                 area.press("Control+Enter")
             for i, p in enumerate(pages):  # ... and steps three times at once
-                p.wait_for_selector(HOOK if names[i] in ("Explore", "Tokenize", "Compare")
-                                    else 'input[aria-label="Step"]', timeout=WAIT)
+                try:
+                    p.wait_for_selector(HOOK if names[i] in ("Explore", "Tokenize", "Compare")
+                                        else 'input[aria-label="Step"]', timeout=WAIT)
+                except playwright_api.TimeoutError:
+                    raise AssertionError(f"session {i} ({names[i]}) shows no step control: "
+                                         f"{explain(p)}") from None
                 if names[i] == "Vocabulary":  # its step is Python's: the number box
                     box = p.locator('input[aria-label="Step"]').first
                     box.fill("13")
