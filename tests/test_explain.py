@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
 from bpeviz.cli import main
-from bpeviz.explain import describe, describe_trace, to_dict
+from bpeviz.explain import describe, describe_trace, pair_text, to_dict
 from bpeviz.samples import load_sample
 from bpeviz.symbols import initial_symbols, surface
 from tests.reference import apply_merge, pair_table, priorities, unit_counts
@@ -114,7 +114,11 @@ def check_step(training, step: int) -> None:
         assert why.count_left is None and why.count_right is None
     # the sentences are made from these numbers
     text = "\n".join(describe(why))
-    assert f"{m.count:,}" in text or "once" in text or "twice" in text
+    times = {1: "once", 2: "twice"}.get(m.count, f"{m.count:,} times")
+    n_words = len(expected)
+    occurs = (f", {pair_text(m.left, m.right)} occurs {times} in the corpus, in "
+              f"{n_words:,} word{'s' if n_words > 1 else ''} ")
+    assert occurs in describe(why)[1], (occurs, describe(why)[1])
     if len(why.tie):
         assert "Tie:" in text and f"'{why.tie_rule}'" in text
     json.dumps(to_dict(why))
@@ -256,10 +260,11 @@ def check_trace(snapshot, word: str) -> None:
         symbols[s.position: s.position + 2] = [s.token]
         assert tuple(symbols) == s.symbols
         assert training.merges[s.step - 1].count == s.count
-    if -1 not in [training.vocab.index(x) if x in training.vocab else -1
-                  for x in found.initial]:
-        assert [training.vocab[i] for i in found.ids] == list(found.tokens)
-    assert surface(found.tokens, found.algorithm, training.options.marker) == word
+    # the symbols spell the word; the tokens are encode's (the unknown token where a
+    # character is missing from the vocabulary)
+    final = found.steps[-1].symbols if found.steps else found.initial
+    assert surface(final, found.algorithm, training.options.marker) == word
+    assert list(found.tokens) == [t.text if t.unk else training.vocab[t.id] for t in encoded]
 
 
 @pytest.mark.parametrize(("algorithm", "extra"), SETTINGS)
