@@ -43,6 +43,20 @@ O200K_PATTERN = "|".join([
     r"""\s+""",
 ])
 
+#: The CJK ideographs BERT's BasicTokenizer puts spaces around (``_is_chinese_char``), so
+#: each is a word of its own. Written as literal characters: the ``regex`` module,
+#: Oniguruma (Hugging Face) and fancy-regex (tiktoken) all read them the same way.
+CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+              (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES)
+#: BERT's punctuation: every ASCII non-letter non-digit printable ("$", "+", "^" too) and
+#: every Unicode punctuation character (category P*); each is a word of its own.
+BERT_PUNCT_CLASS = r"\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e"
+#: BERT's BasicTokenizer as a pattern: split on whitespace (dropped), each punctuation
+#: character and each CJK ideograph apart, the rest runs of other characters.
+BERT_PATTERN = (f"[{CJK_CLASS}]|[{BERT_PUNCT_CLASS}]"
+                f"|[^\\s{BERT_PUNCT_CLASS}{CJK_CLASS}]+")
+
 PRETOKENIZERS: dict[str, str] = {
     "whitespace": "split on Unicode whitespace, like str.split(); whitespace is dropped",
     "gpt2": "GPT-2's regular expression; spaces stay attached to the following word",
@@ -52,6 +66,8 @@ PRETOKENIZERS: dict[str, str] = {
     "cl100k": "OpenAI's cl100k_base regex (GPT-3.5, GPT-4): digits in threes, case-free "
               "contractions",
     "o200k": "OpenAI's o200k_base regex (GPT-4o): cased words, digits in threes",
+    "bert": "BERT's: split on whitespace and around each punctuation character; each CJK "
+            "ideograph (Chinese character, Japanese kanji) is a word of its own",
 }
 
 _PATTERNS = {
@@ -63,6 +79,7 @@ _PATTERNS = {
     "metaspace": regex.compile(r"[^\s\x1c-\x1f]+"),
     "cl100k": regex.compile(CL100K_PATTERN),
     "o200k": regex.compile(O200K_PATTERN),
+    "bert": regex.compile(BERT_PATTERN),
 }
 
 

@@ -22,6 +22,7 @@ st.caption(ui.md_escape(
     f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}: "
     f"{len(ctx.corpus.words):,} distinct words, {len(training.merges):,} merges. "
     f"{training.stop_message}"))
+ui.unspaced_warning(ctx.corpus)
 
 
 # No st.fragment and no run_every here: the stage component steps, plays and redraws the

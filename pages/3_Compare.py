@@ -72,6 +72,10 @@ if len(configurations) < 2:
                 + ("in the settings below." if strong else "above."))
     st.stop()
 labels = [c.label for c in configurations]
+with stage_area:  # runs of a script written without spaces: said where the merges are shown
+    for c in configurations:
+        if not c.opened:
+            ui.unspaced_warning(c.training.corpus, f"{c.label.split(':')[0]}: ")
 
 
 @st.fragment

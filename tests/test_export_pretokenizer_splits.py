@@ -26,6 +26,10 @@ TEXTS = [
     # mixed scripts, punctuation, case changes
     "naïve café 中文 Привет мир e\u0301 عربى HelloWorld ABCdef",
     "hello!!! ...  ,x <b>x</b> don't-stop 2024-01-31",
+    # scripts written without spaces, CJK ideographs (also beyond the BMP), symbols that
+    # BERT calls punctuation ($ + ^ `) and some it does not (fullwidth ＜＞, ©)
+    "我们喜欢自然语言处理。日本語のテキスト、カタカナ！ 𠀀𠀁 豈 ภาษาไทย",
+    "a$b+c^d`e|f~g ＜x＞ © ¿qué? «oui» 1,000.5",
 ]
 
 

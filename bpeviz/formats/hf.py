@@ -12,6 +12,8 @@ saw). Each pre-tokenizer has an exact Hugging Face equivalent:
 ``none``                ``Split`` on ``\\n``, merged with the previous piece
 ``cl100k``, ``o200k``   a ``Split`` with OpenAI's pattern (isolated); cl100k's possessive
                         ``\\p{N}{1,3}+`` is written ``\\p{N}{1,3}`` (:data:`HF_CL100K_PATTERN`)
+``bert``                a ``Split`` isolating each CJK ideograph, then ``BertPreTokenizer``
+                        (in BERT the ideographs are set apart by ``BertNormalizer``)
 ======================  =====================================================================
 
 (Hugging Face's regex engine uses older Unicode tables than the ``regex`` module, so
@@ -60,7 +62,7 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bpeviz.pretokenize import CJK_CLASS, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bpeviz.symbols import WORDPIECE_PREFIX
 
 if TYPE_CHECKING:
@@ -110,6 +112,12 @@ _SPLITS = {
 METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
              "split": False}
 _SPLITS["metaspace"] = {"type": "Sequence", "pretokenizers": [_SPLITS["whitespace"], METASPACE]}
+#: BERT's BasicTokenizer: each CJK ideograph apart (what BertNormalizer's
+#: handle_chinese_chars does with spaces), then BertPreTokenizer's whitespace and
+#: punctuation split.
+CJK_SPLIT = _split(f"[{CJK_CLASS}]", "Isolated")
+BERT = {"type": "BertPreTokenizer"}
+_SPLITS["bert"] = {"type": "Sequence", "pretokenizers": [CJK_SPLIT, BERT]}
 
 
 def pre_tokenizer(name: str, byte_level: bool) -> dict[str, Any]:
@@ -396,6 +404,8 @@ def _read_pre_tokenizer(spec: Any, source: str,
             raise ValueError(f"{source}: a Sequence pre-tokenizer needs a pretokenizers list")
         if len(parts) == 1:
             return _read_pre_tokenizer(parts[0], source, notes)
+        if parts == [CJK_SPLIT, BERT]:
+            return "bert", False
         if len(parts) == 2 and parts[1] == METASPACE \
                 and _read_pre_tokenizer(parts[0], source, notes) == ("whitespace", False):
             return "metaspace", False

@@ -39,7 +39,7 @@ from bpeviz.formats._common import (
     vocab_items,
 )
 from bpeviz.formats.hf import TIKTOKEN_GPT2_PATTERN
-from bpeviz.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bpeviz.pretokenize import BERT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 
 if TYPE_CHECKING:
     from bpeviz.snapshot import Snapshot
@@ -61,6 +61,7 @@ PATTERNS = {
     "none": r"[^\n]*\n|[^\n]+",
     "cl100k": CL100K_PATTERN,
     "o200k": O200K_PATTERN,
+    "bert": BERT_PATTERN,
 }
 #: tiktoken's r50k_base/gpt2 pattern, equivalent to GPT-2's (tiktoken_ext/openai_public.py)
 R50K_PATTERN = (

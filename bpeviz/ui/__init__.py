@@ -326,3 +326,14 @@ def training_problems(corpus: Corpus, chosen: Settings) -> list[str]:
 def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:
     """``snap.export(fmt)``; ValueError when this format cannot hold this training."""
     return snap.export(fmt)
+
+
+def unspaced_warning(corpus: Corpus, who: str = "") -> None:
+    """A warning where merges are shown when much of ``corpus`` is runs of a script
+    written without spaces (a Chinese paragraph as one word): which pre-tokenizer helps.
+    ``who`` names the configuration it is about (Compare)."""
+    from bpeviz.unspaced import unspaced_note
+
+    note = unspaced_note(corpus, PRETOKENIZER_SHORT.get(corpus.pretokenizer, ""))
+    if note:
+        st.warning(md_escape(f"{who}{note}"), icon="🈳")

@@ -30,11 +30,13 @@ PRETOKENIZER_LABELS = {
     "cl100k": "GPT-4 regex (cl100k)",
     "o200k": "GPT-4o regex (o200k)",
     "metaspace": "SentencePiece (▁ before each word)",
+    "bert": "BERT (punctuation apart, each CJK character a word)",
 }
 #: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
 PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
                       "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
-                      "o200k": "GPT-4o regex (o200k)", "metaspace": "SentencePiece (▁word)"}
+                      "o200k": "GPT-4o regex (o200k)", "metaspace": "SentencePiece (▁word)",
+                      "bert": "BERT (CJK apart)"}
 MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
 SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
                   "frequency": "frequency (like HF's WordPieceTrainer)"}

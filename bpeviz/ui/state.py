@@ -105,7 +105,8 @@ class Setting:
         return isinstance(value, str) and type(value) is type(self.default)
 
 
-PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k", "metaspace")
+PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k", "metaspace",
+                        "bert")
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
