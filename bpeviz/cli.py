@@ -181,6 +181,12 @@ def _run_export(args: argparse.Namespace) -> int:
 
     snapshot = _snapshot(args)
     written = write_files(snapshot.export(args.format), args.out)
+    if args.format == "hf":
+        from bpeviz.formats.hf import lossy_decoding
+
+        lossy = lossy_decoding(snapshot.training)
+        if lossy:
+            print(f"warning: {lossy}", file=sys.stderr)
     for path in written:
         print(f"wrote {path} ({path.stat().st_size:,} bytes)", file=sys.stderr)
     return 0

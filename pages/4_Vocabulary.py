@@ -4,6 +4,7 @@ import streamlit as st
 
 from bpeviz import figures, glossary, render, ui, views
 from bpeviz.formats import FORMATS
+from bpeviz.formats.hf import lossy_decoding
 from bpeviz.ui import opened
 from bpeviz.ui.unigram import unigram_vocabulary
 
@@ -15,6 +16,9 @@ training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(
     f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
+LOSSY = lossy_decoding(training)
+if LOSSY:  # said before anyone downloads it, and again at the download
+    st.warning(ui.md_escape(LOSSY), icon=":material/space_bar:")
 
 
 #: the merge tree's token list holds at most this many choices
@@ -135,6 +139,9 @@ def downloads(snap) -> None:
             except ValueError as err:
                 st.caption(ui.md_escape(f"Not available: {err}"))
                 continue
+            if fmt == "hf" and LOSSY:
+                st.caption(":orange[:material/warning: Decodes without the spaces between "
+                           "words: see the note at the top of the page.]")
             for filename, content in files.items():
                 st.download_button(filename, content, file_name=filename,
                                    mime="application/json" if filename.endswith(".json")

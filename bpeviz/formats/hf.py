@@ -185,6 +185,44 @@ def export(snapshot: Snapshot) -> dict[str, str]:
     return {FILENAME: dumps(data)}
 
 
+#: the pre-tokenizers that drop the spaces between words (nothing in a token keeps them)
+DROPS_SPACES = ("whitespace", "bert")
+#: the pre-tokenizers whose tokens keep the spaces, as the settings name them
+KEEPS_SPACES = "GPT-2 regex, GPT-4 regex or SentencePiece (▁word)"
+
+
+def lossy_decoding(training: Training) -> str | None:
+    """Why this training's ``tokenizer.json`` decodes without the spaces between words,
+    and which setting makes it reversible; None when it decodes back to the text.
+
+    Without an end-of-word marker a token does not say where its word ends, and a
+    pre-tokenizer that drops whitespace leaves no space in any token: Hugging Face's
+    decoder then joins the words (``"Tokenizers cut text"`` comes back as
+    ``"Tokenizerscuttext"``).
+
+    >>> from bpeviz import Corpus, train
+    >>> lossy_decoding(train(Corpus.from_text("a b"), "bpe", merges=0)) is not None
+    True
+    >>> lossy_decoding(train(Corpus.from_text("a b"), "bpe", merges=0, marker="</w>",
+    ...                      marker_style="glued")) is None
+    True
+    """
+    alg = get_algorithm(training.options.algorithm)
+    name = pretokenizer_of(training)
+    if alg.longest_match or alg.step_kind == "prune" or name not in DROPS_SPACES \
+            or training.options.marker:
+        return None
+    fix = (f"choose the end-of-word marker </w> (or _), glued to the word's last symbol: "
+           f"the decoder turns it back into a space; or a pre-tokenizer that keeps the "
+           f"spaces in its tokens ({KEEPS_SPACES})" if alg.takes_marker else
+           f"choose a pre-tokenizer that keeps the spaces in its tokens ({KEEPS_SPACES}; "
+           "auto picks GPT-2's)")
+    return (f"This tokenizer.json decodes without the spaces between words (“Tokenizers "
+            f"cut text” comes back as “Tokenizerscuttext”): the {name} pre-tokenizer drops "
+            f"the spaces and, with no end-of-word marker, no token says where a word ends. "
+            f"For a tokenizer that decodes back to its text, {fix}.")
+
+
 # -- import -------------------------------------------------------------------------------
 def opens(files: Mapping[str, str], lone: Lone | None) -> Opener | None:
     """A lone JSON file with a ``"model"`` (not named ``vocab.json``: that one needs its
