@@ -103,7 +103,7 @@ def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
         value = int(sent.get("step"))
     except (TypeError, ValueError):
         return
-    put(setting, min(max(value, lo), hi))
+    put(setting, state.settle(setting, min(max(value, lo), hi)))
     seq = sent.get("seq")
     trace.event("heard", key=key, step=value, seq=seq)
     if isinstance(seq, int):
