@@ -21,13 +21,15 @@ it (at an end or inside), and the **differing spans** of a configuration are its
 consecutive differing tokens, as character offsets ``(start, end)``.
 
 **Metrics** (:class:`Metrics`): tokens; characters and UTF-8 bytes per token; words
-(whitespace-separated, as ``str.split()`` cuts); fertility, the tokens per word (a token
-counts for each word its span overlaps, so whitespace-only tokens count for none); the
-share of words cut into more than one token; the share of tokens that are unknown
-(``[UNK]``). :func:`metrics_by_script` gives the same for the words of each Unicode
-script: a word's script is the script most of its letters belong to (Common and
-Inherited characters, such as digits and combining accents, do not count), ``Common``
-for a word without letters.
+(:data:`WORD_DEFINITION`: whitespace-separated, as ``str.split()`` cuts, the same for
+every algorithm); fertility, the tokens per word (a token counts for each word its span
+overlaps; a token with no character of any word, Unigram's standalone ``▁``, a space
+GPT-2 keeps apart, a separate ``</w>``, counts for the word it stands next to: the word
+it ends, else the word after it); the share of words cut into more than one token; the
+share of tokens that are unknown (``[UNK]``). :func:`metrics_by_script` gives the same
+for the words of each Unicode script: a word's script is the script most of its letters
+belong to (Common and Inherited characters, such as digits and combining accents, do not
+count), ``Common`` for a word without letters.
 """
 
 from __future__ import annotations
@@ -446,6 +448,24 @@ METRIC_LABELS = {
 }
 
 _WORDS = re.compile(r"\S+")
+#: What a "word" is in every metric, for every algorithm (shown on hover).
+WORD_DEFINITION = (
+    "A word is a run of non-space characters (the text split on whitespace, the same for "
+    "every algorithm and pre-tokenizer). A token counts for each word it overlaps; a token "
+    "holding no character of a word (Unigram's standalone ▁, a space GPT-2 keeps apart, a "
+    "separate </w>) counts for the word next to it: the word it ends, else the word after "
+    "it.")
+#: What each metric means, on hover.
+METRIC_HELP = {
+    "tokens": "Tokens the text is cut into.",
+    "chars_per_token": "Characters of the text divided by its tokens.",
+    "bytes_per_token": "UTF-8 bytes of the text divided by its tokens.",
+    "words": WORD_DEFINITION,
+    "fertility": "Tokens per word: the tokens each word takes, on average. "
+                 + WORD_DEFINITION,
+    "split_share": "The share of words that take two tokens or more. " + WORD_DEFINITION,
+    "unk_rate": "The share of tokens that are unknown ([UNK], <unk>).",
+}
 
 
 def word_spans(text: str) -> list[tuple[int, int]]:
@@ -465,6 +485,17 @@ def _word_ranges(ix: _TextIndex, lo: np.ndarray,
     last = np.searchsorted(ix.word_lo, hi, side="left") - 1  # the last word starting before hi
     none = lo >= hi
     first[none], last[none] = 0, -1
+    # a token with no character of a word (whitespace only, or none: lo == hi, where its
+    # characters end) counts for the word it ends, else for the word after it
+    loose = np.flatnonzero(none & (lo >= 0))
+    if len(loose):
+        at, n = lo[loose], len(ix.words)
+        ending = np.searchsorted(ix.word_hi, at, side="left")
+        ends_here = (ending < n) & (ix.word_hi[np.minimum(ending, n - 1)] == at) if n \
+            else np.zeros(len(at), bool)
+        home = np.where(ends_here, ending, np.searchsorted(ix.word_lo, at, side="left"))
+        some = home < n
+        first[loose[some]] = last[loose[some]] = home[some]
     return first, last
 
 
@@ -570,7 +601,8 @@ def script_of(word: str) -> str:
     return counts.most_common(1)[0][0]
 
 
-__all__ = ["METRIC_LABELS", "Comparison", "Cut", "Metrics", "VocabStep", "at", "compare",
+__all__ = ["METRIC_HELP", "METRIC_LABELS", "WORD_DEFINITION", "Comparison", "Cut", "Metrics",
+           "VocabStep", "at", "compare",
            "compare_tokens", "corpus_tokens", "last_step", "metrics", "metrics_by_script",
            "prunes", "script_of", "step_for_vocab_size", "step_unit",
            "steps_for_vocab_sizes", "token_spans", "vocab_range", "vocab_sizes",

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from bpeviz.compare import METRIC_LABELS, Comparison, Cut, Metrics
+from bpeviz.compare import METRIC_HELP, METRIC_LABELS, Comparison, Cut, Metrics
 from bpeviz.display import label
 from bpeviz.figures import _font
 from bpeviz.render import chart_text, chip, esc
@@ -152,28 +152,62 @@ def metrics_table(rows: Sequence[tuple[str, int, int, Metrics]]) -> pd.DataFrame
     return pd.DataFrame(table)
 
 
+#: the metrics of the per-script table, with the short header each column shows
+SCRIPT_METRICS = {"fertility": "tokens/word", "split_share": "split", "chars_per_token":
+                  "chars/token", "unk_rate": "unknown"}
+#: the metrics written as percentages
+SHARES = ("split_share", "unk_rate")
+
+
 def script_table(rows: Sequence[tuple[str, Mapping[str, Metrics]]]) -> pd.DataFrame:
-    """Per script, one row per metric (words, tokens per word, share split, characters
-    per token, unknown share) and one column per configuration (``rows``: ``(letter,
-    metrics_by_script)``), values written out as in :func:`by_configuration`.
+    """A wide table, one row per script: its words, then each metric (tokens per word,
+    share split, characters per token, unknown share) for each configuration side by side
+    (``rows``: ``(letter, metrics_by_script)``; columns ``"tokens/word A"``), values
+    written out as in :func:`by_configuration` (shares as percentages).
+    :func:`script_columns_help` says what each column means.
 
     >>> from bpeviz.compare import Metrics
     >>> m = Metrics(tokens=4, characters=8, bytes=8, words=2, word_tokens=4, split_words=1,
     ...             unk=0)
     >>> script_table([("A", {"Latin": m}), ("B", {"Latin": m})]).iloc[0].to_dict()
-    {'script': 'Latin', 'metric': 'words (split on whitespace)', 'A': '2', 'B': '2'}
+    {'script': 'Latin', 'words': '2', 'tokens/word A': '2', 'tokens/word B': '2', \
+'split A': '50%', 'split B': '50%', 'chars/token A': '2', 'chars/token B': '2', \
+'unknown A': '0%', 'unknown B': '0%'}
     """
-    keys = ("words", "fertility", "split_share", "chars_per_token", "unk_rate")
     scripts = list(dict.fromkeys(script for _, by_script in rows for script in by_script))
     table = []
     for script in scripts:
-        for key in keys:
-            row: dict[str, str] = {"script": script, "metric": METRIC_LABELS[key]}
+        words = next((by[script].words for _, by in rows if script in by), None)
+        row: dict[str, str] = {"script": script, "words": _shown(words)}
+        for key, short in SCRIPT_METRICS.items():
             for name, by_script in rows:
                 m = by_script.get(script)
-                row[name] = _shown(m.row()[key]) if m is not None else "–"
-            table.append(row)
+                value = m.row()[key] if m is not None else None
+                row[f"{short} {name}"] = (_percent(value) if key in SHARES
+                                          else _shown(value))
+        table.append(row)
     return pd.DataFrame(table)
+
+
+def script_columns_help(letters: Sequence[str]) -> dict[str, str]:
+    """What each column of :func:`script_table` means, for its header's hover text."""
+    out = {"script": "The script most of a word's letters are in (Common: no letters).",
+           "words": METRIC_HELP["words"]}
+    for key, short in SCRIPT_METRICS.items():
+        for letter in letters:
+            out[f"{short} {letter}"] = f"Configuration {letter}: {METRIC_HELP[key]}"
+    return out
+
+
+def _percent(value: object) -> str:
+    """A share written as a percentage to 3 significant places, "–" for none.
+
+    >>> _percent(0.0714), _percent(0.5), _percent(0.0), _percent(None)
+    ('7.14%', '50%', '0%', '–')
+    """
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
+    return f"{float(value) * 100:.3g}%"
 
 
 def _shown(value: object) -> str:
@@ -190,19 +224,25 @@ def _shown(value: object) -> str:
 def by_configuration(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (one row per configuration, :func:`metrics_table`) turned on its side:
     one row per metric, one column per configuration letter (A, B, C), values written
-    out (whole numbers with thousands separators, others to 3 significant places), so
-    that it stays narrow beside the legend that names each letter.
+    out (whole numbers with thousands separators, shares as percentages, others to 3
+    significant places), so that it stays narrow beside the legend that names each
+    letter.
 
     >>> t = pd.DataFrame({"configuration": ["A: x", "B: y"], "tokens": [1200, 7],
-    ...                   "characters per token": [3.14159, None]})
+    ...                   "characters per token": [3.14159, None],
+    ...                   METRIC_LABELS["unk_rate"]: [0.0714, 0.0]})
     >>> by_configuration(t).to_dict("records")[0]
     {'metric': 'tokens', 'A': '1,200', 'B': '7'}
+    >>> by_configuration(t).to_dict("records")[2]["A"]
+    '7.14%'
     """
     letters = [CONFIG_LETTERS[i] for i in range(len(table))]
+    shares = {METRIC_LABELS[key] for key in SHARES}
     rows = []
     for column in table.columns.drop("configuration"):
+        show = _percent if column in shares else _shown
         rows.append({"metric": column,
-                     **{letter: _shown(v) for letter, v in zip(letters, table[column])}})
+                     **{letter: show(v) for letter, v in zip(letters, table[column])}})
     return pd.DataFrame(rows)
 
 

@@ -42,10 +42,11 @@ def explore() -> None:
         b, c = st.columns(2)
         before = training.vocab_size_at(step - 1) if step else None
         b.metric("Vocabulary", f"{len(snap.vocab):,}",
-                 delta=(training.vocab_size_at(step) - before) if before is not None else None)
+                 delta=ui.signed((training.vocab_size_at(step) - before)
+                                 if before is not None else None))
         counts = training.token_counts()
         c.metric("Corpus tokens", f"{int(counts[step]):,}",
-                 delta=int(counts[step] - counts[step - 1]) if step else None,
+                 delta=ui.signed(int(counts[step] - counts[step - 1]) if step else None),
                  delta_color="inverse")
         st.caption(ui.md_escape(f"These numbers are for step {step} of "
                                 f"{len(training.merges)}."))

@@ -74,8 +74,9 @@ if len(configurations) < 2:
 labels = [c.label for c in configurations]
 with stage_area:  # runs of a script written without spaces: said where the merges are shown
     for c in configurations:
-        if not c.opened:
-            ui.unspaced_warning(c.training.corpus, f"{c.label.split(':')[0]}: ")
+        corpus = getattr(c.training, "corpus", None)  # (a Unigram training keeps none)
+        if not c.opened and corpus is not None:
+            ui.unspaced_warning(corpus, f"{c.label.split(':')[0]}: ")
 
 
 @st.fragment
@@ -134,18 +135,23 @@ def lockstep() -> None:
     if kinds != ["merge step"]:  # say which kind of step each column's number counts
         table = table.rename(columns={"step": " / ".join(kinds)})
     st.html(render_compare.legend_html(labels))  # the letters of the columns, in colour
-    st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch")
-    st.caption("One column per configuration (A, B, C as named above). "
-               "Words are the text's whitespace-separated words. A token counts for every word "
-               "it overlaps. Tokens (corpus): the tokens the whole corpus takes at this step "
+    st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch",
+                 column_config={"metric": st.column_config.TextColumn(
+                     "metric", help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")})
+    st.caption("One column per configuration (A, B, C as named above); hover the "
+               "“metric” header for what a word is (the same for every algorithm). "
+               "Tokens (corpus): the tokens the whole corpus takes at this step "
                "(empty for an opened file).")
     by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
     letters = [render_compare.CONFIG_LETTERS[i] for i in range(len(labels))]
     scripts = render_compare.script_table(list(zip(letters, by_script)))
     if len(scripts):
-        st.markdown("**By script** (the script most of a word's letters are in)")
-        st.dataframe(scripts, hide_index=True,
-                     width="stretch")
+        st.markdown("**By script** (the script most of a word's letters are in; hover a "
+                    "header for what it counts)")
+        helps = render_compare.script_columns_help(letters)
+        st.dataframe(scripts, hide_index=True, width="stretch",
+                     column_config={name: st.column_config.TextColumn(name, help=helps[name])
+                                    for name in scripts.columns})
 
     st.subheader("Metrics as the merges go on" if kinds == ["merge step"] else
                  "Metrics as training goes on")
@@ -153,7 +159,8 @@ def lockstep() -> None:
     with cols[0]:
         metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
                           [k for k in cmp.METRIC_LABELS if k != "words"],
-                          format_func=cmp.METRIC_LABELS.get)
+                          format_func=cmp.METRIC_LABELS.get,
+                          help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")
     with cols[1]:
         x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
                      format_func={"step": " / ".join(kinds),

@@ -141,11 +141,22 @@ def direct_metrics(text, tokens, words=None):
     spans = direct_spans(text, tokens)
     all_words = direct_words(text)
     words = all_words if words is None else words
+    # a token with no character of a word (whitespace only, or none) counts for the word
+    # it ends, else the word after it (a whole-character token; a trailing one: none)
+    home = {}
+    for i, (token, span) in enumerate(zip(tokens, spans)):
+        if span is None and not token.partial:
+            at = byte_at(text, token.end)
+            ends = [w for w in all_words if byte_at(text, w[1]) == at]
+            after = [w for w in all_words if byte_at(text, w[0]) >= at]
+            if ends or after:
+                home[i] = (ends or after)[0]
     per_word = []
     touching = set()
     for s, e in words:
         lo, hi = byte_at(text, s), byte_at(text, e)
         hits = [i for i, span in enumerate(spans) if span and span[0] < hi and span[1] > lo]
+        hits += [i for i, w in home.items() if w == (s, e)]
         per_word.append(len(hits))
         touching.update(hits)
     return {"words": len(words), "word_tokens": sum(per_word),
