@@ -148,9 +148,11 @@ def _labels(training: Any, history: dict[str, Any], samples: list[Any],
     hold part of a character, their size in bytes (the difference rule needs it)."""
     partial = {i for form in history["forms"] for v in form
                for i, f in zip(v[1], v[4]) if f & 1}
-    if samples:  # pruning rounds: the tokens themselves say what they are
-        labels = {str(t.id): [label(t.text, byte_style), bytes(t.bytes).hex(" ")]
-                  for t in samples}
+    if samples:  # pruning rounds: the tokens themselves say what they are; the unknown
+        # token covers different text at each place, so its label names no bytes (the
+        # bytes of the first unknown text met would describe every other <unk> chip)
+        labels = {str(t.id): [label(t.text, byte_style),
+                              "" if t.unk else bytes(t.bytes).hex(" ")] for t in samples}
         sizes = {str(t.id): len(t.bytes) for t in samples if t.id in partial}
         return labels, sizes
     from bpeviz import views

@@ -219,10 +219,13 @@ def test_vocabulary_lists_the_pieces_of_a_round_and_when_each_goes():
     assert table["piece"].tolist() == list(step.pieces)
     assert table["log-prob"].tolist() == pytest.approx(list(step.model.log_probs))
     gone = {r.piece for r in step.removed}
-    assert set(table[table["removed in round"] == 1]["piece"]) == gone
+    assert set(table[table["removed in round"] == "1"]["piece"]) == gone
     final = set(training.at(len(training) - 1).pieces)
     assert set(table[table["in final"]]["piece"]) == set(step.pieces) & final
-    never = set(table[table["removed in round"].isna()]["piece"])
+    # every cell says something: a round, or never (no missing value drawn as "None")
+    assert table["removed in round"].notna().all()
+    assert all(v == "never" or v.replace(",", "").isdigit() for v in table["removed in round"])
+    never = set(table[table["removed in round"] == "never"]["piece"])
     assert never <= final and never == {
         p for p in step.pieces if not any(p in {r.piece for r in training.at(j).removed}
                                           for j in range(len(training)))}

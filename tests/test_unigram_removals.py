@@ -32,8 +32,11 @@ def spm():
 
 def pruning_model(training, k):
     """The pieces and log-probabilities round k + 1's pruning judged: what it kept (step
-    k + 1) and what it removed after re-estimation (each with its log-prob then)."""
+    k + 1, less the characters it keeps only for the learner) and what it removed after
+    re-estimation (each with its log-prob then)."""
     scores = dict(training.at(k + 1).log_probs)
+    for ch in training.at(k + 1).restored:
+        del scores[ch]
     for r in training.at(k).removed:
         if r.reason != "em":
             assert r.log_prob is not None, r

@@ -20,7 +20,13 @@ from bpeviz.limits import LIMITS
 from bpeviz.render import esc, md_escape
 from bpeviz.ui import stage, state
 from bpeviz.ui.state import bound, get
-from bpeviz.unigram.cards import CLOUD_ROWS, cloud_html, round_card_html
+from bpeviz.unigram.cards import (
+    CLOUD_ROWS,
+    cloud_html,
+    piece_chip,
+    round_card_html,
+    splits_html,
+)
 from bpeviz.unigram.cards import CSS as CARD_CSS
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.views import (
@@ -132,10 +138,6 @@ def round_controls(training) -> int:
     return stage.rounds(last, f"unigram:{id(training):x}:{last}")
 
 
-def _ids(model, pieces) -> list[int]:
-    return [model.ids.get(p, model.unk_id) for p in pieces]
-
-
 #: the loss curve and the pieces curve, told apart in both themes (not only by the dash)
 LOSS_COLOUR, PIECES_COLOUR = "#3b8eea", "#f28e2b"
 #: lattice arcs off the best path: a mid grey that keeps 3:1 contrast on white and on
@@ -166,19 +168,35 @@ def loss_figure(training, k: int) -> go.Figure:
     return fig
 
 
+#: how far (in pixels) a label sits from its arc's top (or bottom), so the thick best
+#: path never runs through its own label
+BEST_LABEL_GAP = 7
+
+
 def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.Figure:
     """The lattice as arcs over the word's characters: one arc per piece occurrence,
-    higher for longer pieces, labelled at its top with the piece (and its log-probability
-    when there are few arcs); the best path drawn thick and red."""
+    higher for longer pieces, labelled with the piece (and its log-probability when
+    there are few arcs). The best path is drawn thick and red above the row of
+    characters, every other arc below it (their labels under their arcs), so that no
+    label ever lies on the red path: a best-path label sits just above its own arc's
+    top, the others below the characters, where no red arc goes."""
     fig = go.Figure()
     word = found.word
     labelled, scored = len(found.nodes) <= ARC_LABELS, len(found.nodes) <= ARC_SCORES
     tops: dict[bool, tuple[list[float], list[float], list[str]]] = {
         False: ([], [], []), True: ([], [], [])}
+    heights = {True: [0.5], False: [0.5]}
+    for start, end, _, _, best in found.nodes:
+        heights[best].append((end - start) / 2)
+    up, down = max(heights[True]), max(heights[False])
+    height_px = 320 if strong else 280
+    y_range = [-(down * 1.22 + 0.35), up * 1.22 + 0.3]
+    per_px = (y_range[1] - y_range[0]) / (height_px - 20)  # y units per pixel
     for start, end, piece, score, best in sorted(found.nodes, key=lambda n: n[4]):
         xs = [start + (end - start) * t / 20 for t in range(21)]
         height = (end - start) / 2
-        ys = [height * math.sin(math.pi * t / 20) for t in range(21)]
+        sign = 1 if best else -1  # the best path above the characters, the rest below
+        ys = [sign * height * math.sin(math.pi * t / 20) for t in range(21)]
         shown = render.chart_text(views.label(piece) if piece is not None else "<unk>")
         fig.add_scatter(x=xs, y=ys, mode="lines", showlegend=False,
                         line={"width": 5 if best else 1.6,
@@ -188,7 +206,7 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
                         hoverinfo="text")
         top_x, top_y, text = tops[best]
         top_x.append((start + end) / 2)
-        top_y.append(height)
+        top_y.append(sign * (height + BEST_LABEL_GAP * per_px))
         # a crowded drawing (many arcs: one-character arcs side by side) puts the best
         # path's log-probability under its piece, so neighbouring labels do not run together
         text.append(f"{shown}{' ' if scored else '<br>'}{score:.2f}" if scored or best
@@ -199,18 +217,18 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
         # only while there are few enough to read, else on hover
         if best or labelled:
             fig.add_scatter(x=top_x, y=top_y, mode="text", text=text, showlegend=False,
-                            textposition="top center", hoverinfo="skip",
+                            textposition="top center" if best else "bottom center",
+                            hoverinfo="skip",
                             textfont={"size": size + 2 if best else size,
                                       **({"color": BEST_COLOUR} if best else {})})
-    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[-0.08] * len(word),
+    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[0.0] * len(word),
                     mode="text", text=[render.chart_text(views.label(ch)) for ch in word],
-                    textposition="bottom center", textfont={"size": 20 if strong else 16},
+                    textposition="middle center", textfont={"size": 20 if strong else 16},
                     showlegend=False, hoverinfo="skip")
-    highest = max((e - s_) / 2 for s_, e, *_ in found.nodes) if found.nodes else 1
-    fig.update_layout(height=320 if strong else 280,
+    fig.update_layout(height=height_px,
                       margin={"l": 10, "r": 10, "t": 10, "b": 10},
                       xaxis={"visible": False, "range": [-0.3, len(word) + 0.3]},
-                      yaxis={"visible": False, "range": [-0.45, highest * 1.22 + 0.2]})
+                      yaxis={"visible": False, "range": y_range})
     return fig
 
 
@@ -246,8 +264,7 @@ def unigram_explore(ctx) -> None:
                       "−(log-probability of its best split). Lower is better.")
         st.caption(md_escape(
             f"Pieces in the vocabulary and the corpus's loss after round {k} of {last}"
-            + (f"; under each, the change since round {k - 1} (none shown: no change)."
-               if k else " (the seed, before any pruning).")))
+            + (deltas_sentence(k, grew, fell) if k else " (the seed, before any pruning).")))
         st.download_button(
             "Download this round as tokenizer.json", to_hf_json(step.model),
             file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
@@ -301,6 +318,28 @@ def unigram_explore(ctx) -> None:
     word_lattice_view(training, k, byte_style, strong)
 
 
+def deltas_sentence(k: int, grew: int, fell: float) -> str:
+    """What the two metrics' deltas at round ``k`` show (a metric that did not change
+    shows none): the caption under them.
+
+    >>> deltas_sentence(3, -20, -4.2)
+    '; under each, the change since round 2.'
+    >>> deltas_sentence(3, 0, 12.0)
+    '; under the loss, its change since round 2 (the vocabulary did not change).'
+    >>> deltas_sentence(3, 0, 0.0)
+    '; neither changed since round 2.'
+    """
+    pieces, loss = grew != 0, abs(fell) >= 0.05
+    if pieces and loss:
+        return f"; under each, the change since round {k - 1}."
+    if not pieces and not loss:
+        return f"; neither changed since round {k - 1}."
+    if pieces:
+        return (f"; under the vocabulary, its change since round {k - 1} (the loss did not "
+                "change).")
+    return f"; under the loss, its change since round {k - 1} (the vocabulary did not change)."
+
+
 def word_splits(training, k: int, byte_style: str, strong: bool) -> None:
     """Every word's Viterbi split at round ``k``; words whose split changed marked."""
     st.subheader("Word splits")
@@ -316,8 +355,8 @@ def word_splits(training, k: int, byte_style: str, strong: bool) -> None:
             continue
         split = step.splits[word]
         changed = prev is not None and prev.splits[word] != split
-        rows.append((rank, word, step.counts[i], split, _ids(step.model, split), changed))
-    changed = sum(r[5] for r in rows)
+        rows.append((rank, word, step.counts[i], split, changed))
+    changed = sum(r[4] for r in rows)
     shown = rows[:WORDS_SHOWN]
     st.caption(md_escape(
         f"{len(shown):,} of {len(rows):,} words shown, most frequent first (#: the word's "
@@ -326,7 +365,7 @@ def word_splits(training, k: int, byte_style: str, strong: bool) -> None:
            "round 0 is the seed.")))
     if shown:
         with st.container(height=480 if len(shown) > 12 else "content", border=False):
-            st.html(render.splits_html(shown, byte_style, strong=strong))
+            st.html(splits_html(shown, step.model, byte_style, strong=strong))
     else:
         st.info("No word matches.")
 
@@ -350,9 +389,10 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
                           key="ulattice_n")
     found = word_lattice(step.model, word, int(n))
     model = step.model
+    # the best path's own text (an unknown character as itself, hatched as <unk>)
+    best_text = [word[s:e] for s, e, _, _, on in sorted(found.nodes) if on]
     st.html('<div class="bv-muted">Best split (Viterbi): </div>' + "".join(
-        render.symbol_chip(p, i, byte_style, strong=strong)
-        for p, i in zip(found.best, _ids(model, found.best))))
+        piece_chip(model, p, byte_style, strong) for p in best_text))
     drawn = found
     if len(word) > LATTICE_CHARS:
         drawn = replace(found, word=word[:LATTICE_CHARS],
@@ -368,7 +408,8 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
         f"Every arc is a piece of the vocabulary at round {k} that occurs in this word "
         f"({len(found.nodes):,} arcs); a path of arcs from the left end to the right end is "
         f"one way to cut it. Its score is the sum of its pieces' log-probabilities; the "
-        f"best path (thick, red) scores {found.best_score:.3f}."
+        f"best path (thick, red, above the characters) scores {found.best_score:.3f}; "
+        "every other arc is drawn below the characters."
         + (f" The drawing shows the word's first {LATTICE_CHARS} of {len(word):,} "
            f"characters ({arcs:,} arcs that end within them); the best split above and the "
            "table below are the whole word's." if drawn is not found else "")
@@ -474,6 +515,16 @@ def unigram_tokenize(ctx) -> None:
         "times": st.column_config.NumberColumn(help="How many samples gave this split")})
 
 
+def removed_in_words(rounds) -> list[str]:
+    """The "removed in round" column as the table shows it: the round, or "never" (not a
+    missing value, which a table draws as "None").
+
+    >>> removed_in_words([2.0, float("nan")])
+    ['2', 'never']
+    """
+    return ["never" if r != r else f"{int(r):,}" for r in rounds]
+
+
 def unigram_vocabulary(ctx) -> None:
     """Vocabulary for a Unigram training: the pieces at a round, with their
     log-probabilities and the round that removes each."""
@@ -484,20 +535,22 @@ def unigram_vocabulary(ctx) -> None:
     frame = pieces_frame(training, k)
     kept = int(frame["in final"].sum())
     st.caption(md_escape(
-        f"{len(frame):,} pieces at round {k} (plus {', '.join(step.model.specials)}), best "
-        f"scored first; {kept:,} of them stay to the final vocabulary. A piece's "
+        f"{len(frame):,} pieces at round {k} (plus {', '.join(step.model.specials)}), in id "
+        f"order; {kept:,} of them stay to the final vocabulary. A piece's "
         "log-probability is its score: a split's score is the sum of its pieces'."))
     search = st.text_input("Search pieces", key="upiece_search", max_chars=200)
     if search:
         frame = frame[frame["piece"].str.contains(search, regex=False)]
+    frame = frame.assign(**{"removed in round": removed_in_words(frame["removed in round"])})
     st.dataframe(frame, hide_index=True, width="stretch", height=520, column_config={
         "log-prob": st.column_config.NumberColumn(
             format="%.4f", help="log P(piece): higher is more likely"),
-        "removed in round": st.column_config.NumberColumn(
-            format="%d", help="The next pruning round that removes it (empty: none)"),
+        "removed in round": st.column_config.TextColumn(
+            help="The pruning round that removes it; never: it stays to the final "
+                 "vocabulary"),
         "in final": st.column_config.CheckboxColumn(
-            help="In the final vocabulary (SentencePiece's trainer puts every character of "
-                 "the corpus back at the end, even one a round removed)")})
+            help="In the final vocabulary (every character of the corpus is in every "
+                 "round's vocabulary, as in SentencePiece's final one)")})
     st.download_button(
         "Download this round as tokenizer.json", to_hf_json(step.model),
         file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",

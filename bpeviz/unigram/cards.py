@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bpeviz import render
+from bpeviz.display import label, visible
 from bpeviz.render import esc
 from bpeviz.unigram.model import UnigramModel, UnigramTraining
 from bpeviz.unigram.views import (
@@ -50,11 +51,52 @@ CSS = """
 """
 
 
+def piece_chip(model: UnigramModel, piece: str, byte_style: str = "gpt2",
+               strong: bool = False) -> str:
+    """A piece's chip, titled with its id, its text and its own bytes. A piece the model
+    does not have (:meth:`UnigramModel.unknown`, the rule the encoder's ``Token.unk``
+    follows) is hatched as the unknown token, as Tokenize and Compare draw ``<unk>``:
+    its text shown, titled ``id 0 · <unk> · bytes (its own) · unknown``.
+
+    >>> m = UnigramModel(("▁", "a"), (-1.0, -1.0))
+    >>> 'bv-unk' in piece_chip(m, "T"), 'bytes 54 · unknown' in piece_chip(m, "T")
+    (True, True)
+    >>> 'bv-unk' in piece_chip(m, "a")
+    False
+    """
+    if not model.unknown(piece):
+        return render.symbol_chip(piece, model.ids[piece], byte_style, strong=strong)
+    raw = b"" if piece == model.unk else piece.encode("utf-8", "surrogatepass")
+    title = (f"id {model.unk_id} · {label(model.unk, byte_style)} · bytes "
+             f"{raw.hex(' ') or '-'} · unknown")
+    return render.chip(label(piece, byte_style), model.unk_id, title=title,
+                       classes=["bv-unk"], strong=strong)
+
+
+def splits_html(rows: Sequence[tuple[int, str, int, Sequence[str], bool]], model: UnigramModel,
+                byte_style: str = "gpt2", strong: bool = False, max_chips: int = 200) -> str:
+    """Words and their splits, ``(index, word, count, pieces, changed)`` per row, drawn as
+    :func:`bpeviz.render.splits_html` draws a merge training's, each piece a
+    :func:`piece_chip` of ``model`` (unknown pieces hatched)."""
+    out = ['<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
+           '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
+    for index, word, count, pieces, changed in rows:
+        chips = "".join(piece_chip(model, p, byte_style, strong) for p in pieces[:max_chips])
+        if len(pieces) > max_chips:
+            chips += f'<span class="bv-muted"> … and {len(pieces) - max_chips:,} more</span>'
+        badge = '<span class="bv-badge">changed</span>' if changed else ""
+        shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
+        out.append(f'<tr class="{"bv-changed" if changed else ""}">'
+                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(shown)}{badge}</td>'
+                   f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def _chip(model: UnigramModel, piece: str, byte_style: str, strong: bool,
           extra: str = "") -> str:
     """A piece's chip titled with its id, text and bytes (and ``extra``: why it went)."""
-    chip = render.symbol_chip(piece, model.ids.get(piece, model.unk_id), byte_style,
-                              strong=strong)
+    chip = piece_chip(model, piece, byte_style, strong)
     if not extra:
         return chip
     head, _, rest = chip.partition('title="')  # put ``extra`` in front of the title

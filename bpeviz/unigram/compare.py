@@ -2,8 +2,8 @@
 
 A merging training's step k has k merged tokens and its vocabulary grows with k; a
 Unigram training's step k is the vocabulary after k pruning rounds (step 0: the large
-seed), so its vocabulary shrinks as k grows (and may grow back a little at the last
-step, where SentencePiece puts back every character of the corpus). Compare reaches
+seed), so its vocabulary shrinks as k grows (every round keeps every character of the
+corpus, so the last step has none to put back). Compare reaches
 these through :mod:`bpeviz.compare` (and :mod:`bpeviz.curves` through it), which asks
 the algorithm record's ``step_kind`` and comes here for ``"prune"``:
 
@@ -71,9 +71,8 @@ def round_for_vocab_size(training: UnigramTraining, target: int) -> VocabStep:
     the last merge step with at most ``target`` tokens; the round of the smallest
     vocabulary when every round has more than ``target``.
 
-    The sizes are scanned rather than searched: they shrink round by round but can grow
-    back at the last round (characters put back), so "the first round at or below" would
-    not always be the closest.
+    The sizes are scanned rather than searched: any record of rounds is answered, also
+    one whose sizes do not shrink round by round.
     """
     sizes = vocab_sizes(training)
     below = [k for k, n in enumerate(sizes) if n <= target]

@@ -104,6 +104,19 @@ class UnigramModel:
     def unk_id(self) -> int:
         return self.ids.get(self.unk, -1)
 
+    def unknown(self, piece: str) -> bool:
+        """Whether ``piece`` is unknown to this model: one of its normal pieces or not.
+
+        The one rule every view of a Unigram model marks unknowns by (the encoder's
+        ``Token.unk``: a lattice has nodes for the normal pieces only, and text no node
+        covers is ``<unk>``); ``<unk>`` itself is unknown.
+
+        >>> m = UnigramModel(("▁", "a"), (-1.0, -1.0))
+        >>> m.unknown("a"), m.unknown("T"), m.unknown("<unk>")
+        (False, True, True)
+        """
+        return piece not in self.scores
+
     @cached_property
     def max_piece_length(self) -> int:
         return max((len(p) for p in self.pieces), default=1)
@@ -180,7 +193,7 @@ class UnigramModel:
         tokens: list[Token] = []
         for node in path:
             start, end = where(node.start), where(node.end)
-            if node.piece is None:
+            if node.piece is None or self.unknown(node.piece):  # (the same thing)
                 raw = normalized[node.start:node.end].encode("utf-8", "surrogatepass")
                 if tokens and tokens[-1].unk and tokens[-1].end == start:  # one <unk> per run
                     prev = tokens.pop()
@@ -244,6 +257,11 @@ class UnigramStep:
     removed: tuple[Removal, ...]
     words: tuple[str, ...] = field(repr=False)
     counts: tuple[int, ...] = field(repr=False)
+    #: characters of the corpus that the trainer's own model lacked after this round
+    #: (SentencePiece's re-estimation or pruning dropped them) and that the round's
+    #: vocabulary keeps anyway, at the lowest score, as the final cut puts them back:
+    #: every round has every character of the corpus, as a SentencePiece model does
+    restored: tuple[str, ...] = ()
 
     @property
     def pieces(self) -> tuple[str, ...]:

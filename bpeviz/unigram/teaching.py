@@ -65,7 +65,9 @@ class Plan:
 
 
 def _sizes(training) -> list[int]:
-    return [len(s.pieces) for s in training.steps]
+    """The trainer's own model size after each round (the characters every round keeps
+    for the learner, ``restored``, left out: the trainer stops on its own size)."""
+    return [len(s.pieces) - len(s.restored) for s in training.steps]
 
 
 def _productive(sizes: list[int]) -> int:

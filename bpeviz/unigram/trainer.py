@@ -27,8 +27,13 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
 
 Steps: step 0 is the seed; step k the vocabulary after k prunings, with the scores the
 EM before that pruning gave (the pieces the pruning kept keep their scores); the last
-step is the final vocabulary. ``removed`` at step k lists what is gone at step k + 1
-(EM's drops, the pruning's, the final cut's) with the pruning's cost where it has one.
+step is the final vocabulary. Every step has every character of the corpus, as the final
+vocabulary (and any SentencePiece model, at ``character_coverage=1.0``) does: a character
+that EM or a pruning dropped from the trainer's model stays in the step, scored as the
+final cut scores it (``UnigramStep.restored`` names them; the trainer's next EM goes on
+without them, as SentencePiece's does, so the final vocabulary is sentencepiece's).
+``removed`` at step k lists what is gone at step k + 1 (EM's drops, the pruning's, the
+final cut's; never a character) with the pruning's cost where it has one.
 A step's ``loss`` is the corpus's negative log-likelihood under the step's best splits
 (``sum of count x -score`` of every word's Viterbi split).
 
@@ -339,6 +344,12 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         f_order.append(index[p])
     records.append(_State(f_order, fs, n_seed))
     why.append({})
+    # every round keeps every character of the corpus (SentencePiece's model does, at
+    # character_coverage=1.0): one that the round's re-estimation or pruning dropped
+    # stays, scored as the final cut scores it; the trainer's own model goes on without it
+    chars = [index[ch] for ch, _ in _corpus_chars(data)]
+    restored = [_restore(st, chars) for st in records]
+    records = [st for st, _ in restored]
     word_t, count_t = tuple(data.words), tuple(data.counts)
     steps: list[UnigramStep] = []
     for k, st in enumerate(records):
@@ -351,7 +362,8 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
             removed_k = tuple(why[k].get(pieces[i], Removal(pieces[i], None, "final"))
                               for i in st.order if not nxt[i])
         steps.append(UnigramStep(k, model, float(-(best * counts).sum()), removed_k,
-                                 word_t, count_t))
+                                 word_t, count_t,
+                                 tuple(pieces[i] for i in restored[k][1])))
     options = {"vocab_size": vocab_size, "seed_size": seed_size,
                "max_piece_length": max_piece_length, "shrinking_factor": shrinking_factor,
                "num_sub_iterations": num_sub_iterations}
@@ -459,18 +471,40 @@ def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
     return _State(kept, state.scores, n_seed)
 
 
-def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
-              size: int) -> list[tuple[str, float]]:
+def _corpus_chars(data: SentencePieceInput) -> list[tuple[str, int]]:
+    """Every character of the corpus with its count, most frequent first (SentencePiece's
+    required characters, in the order its final cut adds them)."""
     chars: Counter[str] = Counter()
     for word, count in zip(data.words, data.counts):
         for ch in word:
             if ch != UNK_CHAR:
                 chars[ch] += count
+    return sorted(chars.items(), key=lambda x: (-x[1], x[0]))
+
+
+def _restore(state: _State, chars: list[int]) -> tuple[_State, list[int]]:
+    """``state`` with every character of ``chars`` (seed indices) that it lacks, each
+    scored as :func:`_finalize` scores a missing character (the lowest score, plus
+    0.0001 more for each one after the first); and the characters added."""
+    missing = [i for i in chars if not state.alive[i]]
+    if not missing:
+        return state, []
+    scores = state.scores.copy()
+    penalty = 0.0
+    min_score = state.min_score
+    for i in missing:
+        scores[i] = lat.f32(min_score + penalty)
+        penalty = lat.f32(penalty + 0.0001)
+    return _State(state.order + missing, scores, len(scores)), missing
+
+
+def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
+              size: int) -> list[tuple[str, float]]:
     current = {pieces[i]: float(state.scores[i]) for i in state.order}
     final: dict[str, float] = {}
     penalty = 0.0
     min_score = state.min_score
-    for ch, _ in sorted(chars.items(), key=lambda x: (-x[1], x[0])):
+    for ch, _ in _corpus_chars(data):
         if ch in current:
             final[ch] = current[ch]
         else:

@@ -21,7 +21,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bpeviz.unigram import lattice as lat
-from bpeviz.unigram.model import Removal, UnigramModel, UnigramTraining
+from bpeviz.unigram.model import (
+    UNIGRAM_STOP_REASONS,
+    Removal,
+    UnigramModel,
+    UnigramTraining,
+)
 
 #: what each removal reason means, in words
 REASONS = {
@@ -134,6 +139,12 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     if len(after.pieces) > len(before.pieces) - len(removed):
         text += (f" {len(after.pieces) - (len(before.pieces) - len(removed)):,} characters "
                  "were put back (every character of the corpus stays in the vocabulary).")
+    kept = len(getattr(after, "restored", ()))
+    if kept:
+        text += (f" {kept:,} {'character' if kept == 1 else 'characters'} of the corpus "
+                 "that the trainer's own model has dropped (re-estimation or pruning) "
+                 f"{'stays' if kept == 1 else 'stay'}, at the lowest score: every round "
+                 "keeps every character, as SentencePiece's vocabulary does.")
     return text
 
 
@@ -246,11 +257,29 @@ def rounds_sentence(training: UnigramTraining) -> str:
                  f"{target:,} pieces are left.")
     else:
         keep = float(opts.get("shrinking_factor", 0.75))  # type: ignore[arg-type]
+        stop = int(target * 1.1)
+        specials = len(training.final.model.specials)
         text += (f"); each round first re-estimates the probabilities (pieces nobody uses go) "
                  f"and then keeps {keep:.0%} of the pieces, the ones whose removal would cost "
-                 f"most, until {int(target * 1.1):,} (1.1 × the target of {target:,}) is "
-                 f"reached or only characters are left to remove. The last step is the final "
-                 f"vocabulary: {sizes[-1]:,} pieces, every character of the corpus kept.")
+                 f"most, until at most {stop:,} are left (1.1 × the vocabulary size of "
+                 f"{target:,}, rounded down)")
+        last = training.steps[-2] if len(training) > 1 else training.steps[-1]
+        if len(last.pieces) - len(last.restored) > stop:  # the trainer's own model stopped
+            # above it: a round removed nothing more (characters, pieces every word needs)
+            text += (f", which this corpus cannot reach: the rounds stop when one removes "
+                     f"nothing more, at {len(last.pieces):,} pieces, its {chars:,} "
+                     "characters among them")
+        names = ", ".join(training.final.model.specials)
+        text += (f". The last step is the final vocabulary: {sizes[-1]:,} pieces "
+                 f"({sizes[-1] + specials:,} tokens with {names})")
+        if training.stop_reason == "few_pieces" and not training.size_is_chosen:
+            text += (f", fewer than the {target:,} asked for: "
+                     f"{UNIGRAM_STOP_REASONS['few_pieces']}.")
+        elif training.stop_reason == "characters" and not training.size_is_chosen:
+            text += (f", more than the {target:,} asked for: every character of the corpus "
+                     "and every piece the last round kept.")
+        else:
+            text += ", every character of the corpus kept."
     found = opts.get("plan")
     auto = tuple(opts.get("auto", ()))  # type: ignore[arg-type]
     if found is not None and auto:
