@@ -104,8 +104,9 @@ def test_every_rounds_tokenizer_json_decodes_the_default_sample_back(variant):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(CORPORA, st.integers(4, 40))
-def test_every_rounds_tokenizer_json_decodes_a_small_corpus_back(words, size):
-    training = train_unigram(table(words), size)
+@given(CORPORA, st.integers(4, 40), st.sampled_from(["sentencepiece", "course"]))
+def test_every_rounds_tokenizer_json_decodes_a_small_corpus_back(words, size, variant):
+    training = train_unigram(table(words), size, variant,
+                             **({"seed_size": 40} if variant == "course" else {}))
     for k in range(len(training)):
         assert round_trip(training, k) == [], k
