@@ -172,14 +172,22 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     return fig
 
 
-def heatmap_caption(grid: PairGrid, value: str, last_step: bool) -> str:
-    """What the heatmap shows, in words, from what it does show (plain text).
+def heatmap_caption(grid: PairGrid, value: str, last_step: bool,
+                    step: int | None = None) -> str:
+    """What the heatmap shows, in words, from what it does show (plain text); with
+    ``step``, which step its pairs are counted at (Why this merge counts the step before).
 
     >>> heatmap_caption(PairGrid([1], [2], np.ones((1, 1)), np.ones((1, 1)), None, 1), "count",
     ...                 True)[:60]
     'Count of each pair (1 pairs in all). This is the last step: '
+    >>> heatmap_caption(PairGrid([1], [2], np.ones((1, 1)), np.ones((1, 1)), None, 219),
+    ...                 "count", True, step=10)[:70]
+    'Count of each pair at step 10, after merge 10 (219 pairs in all at ste'
     """
-    out = f"{value.capitalize()} of each pair ({grid.total_pairs:,} pairs in all). "
+    at = ("" if step is None else f" at step {step}, "
+          + ("before any merge" if step == 0 else f"after merge {step:,}"))
+    where = "" if step is None else f" at step {step:,}"
+    out = f"{value.capitalize()} of each pair{at} ({grid.total_pairs:,} pairs in all{where}). "
     if grid.next_pair is not None:
         out += "The red square is the pair merged next. "
     elif last_step:

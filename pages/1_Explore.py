@@ -94,6 +94,11 @@ def why_this_merge(step: int) -> None:
             return
         why = explain(training, step, before=ctx.at(step - 1))
         st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
+        # two pair counts on one screen: this one is the step before the heatmap's
+        st.caption(ui.md_escape(
+            f"Counted at step {step - 1:,}, before merge {step:,}: the "
+            f"{why.total_pairs:,} pairs and the rivals are those merge {step:,} was chosen "
+            f"among. “Pairs at this step” below counts step {step:,}, after it."))
         m, rivals = why.merge, why.runners_up.iloc[:5]
         legend = glossary.legend_html(glossary.notes(
             training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
@@ -232,7 +237,8 @@ def pair_chart(snap, pairs, value):
                     width="content",
                     config={"displaylogo": False, "typesetMath": False,
                             "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
-    st.caption(ui.md_escape(figures.heatmap_caption(grid, value, snap.next_merge is None)))
+    st.caption(ui.md_escape(figures.heatmap_caption(grid, value, snap.next_merge is None,
+                                                    step=snap.step)))
     return pair
 
 
