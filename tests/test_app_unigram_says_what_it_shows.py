@@ -51,11 +51,30 @@ def test_a_vocabulary_size_under_the_characters_is_said_with_what_was_used_and_w
     assert f"{training.size:,} tokens, more than the 5 asked for" in warning
 
 
-def test_a_reachable_size_says_no_more_than_the_rule():
+def test_a_reachable_size_says_what_the_final_vocabulary_holds():
+    training = sample_training()
     at = unigram_app("pages/1_Explore.py")
     why = rounds_why(at)
     assert "cannot reach" not in why and "asked for" not in why
-    assert "every character of the corpus kept." in why
+    last = training.steps[-2]
+    left = len(last.pieces) - len(last.restored)
+    assert last.restored and left <= int(training.requested_size * 1.1)
+    # 402 pieces after rounds that stop at 355: the characters the rounds' model dropped
+    assert (f"{len(training.final.pieces):,} pieces ({training.size:,} tokens with "
+            f"&lt;unk&gt;, &lt;s&gt;, &lt;/s&gt;): the {left:,} pieces the rounds left and the "
+            f"{len(last.restored):,} characters of the corpus the trainer&#x27;s own model had "
+            "dropped (every character is kept).") in why
+
+
+def test_the_removed_table_writes_every_number_or_says_it_was_not_computed():
+    training = sample_training()
+    at = unigram_app("pages/1_Explore.py", uround=1)
+    table = next(d.value for d in at.dataframe if "why" in d.value.columns)
+    assert len(table) == len(training.at(0).removed)
+    for column in ("cost", "nats", "uses"):
+        assert table[column].notna().all(), column  # nothing drawn as "None"
+    em = table[table["reason"] == "em"]
+    assert len(em) and set(em["cost"]) == {"not computed"}
 
 
 def test_no_lattice_label_lies_on_the_best_path():

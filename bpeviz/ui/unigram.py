@@ -293,23 +293,23 @@ def unigram_explore(ctx) -> None:
                 "cheapest first, then the ones nobody used. Loss cost: the trainer's ranking "
                 "key; nats: how much less likely the corpus becomes without the piece; "
                 "uses: how often the best splits used it; cut instead: how the piece itself "
-                "is cut without it (empty: not computed)."))
-            st.dataframe(frame, hide_index=True, width="stretch", height=360,
+                "is cut without it (empty: not computed). A piece that re-estimation "
+                "dropped was never judged by the pruning: its numbers are not computed."))
+            st.dataframe(removed_in_text(frame), hide_index=True, width="stretch", height=360,
                          column_order=["piece", "cost", "nats", "uses", "instead", "why"],
                          column_config={
                              "piece": st.column_config.TextColumn("piece"),
-                             "cost": st.column_config.NumberColumn(
-                                 "loss cost", format="%.4g",
+                             "cost": st.column_config.TextColumn(
+                                 "loss cost",
                                  help="How much the loss would rise without this piece, as "
                                       "the trainer ranked it (SentencePiece: per sentence, "
-                                      "weighted by the piece's share; empty: not computed)"),
-                             "nats": st.column_config.NumberColumn(
-                                 "nats", format="%.3g",
+                                      "weighted by the piece's share)"),
+                             "nats": st.column_config.TextColumn(
+                                 "nats",
                                  help="How many nats less likely the whole corpus is without "
                                       "it (negative: more likely, by SentencePiece's estimate)"),
-                             "uses": st.column_config.NumberColumn(
-                                 "uses", format="%d",
-                                 help="How often the corpus's best splits used it"),
+                             "uses": st.column_config.TextColumn(
+                                 "uses", help="How often the corpus's best splits used it"),
                              "instead": st.column_config.TextColumn(
                                  "cut instead", help="How the piece itself is cut without it"),
                              "why": st.column_config.TextColumn("why it went")})
@@ -513,6 +513,27 @@ def unigram_tokenize(ctx) -> None:
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         "share": st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0),
         "times": st.column_config.NumberColumn(help="How many samples gave this split")})
+
+
+#: what the removed table says where the trainer computed no number
+NOT_COMPUTED = "not computed"
+
+
+def removed_in_text(frame):
+    """The removed table's numbers as the table shows them: written out, and "not
+    computed" where the trainer has none (not a missing value, drawn as "None").
+
+    >>> import pandas as pd
+    >>> removed_in_text(pd.DataFrame({"cost": [0.012345, float("nan")], "nats": [1.5, None],
+    ...                               "uses": [3.0, None]})).values.tolist()
+    [['0.01235', '1.5', '3'], ['not computed', 'not computed', 'not computed']]
+    """
+    def written(values, how):
+        return [NOT_COMPUTED if v != v or v is None else how(v) for v in values]
+
+    return frame.assign(cost=written(frame["cost"], lambda v: f"{v:.4g}"),
+                        nats=written(frame["nats"], lambda v: f"{v:,.3g}"),
+                        uses=written(frame["uses"], lambda v: f"{v:,.0f}"))
 
 
 def removed_in_words(rounds) -> list[str]:

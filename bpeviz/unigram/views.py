@@ -278,6 +278,10 @@ def rounds_sentence(training: UnigramTraining) -> str:
         elif training.stop_reason == "characters" and not training.size_is_chosen:
             text += (f", more than the {target:,} asked for: every character of the corpus "
                      "and every piece the last round kept.")
+        elif last.restored and len(last.pieces) - len(last.restored) <= stop:
+            text += (f": the {len(last.pieces) - len(last.restored):,} pieces the rounds "
+                     f"left and the {len(last.restored):,} characters of the corpus the "
+                     "trainer's own model had dropped (every character is kept).")
         else:
             text += ", every character of the corpus kept."
     found = opts.get("plan")
