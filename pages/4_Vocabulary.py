@@ -1,5 +1,6 @@
 """Vocabulary: every token at the chosen step, how each was built, charts and downloads."""
 
+import pandas as pd
 import streamlit as st
 
 from bpeviz import figures, glossary, render, ui, views
@@ -23,6 +24,26 @@ if LOSSY:  # said before anyone downloads it, and again at the download
 
 #: the merge tree's token list holds at most this many choices
 TREE_CHOICES = 500
+KINDS = ("special", "base", "merged")
+FREQUENCY_HELP = ("How often the token occurs in the corpus tokenized at this step (every "
+                  "word cut with this step's merges). Not the count it was created with: "
+                  "a later merge that builds a longer token from it takes those "
+                  "occurrences, so a token can fall to 0 (absorbed into longer tokens).")
+CREATED_HELP = ("How often its pair occurred when the token was made (the merge's count); "
+                "empty for special tokens and base symbols.")
+
+
+def with_creation_counts(frame):
+    """``frame`` with the count each merged token was created with, beside its frequency
+    at this step."""
+    merges = training.merges
+    created = frame["created at step"].tolist()
+    counts = [int(merges[s - 1].count) if kind == "merged" and 0 < s <= len(merges) else None
+              for s, kind in zip(created, frame["kind"].tolist())]
+    frame = frame.copy()
+    frame.insert(frame.columns.get_loc("frequency") + 1, "created with count",
+                 pd.array(counts, dtype="Int64"))
+    return frame
 
 
 def _pick_row() -> None:
@@ -41,12 +62,15 @@ def vocabulary() -> None:
     table_col, tree_col = st.columns([3, 2], gap="large")
     with table_col:
         st.subheader(f"{len(frame):,} tokens at step {step}")
-        c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+        c1, c2 = st.columns([1, 1], vertical_alignment="bottom")
         search = c1.text_input("Search tokens", key="vocab_search", max_chars=100,
                                placeholder="substring of the token")
-        kinds = c2.multiselect("Kinds", ["special", "base", "merged"],
-                               default=["special", "base", "merged"], key="vocab_kinds")
-        shown = frame[frame["kind"].isin(kinds)]
+        # pills: the three kinds are always whole (a multiselect cut the third chip off)
+        kinds = c2.pills("Kinds", KINDS, selection_mode="multi", default=list(KINDS),
+                         key="vocab_kinds", help="Which tokens the table lists: special "
+                         "tokens, base symbols (the initial alphabet), merged tokens.")
+        frame = with_creation_counts(frame)
+        shown = frame[frame["kind"].isin(kinds or [])]
         if search:
             shown = shown[shown["token"].str.contains(search, regex=False, case=False)]
         shown = shown.sort_values("id", ascending=False, kind="stable")
@@ -59,9 +83,15 @@ def vocabulary() -> None:
                 "created at step": st.column_config.NumberColumn("created", format="%d",
                                                                  help="0: special or base"),
                 "frequency": st.column_config.NumberColumn(
-                    "frequency", help="Occurrences in the corpus at this step"),
+                    f"in corpus at step {step}", help=FREQUENCY_HELP),
+                "created with count": st.column_config.NumberColumn(
+                    "created with count", help=CREATED_HELP),
             })
-        st.caption("Newest first. Select a row to see how that token was built.")
+        st.caption(ui.md_escape(
+            f"Newest first. Select a row to see how that token was built. “In corpus at "
+            f"step {step}”: how often the token occurs when the whole corpus is cut with "
+            "this step's vocabulary. It can be 0 for a token created with a count of 2 or "
+            "more: later merges took all its occurrences into longer tokens."))
     with tree_col:
         st.subheader("Merge tree")
         newest, oldest = len(snap.vocab) - 1, training.n_base
