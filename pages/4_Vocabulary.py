@@ -29,8 +29,9 @@ FREQUENCY_HELP = ("How often the token occurs in the corpus tokenized at this st
                   "word cut with this step's merges). Not the count it was created with: "
                   "a later merge that builds a longer token from it takes those "
                   "occurrences, so a token can fall to 0 (absorbed into longer tokens).")
-CREATED_HELP = ("How often its pair occurred when the token was made (the merge's count); "
-                "empty for special tokens and base symbols.")
+CREATED_HELP = ("The count it was created with: how often its pair occurred when the "
+                "token was made (the merge's count); "
+                "None for special tokens and base symbols, made by no merge.")
 
 
 def with_creation_counts(frame):
@@ -79,19 +80,22 @@ def vocabulary() -> None:
             shown, hide_index=True, width="stretch", height=440, key="vocab_table",
             on_select=_pick_row, selection_mode="single-row",
             column_config={
-                "id": st.column_config.NumberColumn("id", format="%d"),
-                "created at step": st.column_config.NumberColumn("created", format="%d",
-                                                                 help="0: special or base"),
+                "id": st.column_config.NumberColumn("id", format="%d", width=50),
+                "kind": st.column_config.TextColumn("kind", width=65),
+                "created at step": st.column_config.NumberColumn(
+                    "created", format="%d", width=60, help="The step that made it (0: "
+                                                            "special or base)"),
                 "frequency": st.column_config.NumberColumn(
-                    f"in corpus at step {step}", help=FREQUENCY_HELP),
+                    f"in corpus at {step}", help=FREQUENCY_HELP),
                 "created with count": st.column_config.NumberColumn(
-                    "created with count", help=CREATED_HELP),
+                    "made with", help=CREATED_HELP),
             })
         st.caption(ui.md_escape(
             f"Newest first. Select a row to see how that token was built. “In corpus at "
-            f"step {step}”: how often the token occurs when the whole corpus is cut with "
-            "this step's vocabulary. It can be 0 for a token created with a count of 2 or "
-            "more: later merges took all its occurrences into longer tokens."))
+            f"{step}”: how often the token occurs when the whole corpus is cut at step "
+            f"{step}; “made with”: the count it was created with. It can be 0 for a token "
+            "created with a count of 2 or more: later merges took all its occurrences into "
+            "longer tokens."))
     with tree_col:
         st.subheader("Merge tree")
         newest, oldest = len(snap.vocab) - 1, training.n_base

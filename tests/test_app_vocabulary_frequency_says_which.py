@@ -12,7 +12,8 @@ from tests.test_app import ok, open_page, plain, reference
 def test_frequency_names_its_step_and_why_it_can_be_zero():
     at = ok(open_page("pages/4_Vocabulary.py", step=200))
     columns = json.loads(at.dataframe[0].proto.columns)
-    assert columns["frequency"]["label"] == "in corpus at step 200"
+    assert columns["frequency"]["label"] == "in corpus at 200"
+    assert "at this step" in columns["frequency"]["help"]
     assert "absorbed into longer tokens" in columns["frequency"]["help"]
     assert any("It can be 0 for a token created with a count of 2" in plain(c.value)
                for c in at.caption)
