@@ -184,3 +184,15 @@ def test_a_failing_callback_is_caught_the_same_way(monkeypatch):
     at.selectbox(key="w_sample").set_value(other).run()
     assert not at.exception
     assert any("Something went wrong" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("page", ["pages/1_Explore.py", "pages/2_Tokenize.py",
+                                  "pages/4_Vocabulary.py"])
+def test_a_training_of_no_merges_puts_step_0_in_the_link(page):
+    """Found by the state machine: a minimum frequency no pair reaches trains no merge;
+    the session's step went to 0 while the link still said 10."""
+    at = open_page(page)
+    at.number_input(key="w_min_freq").set_value(50_000).run()
+    ok(at)
+    assert at.session_state["step"] == 0
+    assert at.query_params["step"] == "0"

@@ -154,7 +154,7 @@ def controls(training: Training, *, number_box: bool = True) -> int:
     """
     last = len(training.merges)
     if last == 0:
-        state.clamp("step", 0, 0)
+        state.set_url_step(0)  # the link names the step shown, even with no merge
         return 0
     step = bar("step", 0, last, _history_id(training),
                box="Go to step" if number_box else None, box_key="stage_box_",

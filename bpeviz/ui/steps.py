@@ -25,6 +25,8 @@ def step_controls(training: Training, *, name: str = "step", number_box: bool = 
     last = len(training.merges)
     step = state.clamp(name, 0, last)
     if last == 0:
+        if name == "step":
+            state.set_url_step(0)  # the link names the step shown, even with no merge
         st.info(md_escape(f"No merges were made. {training.stop_message}"))
         return 0
     cols = st.columns([1, 10, 1, 2] if number_box else [1, 12, 1], vertical_alignment="bottom")
