@@ -154,7 +154,8 @@ def check_probability(value: float, name: str, upper: float | None = 1.0) -> flo
 
 # -- the segmentation cloud --------------------------------------------------------------
 def segmentation_cloud(sampler: Sampler, text: str, n: int = 1000, seed: int = 0, *,
-                       by_word: bool = False) -> pd.DataFrame:
+                       by_word: bool = False,
+                       key: Callable[[Any], Any] | None = None) -> pd.DataFrame:
     """Draw ``n`` segmentations of ``text`` and count each distinct one.
 
     Columns: ``segmentation`` (a tuple of token texts), ``count`` (samples that gave
@@ -165,7 +166,8 @@ def segmentation_cloud(sampler: Sampler, text: str, n: int = 1000, seed: int = 0
     in order of first appearance, and ``share`` is per word.
 
     Sample ``i`` uses a seed drawn from ``random.Random(seed)``, so a cloud is
-    reproducible.
+    reproducible. ``key`` (whole-text clouds): what a token is told apart by, its text
+    by default (``lambda t: t.id`` gives tuples of ids, for drawing chips).
 
     >>> from bpeviz import Corpus, train
     >>> t = train(Corpus.from_text("hug hug hug pug pug hugs"), merges=4, special_tokens=())
@@ -178,8 +180,9 @@ def segmentation_cloud(sampler: Sampler, text: str, n: int = 1000, seed: int = 0
     seeds = random.Random(seed)
     if not by_word:
         counts: Counter[tuple[str, ...]] = Counter()
+        of = key or (lambda t: t.text)
         for _ in range(n):
-            counts[tuple(t.text for t in sampler(text, seeds.getrandbits(64)))] += 1
+            counts[tuple(map(of, sampler(text, seeds.getrandbits(64))))] += 1
         rows = counts.most_common()  # stable: ties stay in first-drawn order
         return pd.DataFrame({"segmentation": [r[0] for r in rows],
                              "count": [r[1] for r in rows],

@@ -4,9 +4,12 @@ import pandas as pd
 import streamlit as st
 
 from bpeviz import glossary, render, ui, views
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.explain import text_words
 from bpeviz.limits import LIMITS
+from bpeviz.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.render_explain import trace_html
+from bpeviz.sampling import dropout_sampler, segmentation_cloud
 from bpeviz.ui import stage
 from bpeviz.ui.unigram import unigram_tokenize
 
@@ -88,6 +91,8 @@ def tokenize() -> None:
     if legend:
         st.html(legend)
     why_this_split(snap)
+    if get_algorithm(training.algorithm).encoder == "merges":  # BPE, BBPE: merges to drop
+        dropout_cloud(snap)
     st.markdown("**Token ids**")
     st.code(" ".join(str(t.id) for t in tokens), language=None, wrap_lines=True)
     with st.expander("Token table"):
@@ -126,6 +131,51 @@ def why_this_split(snap) -> None:
             notes = glossary.ChipNotes(training, byte_style)
             st.html("".join(render.merge_tree_html(views.merge_tree(training, i), byte_style,
                                                    strong, notes) for i in built[:6]))
+
+
+#: at most this many characters of the text are sampled for the dropout cloud
+CLOUD_CHARS = 200
+
+
+def dropout_cloud(snap) -> None:
+    """BPE-dropout (as ``python -m bpeviz encode --dropout``): many cuts of a word or of
+    the text, each merge left out at random, and how often each cut came up."""
+    st.subheader("BPE-dropout: the segmentation cloud")
+    st.caption("BPE-dropout (Provilkov et al., 2020) encodes with each possible merge left "
+               "out with probability p at every step, so the same text comes out cut in "
+               "different ways (a regularizer in training). Sampling many times shows how "
+               "often each cut comes up; the same seed draws the same cloud.")
+    cols = st.columns(3)
+    samples = cols[0].number_input("Samples", min_value=1, max_value=1000, value=200,
+                                   key="dcloud_n")
+    p = cols[1].slider("Dropout p (0: every merge applied; 1: no merge)", 0.0, 1.0, 0.1,
+                       0.05, key="dcloud_p")
+    seed = cols[2].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0,
+                                key="dcloud_seed", help="The same seed draws the same samples")
+    whole = text[:CLOUD_CHARS]
+    words = list(dict.fromkeys(w[:CLOUD_CHARS] for w in text.split()))
+    choices = [whole, *(w for w in words if w != whole)]
+    if st.session_state.get("dcloud_of") not in choices:  # a new text: its longest word
+        st.session_state["dcloud_of"] = max(words, key=len) if words else whole
+    sampled = st.selectbox(
+        "Sample the segmentations of", choices, key="dcloud_of",
+        format_func=lambda c: ("the whole text" + (f" (its first {CLOUD_CHARS} characters)"
+                                                  if len(text) > CLOUD_CHARS else "")
+                               if c == whole else views.visible(c)[:80]),
+        help="A word of the text shows few cuts, each often; a long text shows many.")
+    try:
+        cloud = segmentation_cloud(dropout_sampler(snap, float(p)), sampled, int(samples),
+                                   int(seed), key=lambda t: t.id)
+        plain = [t.id for t in snap.encode(sampled)]
+    except ValueError as err:
+        ui.error(err)
+        return
+    shown = min(CLOUD_ROWS, len(cloud))
+    st.caption(ui.md_escape(
+        f"{len(cloud):,} different cuts in {int(samples):,} samples at p = {float(p):g}, "
+        f"seed {int(seed)}, the most frequent first"
+        + (f" (the {shown} most frequent drawn)." if len(cloud) > shown else ".")))
+    st.html(dropout_cloud_html(cloud, int(samples), plain, training, byte_style, strong))
 
 
 tokenize()
