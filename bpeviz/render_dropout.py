@@ -10,6 +10,8 @@ Every token is drawn by :func:`bpeviz.render.symbol_chip`, which escapes it.
 >>> html = dropout_cloud_html(cloud, 4, (), t)
 >>> "4 of 4 samples (100%)" in html, html.count("bv-chip")
 (True, 4)
+>>> "1 of 300 samples (&lt;1%)" in dropout_cloud_html(cloud.assign(count=[1]), 300, (), t)
+True
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from bpeviz.glossary import ChipNotes
-from bpeviz.render import symbol_chip
+from bpeviz.render import esc, symbol_chip
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -55,8 +57,9 @@ def dropout_cloud_html(cloud: pd.DataFrame, samples: int, plain: Sequence[int],
                         for i in split)
         star = ('<b title="the split without dropout: every merge applied">★ no dropout</b>'
                 if tuple(split) == tuple(plain) else "")
+        pct = "<1%" if 0 < share < 0.005 else f"{share:.0%}"
         out.append(f'<tr><td><span class="bv-nums">{int(n):,} of {samples:,} samples '
-                   f'({share:.0%})</span><div class="bv-dtrack"><div class="bv-dbar" '
+                   f'({esc(pct)})</span><div class="bv-dtrack"><div class="bv-dbar" '
                    f'style="width:{100 * share:.1f}%"></div></div></td>'
                    f"<td>{chips}</td><td>{star}</td></tr>")
     out.append("</tbody></table>")
