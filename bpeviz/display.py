@@ -13,14 +13,15 @@ never turn into U+FFFD.
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bpeviz.symbols import Symbol
 
-_INVISIBLE = ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs", "Mn", "Me")
 #: how whitespace shows when made visible
 VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
 
@@ -120,34 +121,149 @@ def display(symbol: Symbol, byte_style: str = "gpt2") -> str:
 def label(symbol: Symbol, byte_style: str = "gpt2") -> str:
     """A readable, never-empty name for a symbol, for chips, tables and chart labels.
 
-    Bytes follow ``byte_style`` ("gpt2" or "hex"); spaces, tabs and newlines become
-    ``·``, ``→``, ``↵``; other invisible characters become ``⟨U+200B⟩``; a leading
-    combining mark sits on a dotted circle.
+    Bytes follow ``byte_style`` ("gpt2" or "hex"); text goes through :func:`visible`:
+    spaces, tabs and newlines become ``·``, ``→``, ``↵``, invisible characters their
+    short name in angle brackets (``⟨ZWJ⟩``), and a combining mark with no letter before
+    it sits on a dotted circle (``◌्``), as the Unicode charts draw it.
 
-    >>> label(" the"), label("a\\u200bb"), label(b"\\x9c\\xe6", "hex")
-    ('·the', 'a⟨U+200B⟩b', '<0x9C><0xE6>')
+    >>> label(" the"), label("a\\u200bb"), label(b"\\x9c\\xe6", "hex"), label("\\u094d")
+    ('·the', 'a⟨ZWSP⟩b', '<0x9C><0xE6>', '◌्')
     """
     text = display(symbol, byte_style)
     if not isinstance(symbol, bytes):
         text = visible(text)
-        if text and all(unicodedata.category(ch) in _INVISIBLE for ch in text):
-            text = "".join(f"⟨U+{ord(ch):04X}⟩" for ch in text)  # a lone joiner, say
-    if text and unicodedata.combining(text[0]):
-        text = "\u25cc" + text
     return text or "∅"
 
 
-def visible(text: str) -> str:
-    """Whitespace and invisible characters of ``text`` made visible (see :func:`label`)."""
+# -- combining marks and invisible characters --------------------------------------------
+#: the dotted circle a combining mark is drawn on when no letter carries it
+DOTTED_CIRCLE = "\u25cc"
+#: the short names invisible characters are drawn with (as the Unicode charts abbreviate
+#: them); any other invisible character shows as ``⟨U+XXXX⟩``
+INVISIBLE_NAMES = {
+    0x00AD: "SHY", 0x034F: "CGJ", 0x061C: "ALM", 0x180E: "MVS", 0x200B: "ZWSP",
+    0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE",
+    0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO", 0x2060: "WJ",
+    0x2061: "FA", 0x2062: "IT", 0x2063: "IS", 0x2064: "IP", 0x2066: "LRI", 0x2067: "RLI",
+    0x2068: "FSI", 0x2069: "PDI", 0xFEFF: "BOM", 0xE0001: "LANG TAG", 0xE007F: "CANCEL TAG",
+    **{0xFE00 + i: f"VS{i + 1}" for i in range(16)},
+    **{0xE0100 + i: f"VS{i + 17}" for i in range(240)},
+    **{0xE0020 + i: f"TAG {chr(0x20 + i)}" for i in range(0x5F)},
+}
+
+
+def is_invisible(ch: str) -> bool:
+    """True for a character drawn as nothing: a format character (Cf: joiners, bidi
+    controls, ...), a variation selector, the combining grapheme joiner, a control or
+    separator that is not ordinary whitespace."""
+    return (ord(ch) in INVISIBLE_NAMES
+            or unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs"))
+
+
+def is_mark(ch: str) -> bool:
+    """True for a combining mark (Mn, Mc, Me) that is not an invisible selector: a
+    vowel sign, a virama, an accent."""
+    return unicodedata.category(ch)[0] == "M" and ord(ch) not in INVISIBLE_NAMES
+
+
+def invisible_mark(ch: str) -> str:
+    """How an invisible character is drawn: ``⟨ZWJ⟩``, or ``⟨U+XXXX⟩`` without a short
+    name."""
+    return f"⟨{INVISIBLE_NAMES.get(ord(ch)) or f'U+{ord(ch):04X}'}⟩"
+
+
+def char_name(ch: str) -> str:
+    """``U+094D DEVANAGARI SIGN VIRAMA``: a character's code point and Unicode name."""
+    name = unicodedata.name(ch, "") or (
+        "a surrogate, half of a UTF-16 pair" if unicodedata.category(ch) == "Cs" else
+        "a control character" if unicodedata.category(ch) == "Cc" else "unnamed")
+    return f"U+{ord(ch):04X} {name}"
+
+
+def drawn(ch: str) -> str:
+    """How one combining mark or invisible character is drawn on its own: ``◌्``,
+    ``⟨ZWJ⟩``."""
+    return DOTTED_CIRCLE + ch if is_mark(ch) else invisible_mark(ch)
+
+
+def mark_names(text: str, limit: int = 8) -> list[str]:
+    """Each distinct combining mark and invisible character of ``text`` (as drawn
+    ``◌्`` or ``⟨ZWJ⟩``, or named by its drawn form ``⟨ZWJ⟩``), named: for a chip's
+    hover title and the legend. Ordinary whitespace is left out (``·`` says it).
+
+    >>> mark_names("नमस्ते")
+    ['◌् U+094D DEVANAGARI SIGN VIRAMA', '◌े U+0947 DEVANAGARI VOWEL SIGN E']
+    >>> mark_names("a⟨ZWJ⟩b")
+    ['⟨ZWJ⟩ U+200D ZERO WIDTH JOINER']
+    """
+    found: dict[str, None] = {}
+    for m in _DRAWN_NAME.finditer(text):
+        ch = _BY_SHORT_NAME.get(m.group(1)) or (
+            chr(int(m.group(1)[2:], 16)) if m.group(1).startswith("U+") else None)
+        if ch is not None:
+            found.setdefault(ch)
+    for ch in text:
+        if ch not in VISIBLE_WHITESPACE and (is_mark(ch) or is_invisible(ch)):
+            found.setdefault(ch)
+    return [f"{drawn(ch)} {char_name(ch)}" for ch in list(found)[:limit]]
+
+
+def names_title(text: str) -> str:
+    """``" · ◌् U+094D DEVANAGARI SIGN VIRAMA"``: :func:`mark_names` as the end of a
+    chip's hover title, ``""`` without any."""
+    names = mark_names(text)
+    return "".join(f" · {n}" for n in names)
+
+
+_BY_SHORT_NAME = {v: chr(k) for k, v in INVISIBLE_NAMES.items()}
+_DRAWN_NAME = re.compile(r"⟨([A-Z0-9+ ]{2,12}|TAG .)⟩")
+
+
+def mark_table(texts: Iterable[str]) -> dict[str, list[str]]:
+    """For the browser: every combining mark and invisible character in ``texts``, as
+    ``{character: [how it is drawn alone, its name]}`` (``["◌्", "U+094D DEVANAGARI
+    SIGN VIRAMA"]``), so that the step bar's views draw and name them as Python does.
+
+    >>> mark_table(["के", "a\\u200db"])
+    {'े': ['◌े', 'U+0947 DEVANAGARI VOWEL SIGN E'], '\\u200d': ['⟨ZWJ⟩', \
+'U+200D ZERO WIDTH JOINER']}
+    """
+    chars: set[str] = set()
+    for text in texts:
+        chars.update(text)
+    return {ch: [drawn(ch), char_name(ch)] for ch in sorted(chars)
+            if ord(ch) > 0x7E and (is_mark(ch) or is_invisible(ch))}
+
+
+def visible(text: str, whitespace: bool = True) -> str:
+    """``text`` with nothing left unseen: spaces, tabs and newlines as ``·``, ``→``,
+    ``↵`` (unless ``whitespace`` is False), invisible characters as ``⟨ZWJ⟩`` (a joiner
+    inside an emoji sequence is kept, so the sequence stays one picture), and a combining
+    mark with no letter to sit on (at the start, after whitespace or an invisible
+    character) on a dotted circle: ``◌ेगा``.
+
+    >>> visible("\\u0947गा"), visible("a\\u200cb"), visible("👩\\u200d💻") == "👩\\u200d💻"
+    ('◌ेगा', 'a⟨ZWNJ⟩b', True)
+    """
     out = []
+    bare = True  # nothing before that a mark could sit on
     for i, ch in enumerate(text):
         if ch in VISIBLE_WHITESPACE:
-            out.append(VISIBLE_WHITESPACE[ch])
+            out.append(VISIBLE_WHITESPACE[ch] if whitespace else ch)
+            bare = True
         elif ch == "\u200d" and 0 < i < len(text) - 1 and not (
-                text[i - 1].isascii() or text[i + 1].isascii()):
+                text[i - 1].isascii() or text[i + 1].isascii()) and not bare:
             out.append(ch)  # a joiner inside an emoji sequence: keep the sequence whole
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Cs"):
-            out.append(f"⟨U+{ord(ch):04X}⟩")
+        elif is_mark(ch) or (ord(ch) in INVISIBLE_NAMES and 0xFE00 <= ord(ch) <= 0xFE0F
+                             and not bare and not is_mark(text[i - 1])
+                             and not is_invisible(text[i - 1])):
+            # a variation selector right after its base is part of it (❤️)
+            out.append(DOTTED_CIRCLE + ch if bare else ch)
+            bare = False
+        elif is_invisible(ch):
+            out.append(invisible_mark(ch))
+            bare = True
         else:
             out.append(ch)
+            bare = False
     return "".join(out)

@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import bytes_to_gpt2, bytes_to_hex
+from bpeviz.display import (
+    VISIBLE_WHITESPACE,
+    bytes_to_gpt2,
+    bytes_to_hex,
+    char_name,
+    drawn,
+    is_invisible,
+    is_mark,
+)
 from bpeviz.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -28,7 +36,9 @@ if TYPE_CHECKING:
 
 #: the order notes are listed in
 KEYS = ("wordpiece-prefix", "byte-gpt2", "byte-hex", "marker", "glued-marker", "space",
-        "partial", "unk")
+        "combining", "invisible", "partial", "unk")
+#: how many combining marks, and invisible characters, the legend names at most
+MAX_NAMED = 6
 
 
 @dataclass(frozen=True)
@@ -70,9 +80,18 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
     marker = training.options.marker
     glued = training.options.marker_style == "glued"
     found: dict[str, Note] = {}
+    marks: dict[str, None] = {}
+    invisible: dict[str, None] = {}
     for symbol in symbols:
-        if len(found) == len(KEYS):
-            break
+        if isinstance(symbol, str) and not symbol.isascii():
+            for ch in symbol:
+                if is_mark(ch) and len(marks) < MAX_NAMED:
+                    marks.setdefault(ch)
+                elif (ch not in VISIBLE_WHITESPACE and is_invisible(ch)
+                      and len(invisible) < MAX_NAMED):
+                    invisible.setdefault(ch)
+        if len(found) == len(KEYS) - 2:
+            continue
         if isinstance(symbol, bytes):
             _byte_notes(found, symbol, byte_style)
             if "partial" not in found and not _is_text(symbol):
@@ -109,6 +128,26 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
                 "space", shown,
                 f"“{shown}” holds whitespace made visible: · is a space, → a tab, ↵ a "
                 "line break.")
+    if marks:
+        named = _named(marks)
+        one = len(marks) == 1
+        found["combining"] = Note(
+            "combining", drawn(next(iter(marks))),
+            f"{named} {'is a combining mark' if one else 'are combining marks'}: "
+            f"{'it belongs' if one else 'each belongs'} to the letter before it (a vowel "
+            "sign, a virama, an accent); a token that starts with one draws it on a dotted "
+            "circle ◌, as the Unicode charts do.")
+    if invisible:
+        named = _named(invisible)
+        one = len(invisible) == 1
+        found["invisible"] = Note(
+            "invisible", drawn(next(iter(invisible))),
+            f"{named} {'is an invisible character' if one else 'are invisible characters'}"
+            " (a joiner, a variation selector, a direction mark), drawn with "
+            f"{'its' if one else 'their'} short name in ⟨ ⟩: "
+            f"{'it is' if one else 'they are'} in the text and in the tokens, but not "
+            "seen; inside an emoji sequence a joiner is left as it is, so the sequence "
+            "shows as one picture.")
     if partial:  # a token of an encoded text: the character it is part of is known
         found["partial"] = _partial_note(*partial[0], byte_style)
     if unknown:
@@ -120,6 +159,11 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
                 "became one unknown token." if alg.longest_match else
                 "that character never appeared in the training text, so it has no token.")))
     return [found[k] for k in KEYS if k in found]
+
+
+def _named(chars: Iterable[str]) -> str:
+    """``◌् (U+094D DEVANAGARI SIGN VIRAMA), ◌े (U+0947 ...)``."""
+    return ", ".join(f"{drawn(ch)} ({char_name(ch)})" for ch in chars)
 
 
 def _byte_notes(found: dict[str, Note], symbol: bytes, byte_style: str) -> None:
@@ -187,11 +231,14 @@ def token_notes(training: Training, text: str, tokens: Sequence[Any],
 
 def legend_html(found: Sequence[Note]) -> str:
     """The notes as a short list (``class="bv-legend"``, one ``data-note`` per item)."""
-    from bpeviz.render import esc
+    from bpeviz.render import esc, isolate_quoted
 
     if not found:
         return ""
-    items = "".join(f'<li data-note="{esc(n.key)}">{esc(n.text)}</li>' for n in found)
+    # every “quoted” sample is the user's text: isolated, so that a right-to-left one
+    # leaves the sentence around it in order
+    items = "".join(f'<li data-note="{esc(n.key)}">{isolate_quoted(esc(n.text))}</li>'
+                    for n in found)
     return (f'<div class="bv-legend" style="font-size:.92em;opacity:.85">'
             f'<strong>What the marks mean</strong><ul style="margin:.2em 0 .4em 1.2em;padding:0">'
             f"{items}</ul></div>")

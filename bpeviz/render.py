@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
@@ -24,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import label, raw_bytes, visible
+from bpeviz.display import label, names_title, raw_bytes, visible
 from bpeviz.symbols import Symbol
 from bpeviz.training import Merge
 from bpeviz.views import TreeNode
@@ -159,11 +158,43 @@ def attr_text(text: str) -> str:
                                 text)
 
 
+def bdi(text: object) -> str:
+    """User text (a word, a token, a file name) inside a sentence: escaped, and isolated
+    in ``<bdi>`` so that right-to-left words keep their place among the sentence's words
+    (and the numbers and commas next to them stay where they were written).
+
+    >>> bdi("سلام") + " ×3, " + bdi("<b>")
+    '<bdi>سلام</bdi> ×3, <bdi>&lt;b&gt;</bdi>'
+    """
+    return f"<bdi>{esc(text)}</bdi>"
+
+
+_QUOTED = re.compile(r"“([^“”<>]*)”")
+
+
+def isolate_quoted(html_text: str) -> str:
+    """Every “quoted” piece of an escaped sentence isolated (:func:`bdi`): the sentences
+    of the legend and of the explanations quote the user's words this way.
+
+    >>> isolate_quoted("“سلام” is “س” and “لام”")
+    '“<bdi>سلام</bdi>” is “<bdi>س</bdi>” and “<bdi>لام</bdi>”'
+    """
+    return _QUOTED.sub(lambda m: f"“<bdi>{m.group(1)}</bdi>”", html_text)
+
+
 def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = (),
-         strong: bool = False) -> str:
-    """One token chip; ``text`` and ``title`` are escaped here."""
+         strong: bool = False, names: str | None = None) -> str:
+    """One token chip; ``text`` and ``title`` are escaped here. Its direction is its
+    own (``dir="auto"``: a right-to-left token reads right to left, wherever it is), and
+    its title ends with the names of the combining marks and invisible characters it
+    holds (``names``: :func:`bpeviz.display.names_title`, found in ``text`` when not
+    given)."""
     cls = " ".join(["bv-chip", *classes])
-    return (f'<span class="{cls}" style="{chip_style(token_id, strong)}" '
+    if names is None:
+        names = names_title(text)
+    if names and names not in title:
+        title += names
+    return (f'<span class="{cls}" dir="auto" style="{chip_style(token_id, strong)}" '
             f'data-id="{int(token_id)}" title="{esc(attr_text(title))}">{esc(text)}</span>')
 
 
@@ -178,7 +209,9 @@ def symbol_chip(symbol: Symbol, token_id: int, byte_style: str = "gpt2", *,
     note = notes(symbol) if notes is not None else ""
     title = (f"id {token_id} · {shown} · bytes {raw.hex(' ')}" + (f" · {part}" if part else "")
              + (f" · {note}" if note else ""))
-    return chip(shown, token_id, title=title, classes=["bv-new"] if new else [], strong=strong)
+    names = names_title(raw.decode("utf-8", "ignore"))
+    return chip(shown, token_id, title=title, classes=["bv-new"] if new else [],
+                strong=strong, names=names)
 
 
 def splits_html(
@@ -206,7 +239,7 @@ def splits_html(
         badge = '<span class="bv-badge">changed</span>' if changed else ""
         shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
         out.append(f'<tr class="{"bv-changed" if changed else ""}">'
-                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(shown)}{badge}</td>'
+                   f'<td class="bv-num">{int(index) + 1}</td><td>{bdi(shown)}{badge}</td>'
                    f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
     out.append("</tbody></table>")
     return "".join(out)
@@ -256,7 +289,8 @@ def merges_window_html(frame: pd.DataFrame, step: int) -> str:
     for row in frame.itertuples(index=False):
         now = int(row.step) == step
         cells = [f'<td class="bv-num">{"▶ " if now else ""}{int(row.step)}</td>',
-                 *(f'<td class="bv-tok">{esc(t)}</td>' for t in (row.left, row.right, row.token)),
+                 *(f'<td class="bv-tok" dir="auto">{esc(t)}</td>'
+                   for t in (row.left, row.right, row.token)),
                  f'<td class="bv-num">{int(row.count):,}</td>',
                  *([f'<td class="bv-num">{float(row.score):.4g}</td>'] if score else []),
                  f'<td class="bv-num">{int(row.id)}</td>']
@@ -313,7 +347,8 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
         ordered = ordered[:max_tokens]
         text = text[: ordered[-1].end]
     def show(s: str) -> str:
-        return visible(s).replace("↵", "↵\n") if show_whitespace else s
+        return (visible(s).replace("↵", "↵\n") if show_whitespace
+                else visible(s, whitespace=False))
 
     out = ['<div class="bv-tokens">']
     pos = 0
@@ -327,9 +362,8 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
             classes.append("bv-partial")
         else:
             shown = show(text[tok.start:tok.end])
-            if not shown.strip() or all(unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me")
-                                        for ch in shown):
-                # an end-of-word marker, a lone space or joiner: show the token itself
+            if not shown.strip():
+                # an end-of-word marker or a lone space: show the token itself
                 shown = label(tok.text, byte_style)
         if tok.unk:
             classes.append("bv-unk")
@@ -338,7 +372,8 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
                  + (" · unknown" if tok.unk else "")
                  + (f" · {note}" if notes is not None and not tok.partial
                     and (note := notes(tok.text)) else ""))
-        out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong))
+        out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong,
+                        names=names_title(raw.decode("utf-8", "ignore"))))
         pos = max(pos, tok.end)
     if pos < len(text):
         out.append(f'<span class="bv-gap">{esc(show(text[pos:]))}</span>')

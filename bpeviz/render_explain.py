@@ -11,7 +11,7 @@ also carried as ``data-*`` attributes: ``data-count``, ``data-score``, ``data-wo
 >>> why = train(Corpus.from_counts({"its": 1, "mots": 1}), merges=1,
 ...             special_tokens=()).explain(1)
 >>> html = why_merge_html(why)
->>> 'class="bv-why"' in html and 'data-count="2"' in html and "“mots” ×1" in html
+>>> 'class="bv-why"' in html and 'data-count="2"' in html and "“<bdi>mots</bdi>” ×1" in html
 True
 """
 
@@ -23,7 +23,14 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.display import label, visible
 from bpeviz.explain import Explanation, Trace
 from bpeviz.glossary import ChipNotes
-from bpeviz.render import consecutive_spans, esc, part_of_notes, symbol_chip
+from bpeviz.render import (
+    bdi,
+    consecutive_spans,
+    esc,
+    isolate_quoted,
+    part_of_notes,
+    symbol_chip,
+)
 
 if TYPE_CHECKING:
     from bpeviz.training import Training
@@ -115,12 +122,15 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     if len(words):
         shown = []
         for r in words.iloc[:max_words].itertuples(index=False):
-            text = f"“{_short(r.word)}” ×{int(r.count):,}"
+            # the word isolated: a right-to-left word leaves the ×, the count and the
+            # comma where they were written
+            text = f"“{bdi(_short(r.word))}” ×{int(r.count):,}"
             if r.occurrences > 1:
-                text += f" (the pair {_times(int(r.occurrences))} in it: {int(r.contribution):,})"
+                text += esc(f" (the pair {_times(int(r.occurrences))} in it: "
+                            f"{int(r.contribution):,})")
             shown.append(f'<span class="bv-why-word" data-count="{int(r.count)}" '
                          f'data-occurrences="{int(r.occurrences)}" '
-                         f'data-contribution="{int(r.contribution)}">{esc(text)}</span>')
+                         f'data-contribution="{int(r.contribution)}">{text}</span>')
         more = len(words) - max_words
         tail = f", and {more:,} more word{'s' if more > 1 else ''}" if more > 0 else ""
         n = len(words)
@@ -139,7 +149,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                      "this merge was replayed from a tokenizer file, not chosen here.</p>")
     # WordPiece: the score written out
     if get_algorithm(algorithm).scored and why.count_left is not None and m.count:
-        left, right = esc(label(m.left, byte_style)), esc(label(m.right, byte_style))
+        left, right = bdi(label(m.left, byte_style)), bdi(label(m.right, byte_style))
         formula = (f'<span class="bv-why-formula">count({left} {right}) / '
                    f"(count({left}) × count({right})) = {m.count:,} / "
                    f"({why.count_left:,} × {why.count_right:,}) = "
@@ -205,8 +215,9 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                          f"symbol {int(first.first_position) + 1:,})")
             rule = (f"The tie rule “{RULE_NAMES['first']}” decided (as minbpe, tiktoken's "
                     "trainer and the Hugging Face course do): reading the words in order of "
-                    f"first appearance, {pair} comes first, in {esc(where)}; {rival} first "
-                    f"comes in {esc(other)}.")
+                    f"first appearance, {pair} comes first, in "
+                    f"{isolate_quoted(esc(where))}; {rival} first comes in "
+                    f"{isolate_quoted(esc(other))}.")
         else:
             rule = (f"The tie rule “{RULE_NAMES['ids']}” decided (as Hugging Face's "
                     f"BpeTrainer does): {pair} has the ids ({m.left_id:,}, {m.right_id:,}), "
@@ -247,8 +258,8 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
         parts = _word_parts(found.word, symbols, byte_level)
         for n, (s, i) in enumerate(zip(symbols, ids)):
             if i < 0:  # a character the vocabulary lacks: encoding makes it [UNK]
-                out.append(f'<span class="bv-chip bv-unk" title="not in the vocabulary: '
-                           f'becomes [UNK]">{esc(label(s, byte_style))}</span>')
+                out.append(f'<span class="bv-chip bv-unk" dir="auto" title="not in the '
+                           f'vocabulary: becomes [UNK]">{esc(label(s, byte_style))}</span>')
             else:
                 out.append(symbol_chip(s, i, byte_style, new=n == new_at, strong=presentation,
                                        notes=notes, part=parts[n]))
@@ -258,7 +269,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
         # a word's chips stay together: beside their label when they fit, else below it
         return f'<span style="display:inline-block">{html}</span>'
 
-    word = esc(_short(found.word, 60))
+    word = bdi(_short(found.word, 60))
     rows = []
     alg = get_algorithm(found.algorithm)
     if alg.longest_match:
@@ -268,7 +279,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
         for p in found.pieces:
             misses = [t for t in p.tried if t != p.piece]
             tried = (f" <span class='bv-muted'>tried, not in the vocabulary: "
-                     f"{esc(', '.join(misses[:12]))}"
+                     f"{', '.join(map(bdi, misses[:12]))}"
                      f"{esc(f' and {len(misses) - 12:,} more') if len(misses) > 12 else ''}"
                      "</span>" if misses else "")
             if p.piece is None:
@@ -289,8 +300,8 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
         for s in found.steps:
             rows.append(
                 f'<div class="bv-trace-row" data-merge="{s.step}" data-count="{s.count}">'
-                f"<span class='bv-muted'>merge {s.step:,} ({esc(label(s.left, byte_style))} + "
-                f"{esc(label(s.right, byte_style))}, count {s.count:,} when it was made):"
+                f"<span class='bv-muted'>merge {s.step:,} ({bdi(label(s.left, byte_style))} + "
+                f"{bdi(label(s.right, byte_style))}, count {s.count:,} when it was made):"
                 f"</span> {group(chips(s.symbols, s.ids, s.position))}</div>")
         if not found.steps:
             rows.append("<div class='bv-trace-row bv-muted'>No merge learned by this step "

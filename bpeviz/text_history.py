@@ -171,4 +171,5 @@ def stage_tokens(training: Training, text: str, byte_style: str = "gpt2",
     labels = {str(i): list(v) for i, v in views.token_labels(training, used, byte_style).items()}
     notes = views.chip_notes(training, labels, byte_style)  # (a note's index joins its label)
     return {"text": text, "labels": labels, "notes": notes,
-            "unkText": encoding.unk_token(training) or "[UNK]", **history}
+            "unkText": encoding.unk_token(training) or "[UNK]",
+            "marks": views.stage_marks(training, text), **history}

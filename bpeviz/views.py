@@ -145,6 +145,19 @@ def token_label_list(training: Training, byte_style: str = "gpt2") -> list[str]:
     return found
 
 
+def stage_marks(training: Training, text: str = "") -> dict[str, list[str]]:
+    """The combining marks and invisible characters of ``training``'s tokens and of
+    ``text``, each drawn and named (:func:`bpeviz.display.mark_table`), for the step
+    bar's views: they draw and name them as Python's renderers do."""
+    from bpeviz.display import mark_table
+
+    found = _cached(training, "stage_marks")
+    if found is None:
+        found = _cache(training, "stage_marks", mark_table(
+            raw_bytes(s).decode("utf-8", "ignore") for s in training.vocab))
+    return {**found, **mark_table([text])} if text else found
+
+
 # -- words ----------------------------------------------------------------------------
 def words_frame(snapshot: Snapshot) -> pd.DataFrame:
     """Every corpus word with its count, its number of tokens and whether this step changed it.
@@ -474,7 +487,8 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
                 extra[str(i)] = [shown, raw]
         found = _cache(training, key, {
             "mergeCols": columns, "labels": {"base": base, "extra": extra}, "notes": notes,
-            "noteOf": [row[2] if len(row) > 2 else -1 for row in rows]})
+            "noteOf": [row[2] if len(row) > 2 else -1 for row in rows],
+            "marks": stage_marks(training)})
     return found
 
 
@@ -523,7 +537,8 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
     found: dict[str, int] = {}
     for row, texts in parts:
         row.append([found.setdefault(t, len(notes) + len(found)) if t else -1 for t in texts])
-    return {"words": words, "labels": labels, "notes": notes + list(found)}
+    return {"words": words, "labels": labels, "notes": notes + list(found),
+            "marks": stage_marks(training)}
 
 
 def chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:

@@ -73,7 +73,7 @@ def test_why_this_split_traces_a_word_of_the_page_and_follows_the_step(algorithm
     trees = body_with(at, "bv-trees")
     made = [i for i in dict.fromkeys(training.at(60).trace(word).ids) if i >= training.n_base]
     roots = re.findall(r'<div class="bv-tree"><ul><li><span class="bv-chip[^"]*" '
-                       r'style="[^"]*" data-id="(\d+)"', trees)
+                       r'dir="auto" style="[^"]*" data-id="(\d+)"', trees)
     assert [int(i) for i in roots] == made[:6] and made
     # a new step: the same word, traced at that step
     for step in (150, 5):

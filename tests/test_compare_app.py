@@ -234,7 +234,7 @@ def test_the_cuts_are_sent_unchanged_while_the_position_moves():
         config["letter"], config["colour"] = "ABC"[i], colour(i)
         config["history"] = json.loads(json.dumps(config["history"]))  # tuples as lists
     assert {k: v for k, v in data.items() if k not in ("hist", "only", "strong", "maxTokens",
-                                                        "role")} == plain
+                                                        "role", "marks")} == plain
     at.toggle(key="w_cmp_only").set_value(True).run()
     assert cuts_payload(at) != sent and stage(at, "compare")["only"] is True
     at.text_area(key="w_text").set_value("lowest newer").run()

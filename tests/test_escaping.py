@@ -35,8 +35,9 @@ HOSTILE = ('<script>alert("x")</script> <img src=x onerror=\'alert(1)\'> &amp; &
 
 #: the elements and attributes bpeviz.render writes itself (everything else is injected)
 OWN_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "span", "div", "b", "ul", "li",
-            "p"}  # p: the "Why this split?" trace (render_explain.trace_html)
-OWN_ATTRS = {"class", "style", "data-id", "title",
+            "p",  # p: the "Why this split?" trace (render_explain.trace_html)
+            "bdi"}  # a user's word isolated in a sentence (render.bdi)
+OWN_ATTRS = {"class", "style", "data-id", "title", "dir",
              # the numbers of a trace and its merge trees (render_explain), for tests
              "data-steps", "data-pieces", "data-merge", "data-count", "data-start",
              "data-trees"}
@@ -184,7 +185,7 @@ def test_splits_table_shows_hostile_words_and_tokens_as_text(hostile):
     assert [text for text, _ in parsed.chips] == [views.label(s) for r in rows for s in r[3]]
     assert {text for text, _ in parsed.chips} >= set(HOSTILE_WORDS)
     for _, word, *_ in rows:
-        assert f"<td>{esc(word)}<" in render.splits_html(rows), word
+        assert f"<td><bdi>{esc(word)}</bdi><" in render.splits_html(rows), word
 
 
 def test_merge_card_list_and_tree_show_hostile_tokens_as_text(hostile):

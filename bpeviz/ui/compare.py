@@ -15,6 +15,7 @@ import streamlit as st
 from bpeviz import compare as cmp
 from bpeviz import compare_history
 from bpeviz.curves import metric_curve
+from bpeviz.display import mark_table
 from bpeviz.owned import OwnedCache
 from bpeviz.render import md_escape
 from bpeviz.render_compare import CONFIG_LETTERS, colour
@@ -224,7 +225,8 @@ def _cuts_data(configurations: list[Configuration], mode: str, hist: str, text: 
                                                  t, text)))
     for i, config in enumerate(data["configs"]):
         config["letter"], config["colour"] = CONFIG_LETTERS[i], colour(i)
-    data.update(role="compare", hist=hist, only=only, strong=strong, maxTokens=3000)
+    data.update(role="compare", hist=hist, only=only, strong=strong, maxTokens=3000,
+                marks=mark_table([text]))  # the text's marks, drawn and named
     return data
 
 

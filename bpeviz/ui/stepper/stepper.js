@@ -117,16 +117,89 @@ function chipStyle(id, strong) {
     : `background:hsl(${h},75%,87%);border-color:hsl(${h},55%,45%)`;
 }
 
+// -- marks: combining marks and invisible characters -------------------------------------
+// data.marks: {character: [how it is drawn alone ("◌्", "⟨ZWJ⟩"), its Unicode name]}, made
+// by bpeviz.display.mark_table; the rules below are bpeviz.display.visible's and
+// names_title's, so a mark is drawn and named alike on every page.
+
+const DOTTED_CIRCLE = "\u25cc";
+
+function isMark(ch, marks) {
+  const m = marks && marks[ch];
+  return m ? m[0].startsWith(DOTTED_CIRCLE) : /^\p{M}$/u.test(ch) && !isSelector(ch);
+}
+
+function isSelector(ch) { // a variation selector (drawn ⟨VS16⟩, part of the emoji before it)
+  const cp = ch.codePointAt(0);
+  return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+}
+
+function invisibleMark(ch, marks) {
+  const m = marks && marks[ch];
+  if (m && !m[0].startsWith(DOTTED_CIRCLE)) return m[0];
+  if (isSelector(ch) || /^[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}]$/u.test(ch)) {
+    return `⟨U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+  }
+  return null;
+}
+
+// s with nothing left unseen: whitespace as · → ↵ (when ws), invisible characters as
+// ⟨ZWJ⟩ (a joiner inside an emoji sequence kept), a combining mark with nothing to sit on
+// on a dotted circle
+function visibleText(s, ws = true, marks = null) {
+  const chars = Array.from(s);
+  let out = "", bare = true;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i], prev = chars[i - 1], next = chars[i + 1];
+    const cp = ch.codePointAt(0);
+    if (SHOWN_WS[ch]) {
+      out += ws ? SHOWN_WS[ch] + (ch === "\n" ? "\n" : "") : ch;
+      bare = true;
+    } else if (ch === "\u200d" && i > 0 && i < chars.length - 1 && !bare
+               && prev.codePointAt(0) > 0x7f && next.codePointAt(0) > 0x7f) {
+      out += ch; // a joiner inside an emoji sequence: the sequence stays one picture
+    } else if (isMark(ch, marks) || (cp >= 0xfe00 && cp <= 0xfe0f && !bare
+               && !isMark(prev, marks) && invisibleMark(prev, marks) === null)) {
+      out += bare ? DOTTED_CIRCLE + ch : ch;
+      bare = false;
+    } else {
+      const shown = cp > 0x7e || cp < 0x20 ? invisibleMark(ch, marks) : null;
+      out += shown === null ? ch : shown;
+      bare = shown !== null;
+    }
+  }
+  return out;
+}
+
+// " · ◌् U+094D DEVANAGARI SIGN VIRAMA" for each distinct mark of text (at most 8)
+function namesTitle(text, marks) {
+  if (!marks) return "";
+  const seen = [];
+  for (const ch of text) {
+    if (marks[ch] && !seen.includes(ch) && seen.length < 8) seen.push(ch);
+  }
+  return seen.map((ch) => ` · ${marks[ch][0]} ${marks[ch][1]}`).join("");
+}
+
+// a token's text from its bytes in hex ("e0 a5 8d"), a part of a character left out
+function hexText(hex) {
+  const bytes = String(hex || "").split(/\s+/).filter((x) => /^[0-9a-f]{2}$/i.test(x));
+  return new TextDecoder().decode(new Uint8Array(bytes.map((x) => parseInt(x, 16))))
+    .replaceAll("\ufffd", "");
+}
+
 // labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)];
-// part: the character a byte-level chip is part of, with its bytes ("" when whole)
-function chip(labels, id, strong, isNew, notes, part) {
+// part: the character a byte-level chip is part of, with its bytes ("" when whole);
+// marks: data.marks, to name the marks it holds. Its direction is its own (dir=auto).
+function chip(labels, id, strong, isNew, notes, part, marks) {
   const lab = labels[id] || ["?", ""];
   const c = el("span", isNew ? "bv-chip bv-new" : "bv-chip", lab[0]);
   c.setAttribute("style", chipStyle(id, strong));
+  c.setAttribute("dir", "auto");
   c.dataset.id = String(id);
   const note = notes && lab.length > 2 ? notes[lab[2]] : "";
   c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (part ? ` · ${part}` : "")
-    + (note ? ` · ${note}` : "");
+    + (note ? ` · ${note}` : "") + namesTitle(hexText(lab[1]), marks);
   return c;
 }
 
@@ -627,9 +700,9 @@ function drawCard(c, k) {
   const card = el("div", "bv-card");
   const one = (m, box) => {
     if (!Array.isArray(m)) { box.append(el("span", "bv-muted", "(not in the data)")); return; }
-    box.append(chip(labels, m[0], d.strong, false, d.notes), " + ",
-      chip(labels, m[1], d.strong, false, d.notes),
-      el("span", "bv-arrow", "→"), chip(labels, m[2], d.strong, true, d.notes),
+    box.append(chip(labels, m[0], d.strong, false, d.notes, "", d.marks), " + ",
+      chip(labels, m[1], d.strong, false, d.notes, "", d.marks),
+      el("span", "bv-arrow", "→"), chip(labels, m[2], d.strong, true, d.notes, "", d.marks),
       " ", el("span", "bv-muted bv-nums", `${m[3] ?? ""} · id ${m[2]}`));
   };
   if (k <= 0) {
@@ -668,7 +741,7 @@ function drawWords(w, k) {
       if (steps[i] <= k && untils[i] > k) {
         count += 1;
         const part = parts[i] >= 0 && d.notes ? d.notes[parts[i]] : "";
-        if (count <= maxChips) chips.push(chip(labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part));
+        if (count <= maxChips) chips.push(chip(labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part, d.marks));
       }
     }
     if (count > maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - maxChips)} more`));
@@ -695,7 +768,8 @@ function buildWords(w) {
     if (!Array.isArray(row)) continue;
     const [index, word, count, tokens, steps, untils, parts] = row;
     const tr = el("tr");
-    const wordCell = el("td", null, String(word ?? ""));
+    const wordCell = el("td");
+    wordCell.append(el("bdi", null, visibleText(String(word ?? ""), true, d.marks))); // isolated
     const badge = el("span", "bv-badge", "changed");
     wordCell.append(badge);
     const cell = el("td");
@@ -713,18 +787,6 @@ function buildWords(w) {
 // data.forms[form]: [[step, ids, starts, ends, flags], ...] (flags 1 partial, 2 unknown)
 
 const SHOWN_WS = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍" };
-const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Mn}\p{Me}]+$/u;
-
-function visibleText(s) {
-  let out = "";
-  for (const ch of s) {
-    if (SHOWN_WS[ch]) out += SHOWN_WS[ch] + (ch === "\n" ? "\n" : "");
-    else if (/[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u.test(ch) && ch !== "\u200d")
-      out += `⟨U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-    else out += ch;
-  }
-  return out;
-}
 
 // a text's UTF-8 bytes in hex, as Python's bytes.hex(" ") writes them
 function utf8Hex(s) {
@@ -757,7 +819,7 @@ function drawTokens(t, k) {
   const chars = t.chars;
   const show = (a, b) => {
     const s = chars.slice(a, b).join("");
-    return d.showWs ? visibleText(s) : s;
+    return visibleText(s, !!d.showWs, d.marks);
   };
   const labels = d.labels || {}, forms = d.forms || [];
   const maxTokens = whole(d.maxTokens, 3000);
@@ -780,9 +842,10 @@ function drawTokens(t, k) {
       const lab = labels[id] || [d.unkText, ""];
       const partial = (flags[j] & 1) !== 0, unk = (flags[j] & 2) !== 0;
       let shown = partial ? lab[0] : show(start, end);
-      if (!partial && (!shown.trim() || INVISIBLE.test(shown))) shown = lab[0];
+      if (!partial && !shown.trim()) shown = lab[0];
       const c = el("span", "bv-chip", shown);
       c.setAttribute("style", chipStyle(id, d.strong));
+      c.setAttribute("dir", "auto");
       c.dataset.id = String(id);
       if (partial) c.classList.add("bv-partial");
       if (unk) c.classList.add("bv-unk");
@@ -791,7 +854,8 @@ function drawTokens(t, k) {
       const mark = d.notes && lab.length > 2 ? d.notes[lab[2]] : "";  // what its marks mean
       c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
         + (partial ? ` · part of the character “${piece}” (its bytes: ${utf8Hex(piece)})` : "")
-        + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "");
+        + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "")
+        + namesTitle(hexText(lab[1]), d.marks);
       box.append(c);
       count += 1;
       pos = Math.max(pos, end);
@@ -955,14 +1019,17 @@ function cutChip(d, config, chars, cut, i) {
   const id = cut.ids[i], flag = cut.flags[i];
   const lab = (config.labels || {})[String(id)] || ["?", ""];
   const partial = (flag & 1) !== 0, unk = (flag & 2) !== 0;
-  let shown = partial ? lab[0] : chars.slice(cut.starts[i], cut.ends[i]).join("");
+  let shown = partial ? lab[0]
+    : visibleText(chars.slice(cut.starts[i], cut.ends[i]).join(""), false, d.marks);
   if (!partial && !shown.trim()) shown = lab[0];
   const c = el("span", "bv-chip", shown);
   c.setAttribute("style", chipStyle(id, d.strong));
+  c.setAttribute("dir", "auto");
   c.dataset.id = String(id);
   if (partial) c.classList.add("bv-partial");
   if (unk) c.classList.add("bv-unk");
-  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}` + (unk ? " · unknown" : "");
+  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}` + (unk ? " · unknown" : "")
+    + namesTitle(hexText(lab[1]), d.marks);
   return c;
 }
 
@@ -1129,6 +1196,6 @@ export default mount;
 
 // for the unit tests (bpeviz/ui/stepper/tests/, run by `node --test`)
 export {
-  bounds, buildCompare, clamp, compareCuts, cutAt, expandCard, followStep, keyAction,
-  keyRows, payload, runAt, tokenSpans, versionAt, whole,
+  bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, followStep, hexText,
+  keyAction, keyRows, namesTitle, payload, runAt, tokenSpans, versionAt, visibleText, whole,
 };
