@@ -90,8 +90,8 @@ def test_binary_file_is_refused_clearly(tmp_path):
 
 
 def test_unknown_pretokenizer_and_format_are_named():
-    with pytest.raises(ValueError, match="unknown pre-tokenizer 'bert'"):
-        Corpus.from_text("x", "bert")
+    with pytest.raises(ValueError, match="unknown pre-tokenizer 'roberta'"):
+        Corpus.from_text("x", "roberta")
     with pytest.raises(ValueError, match="unknown corpus format"):
         Corpus.from_bytes(b"x", fmt="csv")
 
