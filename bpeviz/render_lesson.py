@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from bpeviz.display import visible
 from bpeviz.lesson import Lesson, Sentence, Sym, WordSplit
-from bpeviz.render import esc, symbol_chip
+from bpeviz.render import bdi, esc, isolate_quoted, symbol_chip
 
 CSS = """<style>
 .bv-lesson p{margin:.45em 0;line-height:1.8;font-size:1.08em}
@@ -35,15 +35,16 @@ CSS = """<style>
 
 def _chip(part: Sym, byte_style: str, presentation: bool) -> str:
     if part.id < 0:  # [UNK]: no id in this vocabulary's numbering
-        return f'<span class="bv-lesson-unk">{esc(part.symbol)}</span>'
+        return f'<span class="bv-lesson-unk" dir="auto">{esc(part.symbol)}</span>'
     return symbol_chip(part.symbol, part.id, byte_style, new=part.new, strong=presentation)
 
 
 def sentence_html(sentence: Sentence, byte_style: str = "gpt2",
                   presentation: bool = False) -> str:
-    """One sentence: text escaped, symbols as chips."""
-    return "".join(_chip(p, byte_style, presentation) if isinstance(p, Sym) else esc(p)
-                   for p in sentence)
+    """One sentence: text escaped (each “quoted” word isolated: :func:`isolate_quoted`),
+    symbols as chips."""
+    return "".join(_chip(p, byte_style, presentation) if isinstance(p, Sym)
+                   else isolate_quoted(esc(p)) for p in sentence)
 
 
 def words_html(words: Sequence[WordSplit], byte_style: str = "gpt2",
@@ -68,7 +69,7 @@ def words_html(words: Sequence[WordSplit], byte_style: str = "gpt2",
     rows = []
     for w in words:
         shown = visible(w.word[:60]) + ("…" if len(w.word) > 60 else "")
-        cells = [f"<td>{esc(shown)}"
+        cells = [f"<td>{bdi(shown)}"
                  + ('<span class="bv-badge">changed</span>' if w.changed else "") + "</td>",
                  f'<td class="bv-num">{w.count:,}</td>']
         if has_before:

@@ -15,7 +15,8 @@ from tests.test_app import stage as stage_data
 
 ALGORITHMS = ["bpe", "wordpiece", "bbpe"]
 LEARN = "pages/0_Learn.py"
-TAGS = {"style", "div", "p", "span", "table", "thead", "tbody", "tr", "th", "td"}
+TAGS = {"style", "div", "p", "span", "table", "thead", "tbody", "tr", "th", "td",
+        "bdi"}  # a user's word isolated (bpeviz.render.bdi)
 
 
 def lesson_head(at) -> dict[str, str]:

@@ -186,3 +186,16 @@ def test_tokenize_sends_the_names_of_the_marks_of_the_text():
     assert data["marks"][ZWJ] == ["⟨ZWJ⟩", "U+200D ZERO WIDTH JOINER"]
     for body in (el.proto.body for el in at.get("html")):
         assert not unisolated_rtl(body), body[:300]
+
+
+def test_the_lesson_isolates_the_words_it_quotes_and_lists():
+    from bpeviz.lesson_parts import Sym, WordSplit
+    from bpeviz.render_lesson import sentence_html, words_html
+
+    body = sentence_html(["The pair is in “مرحبا” and “سلام”: ", Sym("م", 3)])
+    assert "“<bdi>مرحبا</bdi>” and “<bdi>سلام</bdi>”" in body and 'dir="auto"' in body
+    assert not unisolated_rtl(body)
+    word = WordSplit(index=0, word="مرحبا", count=2, before=(Sym("م", 3),),
+                     after=(Sym("م", 3),), changed=False)
+    body = words_html([word])
+    assert "<td><bdi>مرحبا</bdi>" in body and not unisolated_rtl(body)
