@@ -30,7 +30,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpeviz.compare import METRIC_HELP, METRIC_LABELS, Comparison, Cut, Metrics
-from bpeviz.display import label
+from bpeviz.display import label, names_title, visible
 from bpeviz.figures import _font
 from bpeviz.render import chart_text, chip, esc
 
@@ -61,14 +61,16 @@ def _chip(text: str, tok: Any, byte_style: str, strong: bool) -> str:
         shown = label(raw, byte_style)
         classes.append("bv-partial")
     else:
-        shown = text[tok.start : tok.end]
+        # a lone combining mark on a dotted circle, an invisible character by name
+        shown = visible(text[tok.start : tok.end], whitespace=False)
         if not shown.strip():
             shown = label(tok.text, byte_style)
     if tok.unk:
         classes.append("bv-unk")
     title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
              + (" · unknown" if tok.unk else ""))
-    return chip(shown, tok.id, title=title, classes=classes, strong=strong)
+    return chip(shown, tok.id, title=title, classes=classes, strong=strong,
+                names=names_title(raw.decode("utf-8", "ignore")))
 
 
 def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",

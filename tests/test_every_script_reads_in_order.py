@@ -199,3 +199,14 @@ def test_the_lesson_isolates_the_words_it_quotes_and_lists():
                      after=(Sym("م", 3),), changed=False)
     body = words_html([word])
     assert "<td><bdi>مرحبا</bdi>" in body and not unisolated_rtl(body)
+
+
+def test_compare_draws_a_lone_mark_on_a_dotted_circle_and_names_it(bpe):
+    from bpeviz.compare import compare
+    from bpeviz.render_compare import cut_html
+
+    found = compare([("A", bpe.at(0)), ("B", bpe.at(ARABIC_STEP))], TEXT)
+    body = cut_html(TEXT, found.cuts[0], 0)
+    assert ">◌्<" in body and ">◌े<" in body and ">⟨ZWJ⟩<" in body
+    assert "◌् U+094D DEVANAGARI SIGN VIRAMA" in html.unescape(body)
+    assert "⟨U+" not in body and not unisolated_rtl(body)
