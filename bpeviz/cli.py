@@ -86,7 +86,10 @@ def _run_train(args: argparse.Namespace) -> int:
         scoring=args.scoring, min_frequency=args.min_frequency,
         progress=None if args.quiet else _Progress(),
     )
-    training.save(args.out)
+    from bpeviz.serialize import save_training
+
+    # the corpus's file name goes with the training: the slides are titled with it
+    save_training(training, args.out, corpus_name=os.path.basename(args.input))
     print(f"{training.stop_message} Vocabulary: {len(training.vocab)} tokens. "
           f"Saved to {args.out}", file=sys.stderr)
     return 0
@@ -244,12 +247,17 @@ def _add_slides(sub: argparse._SubParsersAction) -> None:
 
 def _run_slides(args: argparse.Namespace) -> int:
     from bpeviz.formats import import_path
+    from bpeviz.serialize import saved_corpus_name
     from bpeviz.slides import write_slides
 
     training = import_path(args.training)
     text = sys.stdin.read() if args.text == "-" else args.text
+    # "Trained on" the corpus's name (kept in the file by ``train``), not the training
+    # file's; a file without one (saved elsewhere, or a tokenizer file) is named as such
+    name = (saved_corpus_name(args.training)
+            or f"the corpus in {os.path.basename(args.training)}")
     size = write_slides(training, args.out, text=text, words=max(args.words, 0),
-                        byte_style=args.byte_style, title=os.path.basename(args.training))
+                        byte_style=args.byte_style, title=name)
     print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} merges)",
           file=sys.stderr)
     return 0

@@ -35,8 +35,9 @@ def _sym_in(value: Any, algorithm: str) -> Symbol:
     return bytes.fromhex(value) if get_algorithm(algorithm).byte_level else value
 
 
-def training_to_dict(training: Training) -> dict[str, Any]:
-    """A JSON-ready description of ``training``.
+def training_to_dict(training: Training, corpus_name: str | None = None) -> dict[str, Any]:
+    """A JSON-ready description of ``training`` (``corpus_name``: what the corpus is
+    called, such as its file's name, kept as ``corpus.name`` for the slides' title).
 
     An imported tokenizer (see :mod:`bpeviz.formats`) has no corpus to derive its base
     vocabulary from, so its file also holds ``"base"`` (and ``"extra"``: tokens listed
@@ -52,6 +53,7 @@ def training_to_dict(training: Training) -> dict[str, Any]:
             "pretokenizer": training.corpus.pretokenizer,
             "words": list(training.corpus.words),
             "counts": list(training.corpus.counts),
+            **({"name": corpus_name} if corpus_name else {}),
         },
         "stop_reason": training.stop_reason,
         "merges": [[_sym_out(m.left), _sym_out(m.right), m.count, m.score]
@@ -174,8 +176,22 @@ def _write_error(err: OSError, target: Path) -> OSError:
     return type(err)(f"cannot write {target}: {why}")
 
 
-def save_training(training: Training, path: str | os.PathLike[str]) -> None:
-    write_atomic(path, json.dumps(training_to_dict(training), ensure_ascii=False))
+def save_training(training: Training, path: str | os.PathLike[str],
+                  corpus_name: str | None = None) -> None:
+    write_atomic(path, json.dumps(training_to_dict(training, corpus_name),
+                                  ensure_ascii=False))
+
+
+def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
+    """The corpus's name a saved training holds (``corpus.name``), or None: a file saved
+    without one, a tokenizer file, or not JSON."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    corpus = data.get("corpus") if isinstance(data, dict) else None
+    name = corpus.get("name") if isinstance(corpus, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
 
 
 def load(path: str | os.PathLike[str]) -> Training:

@@ -5,7 +5,9 @@ step, a text's tokens at every step), the stage's script and styles
 (``bpeviz/ui/stepper/``, the same code the app runs) and nothing else: no request
 leaves it (a Content-Security-Policy forbids any), so a speaker can open it on any
 laptop without Python. Keys as in the app: ← → one merge, Shift+← → ten, Home/End,
-Page Up/Down, Space play/pause, ``?`` the keys.
+Page Up/Down, Space play/pause, ``?`` the keys. The file opens at the step and in the
+theme it was made from (``step``, ``theme``: the Explore page passes its own), and the
+keys still reach every step.
 
 Text from the corpus or the user travels only as JSON data (``<`` escaped, so it can
 never close the script element) and the script draws it with ``textContent``.
@@ -32,11 +34,18 @@ from bpeviz.training import Training
 
 _STEPPER = Path(__file__).resolve().parent / "ui" / "stepper"
 
+#: the themes a file can be made in (None: the system's, as the browser says)
+THEMES = ("light", "dark")
+
 _PAGE_CSS = """
-html{font-size:20px}
+html{font-size:20px;color-scheme:light dark}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
   background:#fff;color:#31333f}
 @media (prefers-color-scheme: dark){body{background:#0e1117;color:#fafafa}}
+html[data-theme=light]{color-scheme:light}
+html[data-theme=light] body{background:#fff;color:#31333f}
+html[data-theme=dark]{color-scheme:dark}
+html[data-theme=dark] body{background:#0e1117;color:#fafafa}
 main{max-width:1200px;margin:0 auto;padding:1rem 2rem 3rem}
 h1{font-size:1.6rem;margin:.3rem 0}
 h2{font-size:1.15rem;margin:1.2rem 0 .4rem}
@@ -69,13 +78,20 @@ def top_words(training: Training, n: int) -> pd.DataFrame:
 
 
 def slides_html(training: Training, *, text: str | None = None, words: int = 12,
-                byte_style: str = "gpt2", title: str | None = None) -> str:
-    """The slides of ``training`` as one HTML document (a string)."""
+                byte_style: str = "gpt2", title: str | None = None, step: int = 0,
+                theme: str | None = None) -> str:
+    """The slides of ``training`` as one HTML document (a string).
+
+    ``title``: what the training was made from (the corpus's name); ``step``: the step
+    the file opens at (clamped into the merges); ``theme``: "light" or "dark" (else the
+    system's).
+    """
     n = len(training.merges)
     hist = "slides"
-    common = {"n": n, "hist": hist, "step": 0, "strong": True}
+    step = min(max(int(step), 0), n)
+    common = {"n": n, "hist": hist, "step": step, "strong": True}
     parts: dict[str, Any] = {
-        "bv-controls": {"role": "controls", "step": 0, "n": n, "speed": "1", "seq": 0,
+        "bv-controls": {"role": "controls", "step": step, "n": n, "speed": "1", "seq": 0,
                         "hist": hist, "standalone": True},
         "bv-card": {"role": "card", **common, **views.stage_merges(training, byte_style)},
     }
@@ -92,6 +108,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     about = html.escape(f"Trained on {name}: {len(training.corpus.words):,} distinct words. "
                         "Press → for the next merge, Space to play, ? for the keys.",
                         quote=True)
+    theme_attr = f' data-theme="{theme}"' if theme in THEMES else ""
     js = (_STEPPER / "stepper.js").read_text(encoding="utf-8")
     css = (_STEPPER / "stepper.css").read_text(encoding="utf-8")
     for code in (js, css, _BOOT):
@@ -105,7 +122,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
                      '<div id="bv-words"></div>']
     return "\n".join([
         "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="en"{theme_attr}><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         # nothing may be fetched: the file is the whole show
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

@@ -53,7 +53,7 @@ def explore() -> None:
         if ctx.alg.byte_level:
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
-        slides_button()
+        slides_button(step)
 
     why_this_merge(step)
 
@@ -65,19 +65,32 @@ def explore() -> None:
     heatmap(snap)
 
 
-def slides_button() -> None:
-    """One HTML file that plays these merges anywhere, without Python or a network."""
+def page_theme() -> str | None:
+    """The theme on screen: "light" or "dark" (Streamlit's reading of the page, else the
+    ``embed_options`` theme the link forces), or None when neither says."""
+    kind = st.context.theme.type
+    if kind in ("light", "dark"):
+        return kind
+    forced = [o for o in st.query_params.get_all("embed_options")
+              if o in ("light_theme", "dark_theme")]
+    return forced[-1].removesuffix("_theme") if forced else None
+
+
+def slides_button(step: int) -> None:
+    """One HTML file that plays these merges anywhere, without Python or a network; it
+    opens at this step, in this theme."""
     text = state.get("text") or (ctx.sample.try_text if ctx.sample else "")
-    name = ctx.corpus_name
+    name, theme = ctx.corpus_name, page_theme()
     st.download_button(
         "Download offline slides", key="slides",
         data=lambda: slides_html(training, text=text[:SLIDES_TEXT] or None, words=12,
-                                 byte_style=byte_style, title=name),
+                                 byte_style=byte_style, title=name, step=step,
+                                 theme=theme),
         file_name="bpeviz-slides.html", mime="text/html", on_click="ignore",
         help="One HTML file that plays these merges with the same keys: the card, the "
              "splits of the 12 most frequent words and the Tokenize text (its first "
-             f"{SLIDES_TEXT:,} characters) at every step. It needs no Python and no "
-             "network: open it on any laptop.")
+             f"{SLIDES_TEXT:,} characters) at every step. It opens at this step, in "
+             "this theme, and needs no Python and no network: open it on any laptop.")
 
 
 #: the longest Tokenize text the slides carry
