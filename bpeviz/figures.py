@@ -57,6 +57,27 @@ HEATMAP_FIT_PRESENTATION = 620
 #: presentation mode draws at most this many symbols per axis: at the smallest legible
 #: cell (CELL_MIN_PRESENTATION) with its labels the chart then fits a 720 px screen
 HEATMAP_SYMBOLS_PRESENTATION = 24
+#: in presentation mode the columns use the page's width (cells wider than tall, up to
+#: CELL_WIDE_MAX): the figure asks for up to HEATMAP_WIDTH_PRESENTATION pixels (a 1920 px
+#: screen's main block) and Streamlit narrows it to the page; its labels are laid out for
+#: the narrowest page they may get, HEATMAP_NARROWEST_PRESENTATION (a 1280 px screen's)
+HEATMAP_WIDTH_PRESENTATION = 1700
+HEATMAP_NARROWEST_PRESENTATION = 1000
+CELL_WIDE_MAX = 90
+
+
+def label_width(text: str, font: float) -> float:
+    """About how many pixels ``text`` (a chart label, HTML-escaped) takes at ``font``
+    pixels: a wide (East Asian) character one font size, any other 0.7 of it (on the
+    generous side: an upright label that might not fit its column is turned instead).
+
+    >>> round(label_width("at", 10)), round(label_width("言", 10))
+    (14, 10)
+    """
+    import unicodedata
+
+    return sum(font if unicodedata.east_asian_width(ch) in "WF" else 0.7 * font
+               for ch in html.unescape(text))
 
 
 def heatmap_cell(n: int, presentation: bool = False) -> int:
@@ -95,9 +116,21 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
     n_rows, n_cols = len(ylab), len(xlab)
     cell = heatmap_cell(max(n_rows, n_cols), presentation)
+    longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
+    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
+    # presentation mode, as many symbols as it draws: the columns take the page's width
+    wide = presentation and 0 < n_cols <= HEATMAP_SYMBOLS_PRESENTATION
+    widest_px = max((label_width(t, 17) for t in xlab), default=0.0)
+    if wide:
+        left_px = 40 + label_width("m" * min(longest_y, 24), 17) * 0.93
+        width = int(min(HEATMAP_WIDTH_PRESENTATION, left_px + 110 + CELL_WIDE_MAX * n_cols))
+        # the narrowest column it may get (on the narrowest page it is laid out for)
+        column = (min(width, HEATMAP_NARROWEST_PRESENTATION) - left_px - 110) / n_cols
+        upright = widest_px + 8 <= column
+    else:
+        upright = longest_x <= 3 or n_cols <= 8
     if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
-        longest = max((len(html.unescape(t)) for t in xlab), default=0)
-        labels = 17 * (1.5 if longest <= 3 or n_cols <= 8 else 0.65 * min(longest, 24))
+        labels = 17 * 1.5 if upright else min(widest_px, 17 * 0.7 * 24) + 10
         cell = max(CELL_MIN_PRESENTATION,
                    min(cell, int(HEATMAP_FIT_PRESENTATION - 100 - labels) // max(n_rows, 1)))
     font = min(17 if presentation else 12, cell - 3)
@@ -146,11 +179,10 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                        "line": {"width": 3, "color": colour}},
             "showlegend": True,
         })
-    longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
-    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
-    upright = longest_x <= 3 or n_cols <= 8
     # room for the labels (automargin grows the margins to fit them, inside this size)
-    top = 40 + font * (1.5 if upright else 0.65 * min(longest_x, 24))
+    top = 40 + (font * 1.5 if upright else (
+        min(widest_px * font / 17, font * 0.7 * 24) + 10 if wide
+        else font * 0.65 * min(longest_x, 24)))
     left = 40 + font * 0.65 * min(longest_y, 24)
     ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
     layout = {
@@ -159,7 +191,7 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                   "title": {"text": "right symbol"}},
         "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
                   "ticktext": ylab, **ticks, "title": {"text": "left symbol"}},
-        "width": int(cell * n_cols + left + 110),
+        "width": width if wide else int(cell * n_cols + left + 110),
         "height": int(max(320, cell * n_rows + top + 60)),
         "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
         "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},

@@ -129,13 +129,31 @@ def is_big(corpus: Corpus) -> bool:
     return _SYMBOLS.get(corpus, None, lambda: sum(map(len, corpus.words))) > BIG_SYMBOLS
 
 
+#: Streamlit's badge while a script runs (top right: a running figure and a Stop button)
+STATUS_WIDGET = '[data-testid="stStatusWidget"]'
+#: in presentation mode the badge is hidden: on a projector the training's own progress
+#: bar says what runs, and the badge's Stop would halt the page in the middle of a talk
+HIDE_STATUS_WIDGET = f"<style>{STATUS_WIDGET}{{display:none!important}}</style>"
+
+
+def hide_status_in_presentation() -> None:
+    """In presentation mode, hide Streamlit's running badge and its Stop button (a style
+    element: it takes no room on the page)."""
+    from bpeviz.ui import state  # (bpeviz.ui imports this module)
+
+    if state.get("present"):
+        st.html(HIDE_STATUS_WIDGET)
+
+
 def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
                  label: str = "Training") -> Training:
     """The training of ``corpus`` with ``options`` (a :class:`TrainOptions`, or the
     keyword arguments of ``train``: the same options share one cached training).
 
-    Draws a progress bar while the training runs; raises the training's ValueError.
+    Draws a progress bar while the training runs (in presentation mode without
+    Streamlit's running badge and Stop button); raises the training's ValueError.
     """
+    hide_status_in_presentation()
     given = options.to_dict() if isinstance(options, TrainOptions) else options
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in given.items()))
     jobs = _big_training_job if is_big(corpus) else _training_job
