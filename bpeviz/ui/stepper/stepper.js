@@ -182,10 +182,19 @@ function namesTitle(text, marks) {
 }
 
 // a token's text from its bytes in hex ("e0 a5 8d"), a part of a character left out
+let UTF8 = null;
 function hexText(hex) {
   const bytes = String(hex || "").split(/\s+/).filter((x) => /^[0-9a-f]{2}$/i.test(x));
-  return new TextDecoder().decode(new Uint8Array(bytes.map((x) => parseInt(x, 16))))
-    .replaceAll("\ufffd", "");
+  if (!UTF8) UTF8 = new TextDecoder();
+  return UTF8.decode(new Uint8Array(bytes.map((x) => parseInt(x, 16)))).replaceAll("\ufffd", "");
+}
+
+// the names of the marks a token's bytes hold, for its title ("" when the data has none:
+// nothing decoded, so a page of plain text draws as fast as before)
+function hexNames(hex, marks) {
+  if (!marks || typeof marks !== "object") return "";
+  for (const _ in marks) return namesTitle(hexText(hex), marks);
+  return "";
 }
 
 // labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)];
@@ -199,7 +208,7 @@ function chip(labels, id, strong, isNew, notes, part, marks) {
   c.dataset.id = String(id);
   const note = notes && lab.length > 2 ? notes[lab[2]] : "";
   c.title = `id ${id} · ${lab[0]} · bytes ${lab[1]}` + (part ? ` · ${part}` : "")
-    + (note ? ` · ${note}` : "") + namesTitle(hexText(lab[1]), marks);
+    + (note ? ` · ${note}` : "") + hexNames(lab[1], marks);
   return c;
 }
 
@@ -855,7 +864,7 @@ function drawTokens(t, k) {
       c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
         + (partial ? ` · part of the character “${piece}” (its bytes: ${utf8Hex(piece)})` : "")
         + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "")
-        + namesTitle(hexText(lab[1]), d.marks);
+        + hexNames(lab[1], d.marks);
       box.append(c);
       count += 1;
       pos = Math.max(pos, end);
@@ -1029,7 +1038,7 @@ function cutChip(d, config, chars, cut, i) {
   if (partial) c.classList.add("bv-partial");
   if (unk) c.classList.add("bv-unk");
   c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}` + (unk ? " · unknown" : "")
-    + namesTitle(hexText(lab[1]), d.marks);
+    + hexNames(lab[1], d.marks);
   return c;
 }
 
