@@ -129,6 +129,8 @@ h1{font-size:2.1rem!important;padding:.1rem 0 .3rem!important}
 .bv-card .bv-big{font-size:2.1em}
 .bv-tokens{line-height:2.4}
 .bv-merges{font-size:.8em}
+/* on stage, Streamlit's running figure and Stop button are noise: from the first element */
+[data-testid="stStatusWidget"]{display:none!important}
 """
 
 
