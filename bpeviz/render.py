@@ -87,6 +87,11 @@ CSS = """
 .bv-words td.bv-num,.bv-words th.bv-num{text-align:right;font-variant-numeric:tabular-nums}
 .bv-words tr.bv-changed td{background:rgba(255,200,0,.25)}
 .bv-scroll{max-width:100%;overflow-x:auto}
+.bv-scripts{border-collapse:collapse;font-variant-numeric:tabular-nums}
+.bv-scripts th,.bv-scripts td{padding:.15rem .5rem;border-bottom:1px solid rgba(128,128,128,.3);
+  text-align:right}
+.bv-scripts th{font-weight:600;text-align:center}
+.bv-scripts td:first-child{text-align:left}
 .bv-merges td,.bv-merges th{padding:.15em .3em}
 .bv-merges td.bv-num{white-space:nowrap}
 .bv-merges td.bv-tok{white-space:pre-wrap;overflow-wrap:anywhere;min-width:2.5em;

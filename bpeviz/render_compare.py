@@ -201,6 +201,34 @@ def script_columns_help(letters: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def script_table_html(table: pd.DataFrame, letters: Sequence[str]) -> str:
+    """:func:`script_table` as HTML that fits its column: one row per script, each
+    metric a group of the configurations' letters under it, each header naming what it
+    counts on hover (:func:`script_columns_help`).
+
+    >>> from bpeviz.compare import Metrics
+    >>> m = Metrics(tokens=4, characters=8, bytes=8, words=2, word_tokens=4, split_words=1,
+    ...             unk=0)
+    >>> html = script_table_html(script_table([("A", {"Latin": m})]), ["A"])
+    >>> html.count("<tr>"), "<td>50%</td>" in html
+    (3, True)
+    """
+    helps = script_columns_help(letters)
+    top = ['<th rowspan="2" title="{}">script</th>'.format(esc(helps["script"])),
+           '<th rowspan="2" title="{}">words</th>'.format(esc(helps["words"]))]
+    top += [f'<th colspan="{len(letters)}">{esc(short)}</th>'
+            for short in SCRIPT_METRICS.values()]
+    under = [f'<th title="{esc(helps[f"{short} {letter}"])}">{esc(letter)}</th>'
+             for short in SCRIPT_METRICS.values() for letter in letters]
+    rows = []
+    for record in table.to_dict("records"):
+        cells = [f"<td>{esc(record[name])}</td>" for name in table.columns]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return ('<div class="bv-scroll"><table class="bv-scripts"><thead><tr>' + "".join(top)
+            + "</tr><tr>" + "".join(under) + "</tr></thead><tbody>" + "".join(rows)
+            + "</tbody></table></div>")
+
+
 def _percent(value: object) -> str:
     """A share written as a percentage to 3 significant places, "–" for none.
 

@@ -148,10 +148,7 @@ def lockstep() -> None:
     if len(scripts):
         st.markdown("**By script** (the script most of a word's letters are in; hover a "
                     "header for what it counts)")
-        helps = render_compare.script_columns_help(letters)
-        st.dataframe(scripts, hide_index=True, width="stretch",
-                     column_config={name: st.column_config.TextColumn(name, help=helps[name])
-                                    for name in scripts.columns})
+        st.html(render_compare.script_table_html(scripts, letters))
 
     st.subheader("Metrics as the merges go on" if kinds == ["merge step"] else
                  "Metrics as training goes on")
