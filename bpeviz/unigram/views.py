@@ -141,10 +141,9 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
                  "were put back (every character of the corpus stays in the vocabulary).")
     kept = len(getattr(after, "restored", ()))
     if kept:
-        text += (f" {kept:,} {'character' if kept == 1 else 'characters'} of the corpus "
-                 "that the trainer's own model has dropped (re-estimation or pruning) "
-                 f"{'stays' if kept == 1 else 'stay'}, at the lowest score: every round "
-                 "keeps every character, as SentencePiece's vocabulary does.")
+        text += (f" {kept:,} {'character' if kept == 1 else 'characters'} the trainer "
+                 f"dropped {'stays' if kept == 1 else 'stay'} at the lowest score (every "
+                 "round keeps every character).")
     return text
 
 
