@@ -1037,8 +1037,10 @@ function cutChip(d, config, chars, cut, i) {
   c.dataset.id = String(id);
   if (partial) c.classList.add("bv-partial");
   if (unk) c.classList.add("bv-unk");
-  c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}` + (unk ? " · unknown" : "")
-    + hexNames(lab[1], d.marks);
+  // an unknown token stands for text the vocabulary lacks: its bytes are its own text's
+  const bytes = unk ? utf8Hex(chars.slice(cut.starts[i], cut.ends[i]).join("")) : lab[1];
+  c.title = `id ${id} · ${lab[0]} · bytes ${bytes || "-"}` + (unk ? " · unknown" : "")
+    + hexNames(bytes, d.marks);
   return c;
 }
 

@@ -106,3 +106,17 @@ test("Compare's chips draw a lone mark on a dotted circle and name it, never a s
   assert.equal(chips[1].getAttribute("dir"), "auto");
   assert.match(chips[1].title, /U\+094D DEVANAGARI SIGN VIRAMA/);
 });
+
+test("an unknown chip on Compare names its own text's bytes, not another unknown's", () => {
+  const text = "T👍";
+  // one <unk> label for every unknown: its bytes are those of the first it met ("T")
+  const history = { words: [[0, 0]], forms: [[[0, [0, 0], [0, 1], [1, 2], [2, 2]]]] };
+  const config = { label: "A", colour: "#123", unit: "step", last: 1, steps: [[0, 0, 0]],
+    sizes: [[0, 10, 0]], history, labels: { 0: ["<unk>", "54"] }, nbytes: {} };
+  mountIn(mount, doc, "cmp", { role: "compare", mode: "step", lo: 0, n: 1, step: 0, hist: "h",
+    text, marks: {}, configs: [config, config] });
+  const chips = host(doc, "cmp").querySelectorAll("span.bv-chip");
+  assert.match(chips[0].title, /bytes 54 · unknown/);
+  assert.match(chips[1].title, /bytes f0 9f 91 8d · unknown/);
+  assert.ok(chips[1].classList.contains("bv-unk"));
+});
