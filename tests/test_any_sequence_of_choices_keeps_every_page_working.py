@@ -98,6 +98,8 @@ TOTAL_STEPS = int(os.environ.get("BPEVIZ_MACHINE_STEPS", "30"))
 EXAMPLES = int(os.environ.get("BPEVIZ_MACHINE_EXAMPLES", "18"))
 #: rule applications a run makes at least (with the default steps and examples)
 AT_LEAST = 300 if TOTAL_STEPS * EXAMPLES >= 540 else 0
+#: at most this many runs (each from the next seed) to reach AT_LEAST
+RUNS = 4
 
 
 def _opened_files() -> dict[str, tuple[str, object]]:
@@ -577,10 +579,9 @@ def _seed() -> int:
 
 
 def test_any_sequence_of_choices_keeps_every_page_working():
-    seed = _seed()
-    how = (f"seed {seed}: rerun this sequence with pytest --hypothesis-seed={seed} "
-           f"(or BPEVIZ_MACHINE_SEED={seed})")
-    print(how, flush=True)
+    """Runs of the machine, each from its own seed, until at least AT_LEAST rules were
+    applied (Hypothesis ends some examples early, so one run may make fewer)."""
+    first = _seed()
     APPLIED["rules"] = 0
     started = time.monotonic()
     loggers = [logging.getLogger()] + [  # Streamlit's own loggers may not propagate
@@ -588,15 +589,23 @@ def test_any_sequence_of_choices_keeps_every_page_working():
         if not logger.propagate]
     for logger in loggers:
         logger.addHandler(FAILURES)
-    machine = hypothesis.seed(seed)(type("AnyUserRun", (AnyUser,), {}))
     try:
-        run_state_machine_as_test(machine, settings=settings(
-            max_examples=EXAMPLES, stateful_step_count=TOTAL_STEPS, deadline=None,
-            derandomize=False, database=None, print_blob=False,
-            suppress_health_check=list(HealthCheck)))
-    except BaseException as err:
-        err.add_note(how)
-        raise
+        for run in range(RUNS):
+            seed = (first + run) % 2**32
+            how = (f"seed {seed}: rerun this sequence with pytest --hypothesis-seed={seed} "
+                   f"(or BPEVIZ_MACHINE_SEED={seed})")
+            print(how, flush=True)
+            machine = hypothesis.seed(seed)(type("AnyUserRun", (AnyUser,), {}))
+            try:
+                run_state_machine_as_test(machine, settings=settings(
+                    max_examples=EXAMPLES, stateful_step_count=TOTAL_STEPS, deadline=None,
+                    derandomize=False, database=None, print_blob=False,
+                    suppress_health_check=list(HealthCheck)))
+            except BaseException as err:
+                err.add_note(how)
+                raise
+            if APPLIED["rules"] >= AT_LEAST:
+                break
     finally:
         for logger in loggers:
             logger.removeHandler(FAILURES)
