@@ -235,21 +235,35 @@ def splits_html(
     A word longer than ``max_chips`` tokens shows its first ones and how many are left;
     a long word is cut too.
     """
-    out = ['<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
-           '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
+    out = [WORDS_HEAD]
     for index, word, count, symbols, ids, changed in rows:
         chips = "".join(symbol_chip(s, i, byte_style, new=(i == new_token_id and changed),
                                     strong=strong, notes=notes)
                         for s, i in zip(symbols[:max_chips], ids[:max_chips]))
-        if len(ids) > max_chips:
-            chips += f'<span class="bv-muted"> … and {len(ids) - max_chips:,} more</span>'
-        badge = '<span class="bv-badge">changed</span>' if changed else ""
-        shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
-        out.append(f'<tr class="{"bv-changed" if changed else ""}">'
-                   f'<td class="bv-num">{int(index) + 1}</td><td>{bdi(shown)}{badge}</td>'
-                   f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
+        out.append(word_row(index, word, count, chips, len(ids) - max_chips, changed))
     out.append("</tbody></table>")
     return "".join(out)
+
+
+#: the head of a table of words and their splits (:func:`word_row` its rows)
+WORDS_HEAD = ('<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
+              '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>')
+
+
+def word_row(index: int, word: str, count: int, chips: str, more: int, changed: bool) -> str:
+    """One row of a table of words: its number, the word (isolated, cut at 120
+    characters), its count and its chips (``more``: how many chips were left out).
+
+    >>> word_row(0, "low", 5, "<chip>", 0, True).count("<td")
+    4
+    """
+    if more > 0:
+        chips += f'<span class="bv-muted"> … and {more:,} more</span>'
+    badge = '<span class="bv-badge">changed</span>' if changed else ""
+    shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
+    return (f'<tr class="{"bv-changed" if changed else ""}">'
+            f'<td class="bv-num">{int(index) + 1}</td><td>{bdi(shown)}{badge}</td>'
+            f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
 
 
 def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: str,

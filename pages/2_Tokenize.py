@@ -11,7 +11,7 @@ from bpeviz.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.render_explain import trace_html
 from bpeviz.sampling import dropout_sampler, segmentation_cloud
 from bpeviz.ui import stage
-from bpeviz.ui.unigram import unigram_tokenize
+from bpeviz.ui.unigram import cloud_subject, unigram_tokenize
 
 ctx = ui.page("Tokenize")
 if ctx.alg.step_kind == "prune":  # Viterbi at a pruning round
@@ -152,17 +152,9 @@ def dropout_cloud(snap) -> None:
                        0.05, key="dcloud_p")
     seed = cols[2].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0,
                                 key="dcloud_seed", help="The same seed draws the same samples")
-    whole = text[:CLOUD_CHARS]
-    words = list(dict.fromkeys(w[:CLOUD_CHARS] for w in text.split()))
-    choices = [whole, *(w for w in words if w != whole)]
-    if st.session_state.get("dcloud_of") not in choices:  # a new text: its longest word
-        st.session_state["dcloud_of"] = max(words, key=len) if words else whole
-    sampled = st.selectbox(
-        "Sample the segmentations of", choices, key="dcloud_of",
-        format_func=lambda c: ("the whole text" + (f" (its first {CLOUD_CHARS} characters)"
-                                                  if len(text) > CLOUD_CHARS else "")
-                               if c == whole else views.visible(c)[:80]),
-        help="A word of the text shows few cuts, each often; a long text shows many.")
+    sampled = cloud_subject(text, "dcloud_of", CLOUD_CHARS,
+                            "A word of the text shows few cuts, each often; a long text "
+                            "shows many.")
     try:
         cloud = segmentation_cloud(dropout_sampler(snap, float(p)), sampled, int(samples),
                                    int(seed), key=lambda t: t.id)

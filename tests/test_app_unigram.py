@@ -79,7 +79,10 @@ def chip_rows(body: str) -> dict[str, list[str]]:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
         if len(cells) != 4:
             continue
-        word = html.unescape(re.sub(r"<[^>]+>.*", "", cells[1]))
+        # the word, isolated in <bdi> (a badge may follow it)
+        isolated = re.match(r"<bdi>(.*?)</bdi>", cells[1], re.S)
+        word = html.unescape(isolated.group(1) if isolated
+                             else re.sub(r"<[^>]+>.*", "", cells[1]))
         rows[word] = [html.unescape(c) for c in
                       re.findall(r'<span class="bv-chip[^"]*"[^>]*>(.*?)</span>', cells[3])]
     return rows

@@ -440,6 +440,22 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
 DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer 自然语言处理 ありがとう 👍🏽"
 
 
+def cloud_subject(text: str, key: str, chars: int, help: str) -> str:
+    """The select box of what a segmentation cloud samples: the whole text (its first
+    ``chars`` characters) or one of its words; a new text starts at its longest word."""
+    whole = text[:chars]
+    words = list(dict.fromkeys(w[:chars] for w in text.split()))
+    choices = [whole, *(w for w in words if w != whole)]
+    if st.session_state.get(key) not in choices:
+        st.session_state[key] = max(words, key=len) if words else whole
+    return st.selectbox(
+        "Sample the segmentations of", choices, key=key,
+        format_func=lambda c: ("the whole text" + (f" (its first {chars} characters)"
+                                                  if len(text) > chars else "")
+                               if c == whole else views.visible(c)[:80]),
+        help=help)
+
+
 def _edited() -> None:
     st.session_state["text_edited"] = True
 
@@ -485,17 +501,9 @@ def unigram_tokenize(ctx) -> None:
                                    key="ucloud_n")
     alpha = cols[1].slider("alpha (0: every split equally likely; larger: the best split "
                            "more often)", 0.0, 2.0, 0.1, 0.05, key="ucloud_alpha")
-    whole = text[:CLOUD_CHARS]
-    words = list(dict.fromkeys(w[:CLOUD_CHARS] for w in text.split()))
-    choices = [whole, *(w for w in words if w != whole)]
-    if st.session_state.get("ucloud_of") not in choices:  # a new text: its longest word
-        st.session_state["ucloud_of"] = max(words, key=len) if words else whole
-    sampled = st.selectbox(
-        "Sample the segmentations of", choices, key="ucloud_of",
-        format_func=lambda c: ("the whole text" + (f" (its first {CLOUD_CHARS} characters)"
-                                                  if len(text) > CLOUD_CHARS else "")
-                               if c == whole else views.visible(c)[:80]),
-        help="A word of the text shows few splits, each often; a long text shows many.")
+    sampled = cloud_subject(text, "ucloud_of", CLOUD_CHARS,
+                            "A word of the text shows few splits, each often; a long text "
+                            "shows many.")
     cloud = segmentation_cloud(step.model, sampled, int(samples), float(alpha))
     best = tuple(t.text for t in step.model.encode(sampled))
     rows = [{"times": n, "share": n / int(samples),

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bpeviz import render
-from bpeviz.display import label, visible
+from bpeviz.display import label
 from bpeviz.render import esc
 from bpeviz.unigram.model import UnigramModel, UnigramTraining
 from bpeviz.unigram.views import (
@@ -78,17 +78,11 @@ def splits_html(rows: Sequence[tuple[int, str, int, Sequence[str], bool]], model
     """Words and their splits, ``(index, word, count, pieces, changed)`` per row, drawn as
     :func:`bpeviz.render.splits_html` draws a merge training's, each piece a
     :func:`piece_chip` of ``model`` (unknown pieces hatched)."""
-    out = ['<table class="bv-words"><thead><tr><th class="bv-num">#</th><th>word</th>'
-           '<th class="bv-num">count</th><th>split</th></tr></thead><tbody>']
+    out = [render.WORDS_HEAD]
     for index, word, count, pieces, changed in rows:
         chips = "".join(piece_chip(model, p, byte_style, strong) for p in pieces[:max_chips])
-        if len(pieces) > max_chips:
-            chips += f'<span class="bv-muted"> … and {len(pieces) - max_chips:,} more</span>'
-        badge = '<span class="bv-badge">changed</span>' if changed else ""
-        shown = visible(word[:120]) + ("…" if len(word) > 120 else "")
-        out.append(f'<tr class="{"bv-changed" if changed else ""}">'
-                   f'<td class="bv-num">{int(index) + 1}</td><td>{esc(shown)}{badge}</td>'
-                   f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
+        out.append(render.word_row(index, word, count, chips, len(pieces) - max_chips,
+                                   changed))
     out.append("</tbody></table>")
     return "".join(out)
 
