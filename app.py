@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from bpeviz import figures, glossary, render, ui, views
+from bpeviz import ui
+from bpeviz.analysis import views
+from bpeviz.present import figures, glossary, render
 
 ctx = ui.page("Home")
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation

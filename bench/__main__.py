@@ -185,10 +185,10 @@ def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
     try:
         import tiktoken
 
-        from bpeviz import encoding
+        from bpeviz.core import encoding
         from bpeviz.formats import export  # noqa: F401
     except ImportError as err:
-        note("3. encoding vs tiktoken", f"needs bpeviz.encoding and bpeviz.formats ({err})")
+        note("3. encoding vs tiktoken", f"needs bpeviz.core.encoding and bpeviz.formats ({err})")
         return
     if not hasattr(Snapshot, "encode") or not hasattr(Snapshot, "export"):
         note("3. encoding vs tiktoken", "Snapshot.encode / Snapshot.export do not exist yet")
@@ -336,7 +336,7 @@ def bench_explore(args: argparse.Namespace, results: dict[str, Any]) -> None:
     try:
         from streamlit.testing.v1 import AppTest
 
-        from bpeviz.limits import LIMITS
+        from bpeviz.core.limits import LIMITS
     except ImportError as err:
         note("4. Explore page rerun", f"streamlit or the app cannot be imported ({err})")
         return
@@ -511,7 +511,7 @@ def main() -> None:
     import numpy
     import tokenizers
 
-    import bpeviz.training
+    import bpeviz.core.training
 
     print(f"bpeviz benchmarks: {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, numpy {numpy.__version__}, "

@@ -18,9 +18,9 @@ from collections.abc import Callable
 
 from bench.data import MB, corpus_text, describe
 from bpeviz import Corpus, train
-from bpeviz.compare import compare
-from bpeviz.curves import metric_curve, sample_steps
-from bpeviz.recount import replay_on
+from bpeviz.analysis.compare import compare
+from bpeviz.analysis.curves import metric_curve, sample_steps
+from bpeviz.analysis.recount import replay_on
 
 
 def timed(fn: Callable[[], object], repeats: int) -> float:
@@ -41,7 +41,7 @@ def bench_page(moves: int) -> None:
 
     from streamlit.testing.v1 import AppTest
 
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     corpus = corpus_text(1)[: LIMITS.text_chars]
     text = corpus_text(1, offset=1)[: LIMITS.input_chars]

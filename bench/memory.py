@@ -40,7 +40,7 @@ def rss_mb() -> float:
 
 
 def live_trainings() -> int:
-    from bpeviz.training import Training
+    from bpeviz.core.training import Training
 
     return sum(1 for o in gc.get_objects() if isinstance(o, Training))
 

@@ -65,7 +65,7 @@ def cpu_note(cpu: list[float]) -> str:
 
 
 def bench_replay(repeats: int) -> None:
-    from bpeviz.recount import replay_on
+    from bpeviz.analysis.recount import replay_on
 
     training = train(Corpus.from_text(corpus_text(5), "gpt2"), "bbpe", merges=30_000)
     corpus = Corpus.from_text(corpus_text(1, offset=5), "gpt2")
@@ -118,7 +118,7 @@ def bench_memory() -> None:
 
 
 def bench_payload() -> None:
-    from bpeviz import views
+    from bpeviz.analysis import views
 
     training = train(Corpus.from_text(corpus_text(5), "gpt2"), "bbpe", merges=50_000)
     for style in ("gpt2", "hex"):
@@ -163,7 +163,7 @@ def _app(state: dict) -> object:
 
 
 def bench_explore(moves: int) -> None:
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     text = corpus_text(10)[: LIMITS.text_chars]
     at = _app({"source": "paste", "paste": text, "algo": "bbpe", "merges": LIMITS.merges})
@@ -191,7 +191,7 @@ def bench_explore(moves: int) -> None:
 
 
 def bench_vocabulary(moves: int) -> None:
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     text = corpus_text(10)[: LIMITS.text_chars]
     at = _app({"source": "paste", "paste": text, "algo": "bbpe", "merges": LIMITS.merges})
@@ -217,7 +217,7 @@ def bench_vocabulary(moves: int) -> None:
 
 
 def bench_compare(moves: int) -> None:
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     corpus = corpus_text(10)[: LIMITS.text_chars]
     text = corpus_text(1, offset=10)[:2_000]

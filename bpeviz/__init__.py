@@ -10,11 +10,11 @@ The public API::
 This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 """
 
-from bpeviz.corpus import Corpus
-from bpeviz.serialize import load
-from bpeviz.snapshot import Snapshot
-from bpeviz.symbols import ALGORITHMS
-from bpeviz.training import Merge, Training, TrainOptions, replay, train
+from bpeviz.core.serialize import load
+from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.training import Merge, Training, TrainOptions, replay, train
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.symbols import ALGORITHMS
 
 __all__ = [
     "ALGORITHMS",

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bpeviz import algorithms
-from bpeviz.corpus import Corpus
-from bpeviz.pretokenize import PRETOKENIZERS
-from bpeviz.training import SCORINGS, TIE_BREAKS, train
+from bpeviz.core.training import SCORINGS, TIE_BREAKS, train
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.pretokenize import PRETOKENIZERS
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
+    from bpeviz.core.snapshot import Snapshot
 
 
 class _Progress:
@@ -86,7 +86,7 @@ def _run_train(args: argparse.Namespace) -> int:
         scoring=args.scoring, min_frequency=args.min_frequency,
         progress=None if args.quiet else _Progress(),
     )
-    from bpeviz.serialize import save_training
+    from bpeviz.core.serialize import save_training
 
     # the corpus's file name goes with the training: the slides are titled with it
     save_training(training, args.out, corpus_name=os.path.basename(args.input))
@@ -210,7 +210,7 @@ def _add_explain(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    from bpeviz.explain import describe, describe_trace, to_dict, trace_dict
+    from bpeviz.analysis.explain import describe, describe_trace, to_dict, trace_dict
     from bpeviz.formats import import_path
 
     training = import_path(args.training)
@@ -246,9 +246,9 @@ def _add_slides(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_slides(args: argparse.Namespace) -> int:
+    from bpeviz.core.serialize import saved_corpus_name
     from bpeviz.formats import import_path
-    from bpeviz.serialize import saved_corpus_name
-    from bpeviz.slides import write_slides
+    from bpeviz.present.slides import write_slides
 
     training = import_path(args.training)
     text = sys.stdin.read() if args.text == "-" else args.text

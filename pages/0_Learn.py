@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from bpeviz import algorithms, glossary, ui
-from bpeviz.lesson import LESSON_SAMPLES, SMALL_SAMPLES, Sym
-from bpeviz.render_explain import trace_html, why_merge_html
-from bpeviz.render_lesson import lesson_step_html
+from bpeviz import algorithms, ui
+from bpeviz.analysis.lesson import LESSON_SAMPLES, SMALL_SAMPLES, Sym
+from bpeviz.present import glossary
+from bpeviz.present.render_explain import trace_html, why_merge_html
+from bpeviz.present.render_lesson import lesson_step_html
 from bpeviz.samples import SAMPLES
 from bpeviz.ui import lesson as learn
 

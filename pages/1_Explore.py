@@ -4,11 +4,13 @@ import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from bpeviz import figures, glossary, render, ui, views
-from bpeviz.explain import explain
-from bpeviz.limits import LIMITS
-from bpeviz.render_explain import merge_trees_html, trace_html, why_merge_html
-from bpeviz.slides import slides_html
+from bpeviz import ui
+from bpeviz.analysis import views
+from bpeviz.analysis.explain import explain
+from bpeviz.core.limits import LIMITS
+from bpeviz.present import figures, glossary, render
+from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
+from bpeviz.present.slides import slides_html
 from bpeviz.ui import opened, stage, state
 from bpeviz.ui.unigram import unigram_explore
 

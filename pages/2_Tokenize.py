@@ -3,13 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from bpeviz import glossary, render, ui, views
+from bpeviz import ui
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.explain import text_words
-from bpeviz.limits import LIMITS
-from bpeviz.render_dropout import CLOUD_ROWS, dropout_cloud_html
-from bpeviz.render_explain import trace_html
-from bpeviz.sampling import dropout_sampler, segmentation_cloud
+from bpeviz.analysis import views
+from bpeviz.analysis.explain import text_words
+from bpeviz.analysis.sampling import dropout_sampler, segmentation_cloud
+from bpeviz.core.limits import LIMITS
+from bpeviz.present import glossary, render
+from bpeviz.present.render_dropout import CLOUD_ROWS, dropout_cloud_html
+from bpeviz.present.render_explain import trace_html
 from bpeviz.ui import stage
 from bpeviz.ui.unigram import cloud_subject, unigram_tokenize
 

@@ -3,9 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from bpeviz import figures, glossary, render, ui, views
+from bpeviz import ui
+from bpeviz.analysis import views
 from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
+from bpeviz.present import figures, glossary, render
 from bpeviz.ui import opened
 from bpeviz.ui.unigram import unigram_vocabulary
 

@@ -70,7 +70,7 @@ def engine(request, monkeypatch) -> str:
 
     The choice is ``BPEVIZ_ENGINE`` (read by training, snapshots and encoders at each
     call); for "python" the compiled module is also hidden, so no C code can run.
-    Cached encoders are kept per engine (bpeviz.encoding.encoder), so none crosses over.
+    Cached encoders are kept per engine (bpeviz.core.encoding.encoder), so none crosses over.
     """
     from bpeviz import engine as engines
 

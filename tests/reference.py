@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from bpeviz.symbols import initial_symbols, join
+from bpeviz.text.symbols import initial_symbols, join
 
 
 def apply_merge(split: list, left, right, token) -> list:

@@ -13,7 +13,7 @@ import pytest
 from bpeviz import Corpus, algorithms, load, train
 from bpeviz.algorithms import BPE, Algorithm
 from bpeviz.cli import main
-from bpeviz.training import base_vocabulary, make_options, replay
+from bpeviz.core.training import base_vocabulary, make_options, replay
 from tests.reference import naive_train
 
 TOY = Algorithm(

@@ -44,8 +44,8 @@ from hypothesis.stateful import (
 from streamlit.testing.v1 import AppTest
 
 from bpeviz import train
+from bpeviz.core.limits import LIMITS
 from bpeviz.formats import import_files
-from bpeviz.limits import LIMITS
 from bpeviz.samples import load_sample
 from bpeviz.ui import state as app_state
 from bpeviz.ui import train_options

@@ -15,10 +15,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpeviz import Corpus, train
+from bpeviz.analysis.text_history import tokens_at
+from bpeviz.analysis.views import expand_stage_merges
 from bpeviz.samples import SAMPLES, load_sample, sample_bytes
-from bpeviz.text_history import tokens_at
 from bpeviz.ui import train_options
-from bpeviz.views import expand_stage_merges
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = ["app.py", "pages/1_Explore.py", "pages/2_Tokenize.py", "pages/3_Compare.py",
@@ -374,7 +374,7 @@ def test_hostile_corpus_and_text_are_escaped_everywhere():
 def test_hover_titles_survive_the_sanitizer_of_st_html():
     """DOMPurify (st.html) drops a whole attribute holding ``</script``, ``-->`` or ``]>``:
     chip titles break those with an invisible word joiner and keep everything else."""
-    from bpeviz.render import chip
+    from bpeviz.present.render import chip
 
     drops = re.compile(r"((--!?|])>)|<\/(style|script|title|xmp|textarea|noscript|iframe|"
                        r"noembed|noframes)", re.I)  # DOMPurify 3.4, SAFE_FOR_XML
@@ -420,7 +420,7 @@ def test_a_vocabulary_size_below_the_alphabet_is_explained():
 
 
 def test_too_many_merges_names_the_limit_and_the_cli():
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     at = open_page("pages/1_Explore.py", merges=LIMITS.merges + 1)
     ok(at)
@@ -429,7 +429,7 @@ def test_too_many_merges_names_the_limit_and_the_cli():
 
 
 def test_too_many_distinct_words_names_the_limit():
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     words = " ".join(f"w{i}" for i in range(LIMITS.unique_words + 1))
     at = open_page("pages/1_Explore.py", source="paste", paste=words)
@@ -441,7 +441,7 @@ def test_too_many_distinct_words_names_the_limit():
 def test_a_corpus_past_the_character_limit_names_it_offers_the_cli_and_keeps_the_text(
         monkeypatch):
     import bpeviz.ui.training as cache
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     calls = []
     monkeypatch.setattr(cache, "train", lambda *a, **k: calls.append(k))
@@ -456,7 +456,7 @@ def test_a_corpus_past_the_character_limit_names_it_offers_the_cli_and_keeps_the
 
 
 def test_a_vocabulary_size_past_the_merge_limit_names_it_and_the_cli():
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     at = open_page("pages/1_Explore.py", size_by="vocab", vocab=LIMITS.merges + 1_000)
     ok(at)
@@ -653,6 +653,7 @@ def test_the_engine_and_its_view_helpers_do_not_import_streamlit():
     import subprocess
     import sys
 
-    code = ("import sys, bpeviz, bpeviz.render, bpeviz.views, bpeviz.limits, bpeviz.samples;"
+    code = ("import sys, bpeviz, bpeviz.present.render, bpeviz.analysis.views, bpeviz.core.limits,"
+            " bpeviz.samples;"
             "sys.exit('streamlit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(APP).parent).returncode == 0

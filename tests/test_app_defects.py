@@ -12,7 +12,9 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, figures, train, views
+from bpeviz import Corpus, train
+from bpeviz.analysis import views
+from bpeviz.present import figures
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
 from tests.test_app import ok, open_page, plain
@@ -167,7 +169,7 @@ def test_the_heatmap_caption_speaks_of_a_red_square_only_when_there_is_one():
 
 
 def test_the_paste_box_has_a_train_button_and_names_the_limit():
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     at = open_page("pages/1_Explore.py", source="paste")
     box = at.sidebar.text_area(key="w_paste")

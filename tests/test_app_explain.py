@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bpeviz.views import visible
+from bpeviz.analysis.views import visible
 from tests.test_app import body_with, ok, open_page, reference
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
@@ -102,7 +102,7 @@ def test_words_in_the_panel_are_escaped():
 # -- the glossary -------------------------------------------------------------------------
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_tokenize_explains_the_notations_of_its_tokens(algorithm):
-    from bpeviz.glossary import token_notes
+    from bpeviz.present.glossary import token_notes
 
     training = reference(algorithm)
     text = "lowest newer 自然语言处理 👍🏽 ŋŋ <b>x</b>"

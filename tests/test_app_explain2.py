@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from bpeviz.glossary import CHIP_NOTES, chip_note
-from bpeviz.views import label, visible
+from bpeviz.analysis.views import label, visible
+from bpeviz.present.glossary import CHIP_NOTES, chip_note
 from tests.test_app import body_with, ok, open_page, reference, stage
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
@@ -182,7 +182,7 @@ def test_home_and_vocabulary_chips_carry_their_notes(page, marker):
 @pytest.mark.parametrize(("algorithm", "sample", "step", "key"), [
     ("bbpe", "tour", 3, "byte-gpt2"), ("wordpiece", "hug", 2, "wordpiece-prefix")])
 def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, key):
-    from bpeviz.glossary import notes
+    from bpeviz.present.glossary import notes
 
     training = reference(algorithm, sample=sample)
     at = open_page("pages/1_Explore.py", algo=algorithm, sample=sample, step=step)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bpeviz.lesson import LESSON_SAMPLES, lesson_training
+from bpeviz.analysis.lesson import LESSON_SAMPLES, lesson_training
 from bpeviz.samples import SAMPLES
 from tests.test_app import body_with, html_bodies, ok, open_page
 from tests.test_app import stage as stage_data
@@ -16,7 +16,7 @@ from tests.test_app import stage as stage_data
 ALGORITHMS = ["bpe", "wordpiece", "bbpe"]
 LEARN = "pages/0_Learn.py"
 TAGS = {"style", "div", "p", "span", "table", "thead", "tbody", "tr", "th", "td",
-        "bdi"}  # a user's word isolated (bpeviz.render.bdi)
+        "bdi"}  # a user's word isolated (bpeviz.present.render.bdi)
 
 
 def lesson_head(at) -> dict[str, str]:

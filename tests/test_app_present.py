@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bpeviz import figures
+from bpeviz.present import figures
 from tests.test_app import chart_spec, ok, open_page
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, views
+from bpeviz import Corpus
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.analysis import views
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES, sample_bytes
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram.cards import CARD_PIECES

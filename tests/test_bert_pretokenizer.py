@@ -13,7 +13,7 @@ from tokenizers.pre_tokenizers import BertPreTokenizer
 
 from bpeviz import Corpus, train
 from bpeviz.formats import import_files
-from bpeviz.pretokenize import PRETOKENIZERS, words
+from bpeviz.text.pretokenize import PRETOKENIZERS, words
 
 TEXTS = [
     "Hello, world!! a$b x\u3000y \x1cz don't 2024-01-31 ¿qué? ＜＞ «oui» ©",

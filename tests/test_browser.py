@@ -349,8 +349,8 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
     """A tokenizer file whose tokens are HTML, JavaScript, Markdown and LaTeX: opened on
     the Vocabulary page and used on Tokenize, its tokens show as text in the spans, their
     hover titles and the token table."""
+    from bpeviz.analysis.views import label
     from bpeviz.formats import import_files
-    from bpeviz.views import label
 
     files = _payload_training(algorithm).at().export(fmt)
     opened = import_files(files)
@@ -358,7 +358,7 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
     assert all(p + "\n" in whole for p in PAYLOADS), "every payload is one token"
     tokens = list(opened.at(len(opened.merges)).encode(PAYLOAD_TEXT))
     assert not any(t.partial or t.unk for t in tokens)
-    from bpeviz.glossary import chip_note
+    from bpeviz.present.glossary import chip_note
 
     notes = [chip_note(opened, t.text) for t in tokens]  # what the marks mean (as drawn)
     titles = [f"id {t.id} · {label(t.text, 'gpt2')} · bytes {bytes(t.bytes).hex(' ')}"
@@ -423,7 +423,7 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
 def test_hostile_tokens_in_the_vocabulary_table_tree_and_chart_hover(page, server):
     """The same tokens trained from a pasted corpus: the Vocabulary page's table, merge
     tree and chart hover show them as text."""
-    from bpeviz.views import label
+    from bpeviz.analysis.views import label
 
     training = _payload_training("bpe")
     last = len(training.merges)

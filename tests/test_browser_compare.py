@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz import compare as cmp
-from bpeviz.compare import compare
+from bpeviz.analysis import compare as cmp
+from bpeviz.analysis.compare import compare
 from tests.test_app import reference
 from tests.test_browser import browser, go, no_error, page, ready  # noqa: F401 (fixtures)
 
@@ -199,7 +199,7 @@ DOTS = """() => [...document.querySelectorAll('.js-plotly-plot')]
 def expected_dots(text: str, algorithms: tuple[str, ...], step: int) -> list[list[float]]:
     """Each configuration's dot on the default curve (tokens per word against merge
     step): the curve's sampled point nearest to its step, as curve_figure puts it."""
-    from bpeviz.curves import metric_curve
+    from bpeviz.analysis.curves import metric_curve
     from bpeviz.ui.state import SETTINGS
 
     metric = SETTINGS["cmp_metric"].default

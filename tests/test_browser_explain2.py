@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.glossary import CHIP_NOTES, chip_note
-from bpeviz.views import label
+from bpeviz.analysis.views import label
+from bpeviz.present.glossary import CHIP_NOTES, chip_note
 from tests.test_app import reference
 from tests.test_browser import browser, no_error, ready, screenshots  # noqa: F401
 from tests.test_browser_stage import blur, hook, settled

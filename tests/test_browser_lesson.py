@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.lesson import lesson_training
+from bpeviz.analysis.lesson import lesson_training
 from tests.test_browser import browser, ready  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser

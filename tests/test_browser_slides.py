@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import encoding, train
+from bpeviz import train
+from bpeviz.core import encoding
+from bpeviz.core.serialize import save_training
 from bpeviz.samples import SAMPLES, load_sample
-from bpeviz.serialize import save_training
 from bpeviz.ui import train_options
 
 pytestmark = pytest.mark.browser

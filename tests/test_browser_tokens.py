@@ -9,7 +9,8 @@ import urllib.parse
 
 import pytest
 
-from bpeviz import encoding, train
+from bpeviz import train
+from bpeviz.core import encoding
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.ui import train_options
 from tests.test_browser import browser, no_error, page, ready  # noqa: F401

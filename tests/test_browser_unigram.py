@@ -17,7 +17,8 @@ from __future__ import annotations
 import pytest
 
 import tests.test_browser as tb
-from bpeviz import render, views
+from bpeviz.analysis import views
+from bpeviz.present import render
 from bpeviz.unigram.cards import CARD_PIECES_PRESENTING
 from bpeviz.unigram.views import used_removals
 from tests.test_app_unigram import sample_training

@@ -123,7 +123,7 @@ def test_export_vocab_for_wordpiece(tmp_path):
 def test_errors_are_one_line_on_stderr_with_exit_2(saved, tmp_path, capsys, args, message):
     _, path = saved
     corrupt = tmp_path / "corrupt.json"
-    corrupt.write_text('{"format": "bpeviz.training", ')
+    corrupt.write_text('{"format": "bpeviz.core.training", ')
     separate = tmp_path / "separate.json"
     train(Corpus.from_text(SEED_004_TEXT), "bpe", merges=5, marker="</w>").save(str(separate))
     names = {"missing": tmp_path / "nope.json", "training": path, "corrupt": corrupt,

@@ -1,5 +1,5 @@
-"""bpeviz.compare: differences, metrics and equal-vocabulary steps, each checked against a
-direct computation written here from the definitions (bpeviz.compare's docstring)."""
+"""bpeviz.analysis.compare: differences, metrics and equal-vocabulary steps, each checked against a
+direct computation written here from the definitions (bpeviz.analysis.compare's docstring)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.compare import (
+from bpeviz.analysis.compare import (
     SCRIPTS,
     compare,
     metrics,
@@ -24,8 +24,8 @@ from bpeviz.compare import (
     vocabulary_size,
     word_spans,
 )
-from bpeviz.curves import metric_curve, sample_steps
-from bpeviz.encoding import known_ids
+from bpeviz.analysis.curves import metric_curve, sample_steps
+from bpeviz.core.encoding import known_ids
 from bpeviz.formats import import_files
 
 SETTINGS = settings(max_examples=40, deadline=None,
@@ -367,7 +367,7 @@ def test_metric_curves_equal_the_metrics_at_each_step(name):
                                          "bpe-marker", "bpe-lines"]),
        steps=st.lists(STEPS, min_size=2, max_size=4, unique=True).map(sorted))
 def test_curves_read_from_one_replay_equal_encoding_at_each_step(text, name, steps):
-    from bpeviz.curves import _replayed_spans
+    from bpeviz.analysis.curves import _replayed_spans
 
     training = trained(name)
     if text.strip():
@@ -393,7 +393,7 @@ long_words = st.lists(st.sampled_from(["ab", "cé", "苹果", "x" * 101, "##", "
        name=st.sampled_from(["wordpiece", "wordpiece-frequency", "wordpiece-gpt2"]),
        steps=st.lists(STEPS, min_size=1, max_size=5))
 def test_wordpiece_curves_recut_only_changed_words_and_equal_encoding(words, name, steps):
-    from bpeviz.curves import _wordpiece_spans
+    from bpeviz.analysis.curves import _wordpiece_spans
 
     training = trained(name)
     if words.strip():
@@ -408,13 +408,13 @@ def test_wordpiece_curves_recut_only_changed_words_and_equal_encoding(words, nam
 
 def test_wordpiece_curves_past_the_substring_budget_cut_every_word_at_every_step(
         monkeypatch):
-    import bpeviz.curves
+    import bpeviz.analysis.curves
 
     training = trained("wordpiece")
     text = TRAIN[2000:4000]
     steps = [0, 30, 120, 200]
     indexed = metric_curve(training, text, steps)
-    monkeypatch.setattr(bpeviz.curves, "_SUBSTRING_BUDGET", 10)
+    monkeypatch.setattr(bpeviz.analysis.curves, "_SUBSTRING_BUDGET", 10)
     assert metric_curve(training, text, steps) == indexed
     for row in indexed:
         assert row["tokens"] == len(training.at(row["step"]).encode(text))
@@ -435,7 +435,7 @@ def test_wordpiece_curves_of_an_opened_vocabulary():
     ("bbpe", "x\u3000y low"),                  # non-ASCII whitespace
 ])
 def test_curves_fall_back_to_encoding_where_the_replay_does_not_model_the_text(name, text):
-    from bpeviz.curves import _replayed_spans
+    from bpeviz.analysis.curves import _replayed_spans
 
     training = trained(name)
     steps = [0, 50, 200]
@@ -449,8 +449,9 @@ def test_compare_replay_and_their_rendering_do_not_import_streamlit():
     import sys
     from pathlib import Path
 
-    code = ("import sys, bpeviz.compare, bpeviz.compare_history, bpeviz.curves, bpeviz.recount,"
-            " bpeviz.render_compare;"
+    code = ("import sys, bpeviz.analysis.compare, bpeviz.analysis.compare_history,"
+            " bpeviz.analysis.curves, bpeviz.analysis.recount,"
+            " bpeviz.present.render_compare;"
             "sys.exit('streamlit' in sys.modules)")
     root = Path(__file__).resolve().parent.parent
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0

@@ -3,7 +3,7 @@ differences are the engine's, labels are the sidebar's, an opened file is a conf
 
 The cuts and their marks are drawn by the browser (the stage component's "compare" part,
 tests/test_browser_compare.py) from the data Python sends; AppTest runs no JavaScript,
-so these tests read that data at the settled position (bpeviz.compare_history.compare_at,
+so these tests read that data at the settled position (bpeviz.analysis.compare_history.compare_at,
 whose rule the browser's equals: tests/test_compare_history.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from bpeviz import train
-from bpeviz.compare import compare, step_for_vocab_size
-from bpeviz.compare_history import compare_at
+from bpeviz.analysis.compare import compare, step_for_vocab_size
+from bpeviz.analysis.compare_history import compare_at
 from bpeviz.formats import import_files
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
@@ -187,7 +187,7 @@ def test_curves_have_one_colour_per_configuration():
     at = open_compare(cmp_n=3, text=TEXT, text_edited=True)
     import json
 
-    from bpeviz.render_compare import CONFIG_COLOURS
+    from bpeviz.present.render_compare import CONFIG_COLOURS
 
     spec = next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
                 if "compare_curve" in el.proto.id)
@@ -199,7 +199,7 @@ def test_curves_have_one_colour_per_configuration():
 
 
 def test_sidebar_training_settings_past_a_limit_do_not_stop_compare():
-    from bpeviz.limits import LIMITS
+    from bpeviz.core.limits import LIMITS
 
     at = open_compare(text=TEXT, text_edited=True, merges=LIMITS.merges + 1)
     assert not at.error, [e.value for e in at.error]
@@ -217,8 +217,8 @@ def test_the_cuts_are_sent_unchanged_while_the_position_moves():
     """The cuts' data holds no position: a move sends byte-identical data (so Streamlit's
     message cache can send a reference), equal to the plain lockstep_data of the
     configurations; a new text or the toggle makes new data."""
-    from bpeviz.compare_history import lockstep_data
-    from bpeviz.render_compare import colour
+    from bpeviz.analysis.compare_history import lockstep_data
+    from bpeviz.present.render_compare import colour
 
     at = open_compare(text=TEXT, text_edited=True)
     sent = cuts_payload(at)

@@ -1,4 +1,5 @@
-"""bpeviz.render_compare: the marked HTML matches the engine's differences exactly, user text
+"""bpeviz.present.render_compare: the marked HTML matches the engine's differences exactly, user
+text
 is escaped, and each configuration keeps its colour."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.compare import compare, metrics
-from bpeviz.render_compare import (
+from bpeviz.analysis.compare import compare, metrics
+from bpeviz.present.render_compare import (
     CONFIG_COLOURS,
     colour_rows,
     curve_figure,

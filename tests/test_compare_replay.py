@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.encoding import UNK_TOKENS
+from bpeviz.core.encoding import UNK_TOKENS
 from bpeviz.formats import import_files
 
 SETTINGS = settings(max_examples=40, deadline=None,

@@ -1,8 +1,9 @@
 """Compare's questions answered for Unigram (bpeviz.unigram.compare, reached through
-bpeviz.compare and bpeviz.curves by the record's step_kind), each checked against a direct
+bpeviz.analysis.compare and bpeviz.analysis.curves by the record's step_kind), each checked
+against a direct
 computation from the training's rounds: the round for a vocabulary size against a scan of
 every round's size, the cut at a round against that round's Viterbi encoder, metrics and
-curves against bpeviz.compare.metrics of that encoding."""
+curves against bpeviz.analysis.compare.metrics of that encoding."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import itertools
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz import compare as cmp
-from bpeviz.curves import metric_curve
+from bpeviz.analysis import compare as cmp
+from bpeviz.analysis.curves import metric_curve
 from bpeviz.samples import load_sample, sample_bytes
 from bpeviz.unigram.compare import RoundSnapshot, vocab_sizes
 from bpeviz.unigram.corpus_words import train_corpus

@@ -1,5 +1,5 @@
 """Compare with a Unigram configuration under AppTest: BPE beside Unigram at equal
-vocabulary size, every number and mark from the engine (bpeviz.compare on trainings made
+vocabulary size, every number and mark from the engine (bpeviz.analysis.compare on trainings made
 here the way the app makes them), never from the page."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpeviz import Corpus
-from bpeviz import compare as cmp
+from bpeviz.analysis import compare as cmp
 from bpeviz.samples import sample_bytes
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram.corpus_words import train_corpus

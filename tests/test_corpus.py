@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.pretokenize import spans, words
+from bpeviz.text.pretokenize import spans, words
 
 any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=200)
 

@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, load, train
-from bpeviz.symbols import initial_symbols, join
-from bpeviz.training import (
+from bpeviz.core.training import (
     INT64_MAX,
     _MergeLoop,
     _weighted_counts,
@@ -24,6 +23,7 @@ from bpeviz.training import (
     make_options,
     replay,
 )
+from bpeviz.text.symbols import initial_symbols, join
 from tests.reference import apply_merge, pair_table
 
 ROOT = Path(__file__).parent.parent
@@ -297,7 +297,7 @@ def test_an_unwritable_out_names_the_target(tmp_path, out, why):
 
 
 def test_a_permission_error_names_the_target_and_keeps_its_class(tmp_path, monkeypatch):
-    from bpeviz import serialize
+    from bpeviz.core import serialize
 
     def refuse(prefix, dir):  # as an unwritable folder does (root is never refused)
         raise PermissionError(13, "Permission denied", f"{dir}/{prefix}abc123")
@@ -379,7 +379,7 @@ with_surrogates = st.text(alphabet=st.sampled_from(
 @given(with_surrogates)
 def test_surrogates_encode_like_tiktoken_in_both_encoders(bbpe_with_replacement_tokens,
                                                               text):
-    from bpeviz.encoding import _Encoder
+    from bpeviz.core.encoding import _Encoder
 
     training, enc = bbpe_with_replacement_tokens
     expected = enc.encode_ordinary(text)
@@ -399,7 +399,7 @@ def test_surrogates_encode_like_tiktoken_in_both_encoders(bbpe_with_replacement_
 def test_the_audits_surrogate_gives_ef_bf_bd(bbpe_with_replacement_tokens):
     training, _ = bbpe_with_replacement_tokens
     for name in ENGINES:
-        from bpeviz.encoding import _Encoder
+        from bpeviz.core.encoding import _Encoder
 
         tokens = _Encoder(training, 0, name).encode("\ud800")
         assert [t.bytes for t in tokens] == [b"\xef", b"\xbf", b"\xbd"]

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, replay, train
-from bpeviz.encoding import (
+from bpeviz.core.encoding import (
     MAX_WORDPIECE_CHARS,
     Encoding,
     Token,
@@ -24,9 +24,9 @@ from bpeviz.encoding import (
     merge_word,
     split_words,
 )
-from bpeviz.pretokenize import spans
-from bpeviz.symbols import surface
-from bpeviz.training import make_options
+from bpeviz.core.training import make_options
+from bpeviz.text.pretokenize import spans
+from bpeviz.text.symbols import surface
 from tests.reference import apply_merge, random_ranks
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)

@@ -1,17 +1,7 @@
 """bpeviz.engine: one place chooses the compiled module, for training, snapshots and encoding."""
 
-import pytest
 
 from bpeviz import Corpus, engine, train
-
-
-@pytest.mark.usefixtures("compiled")
-def test_the_old_import_path_of_the_compiled_module_still_works():
-    from bpeviz import _merge
-    from bpeviz.engine import _merge as moved
-
-    assert _merge.State is moved.State and _merge.Ranks is moved.Ranks
-    assert moved.State.__module__ == "bpeviz.engine._merge"
 
 
 def test_bpeviz_engine_chooses_for_every_caller(monkeypatch):

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, encoding, train
-from bpeviz.encoding import _char_classes, _Encoder, merge_word, split_words
-from bpeviz.training import (
+from bpeviz import Corpus, train
+from bpeviz.core import encoding
+from bpeviz.core.encoding import _char_classes, _Encoder, merge_word, split_words
+from bpeviz.core.training import (
     _MergeLoop,
     base_vocabulary,
     initial_ids,

@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, figures, render, train, views
-from bpeviz.render import attr_text, chart_text, esc, md_escape
+from bpeviz import Corpus, train
+from bpeviz.analysis import views
+from bpeviz.present import figures, render
+from bpeviz.present.render import attr_text, chart_text, esc, md_escape
 
 #: Whole words of a corpus (whitespace-separated), so that training until no pair is left
 #: makes each of them one token: tags, handlers, attribute break-outs, entities, comment and
@@ -33,7 +35,7 @@ HOSTILE_TEXT = "\n".join(" ".join(HOSTILE_WORDS) for _ in range(3))
 HOSTILE = ('<script>alert("x")</script> <img src=x onerror=\'alert(1)\'> &amp; & $x$ '
            '**b** </span> --> ]]> [a](javascript:alert(1)) :red[x] `c` _i_ #h ~s~ \\')
 
-#: the elements and attributes bpeviz.render writes itself (everything else is injected)
+#: the elements and attributes bpeviz.present.render writes itself (everything else is injected)
 OWN_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "span", "div", "b", "ul", "li",
             "p",  # p: the "Why this split?" trace (render_explain.trace_html)
             "bdi"}  # a user's word isolated in a sentence (render.bdi)

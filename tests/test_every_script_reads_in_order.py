@@ -14,15 +14,18 @@ import unicodedata
 
 import pytest
 
-from bpeviz import Corpus, display, render, train, views
-from bpeviz.display import label, visible
-from bpeviz.encoding import encode
-from bpeviz.glossary import legend_html, token_notes
-from bpeviz.render import merges_window_html, splits_html, symbol_chip, tokens_html
-from bpeviz.render_explain import trace_html, why_merge_html
-from bpeviz.slides import slides_html
+from bpeviz import Corpus, train
+from bpeviz.analysis import views
+from bpeviz.analysis.views import merges_frame
+from bpeviz.core.encoding import encode
+from bpeviz.present import render
+from bpeviz.present.glossary import legend_html, token_notes
+from bpeviz.present.render import merges_window_html, splits_html, symbol_chip, tokens_html
+from bpeviz.present.render_explain import trace_html, why_merge_html
+from bpeviz.present.slides import slides_html
+from bpeviz.text import display
+from bpeviz.text.display import label, visible
 from bpeviz.ui import train_options
-from bpeviz.views import merges_frame
 from tests.scripts_paste import ARABIC_STEP, ARABIC_WORDS, TEXT
 from tests.test_app import body_with, ok, open_page, stage
 
@@ -189,8 +192,8 @@ def test_tokenize_sends_the_names_of_the_marks_of_the_text():
 
 
 def test_the_lesson_isolates_the_words_it_quotes_and_lists():
-    from bpeviz.lesson_parts import Sym, WordSplit
-    from bpeviz.render_lesson import sentence_html, words_html
+    from bpeviz.analysis.lesson_parts import Sym, WordSplit
+    from bpeviz.present.render_lesson import sentence_html, words_html
 
     body = sentence_html(["The pair is in “مرحبا” and “سلام”: ", Sym("م", 3)])
     assert "“<bdi>مرحبا</bdi>” and “<bdi>سلام</bdi>”" in body and 'dir="auto"' in body
@@ -202,8 +205,8 @@ def test_the_lesson_isolates_the_words_it_quotes_and_lists():
 
 
 def test_compare_draws_a_lone_mark_on_a_dotted_circle_and_names_it(bpe):
-    from bpeviz.compare import compare
-    from bpeviz.render_compare import cut_html
+    from bpeviz.analysis.compare import compare
+    from bpeviz.present.render_compare import cut_html
 
     found = compare([("A", bpe.at(0)), ("B", bpe.at(ARABIC_STEP))], TEXT)
     body = cut_html(TEXT, found.cuts[0], 0)

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
+from bpeviz.analysis.explain import describe, describe_trace, pair_text, to_dict
 from bpeviz.cli import main
-from bpeviz.explain import describe, describe_trace, pair_text, to_dict
 from bpeviz.samples import load_sample
-from bpeviz.symbols import initial_symbols, surface
+from bpeviz.text.symbols import initial_symbols, surface
 from tests.reference import apply_merge, pair_table, priorities, unit_counts
 
 TOUR = {pretok: load_sample("tour", pretok) for pretok in ("whitespace", "gpt2")}
@@ -285,7 +285,7 @@ def test_the_trace_of_any_word_ends_in_its_encoding(word, setting, step):
     algorithm, extra = setting
     training = _trained(algorithm, tuple(sorted(extra.items())))
     snap = training.at(min(step, len(training.merges)))
-    from bpeviz.encoding import split_words
+    from bpeviz.core.encoding import split_words
 
     if split_words(word, snap.training.corpus.pretokenizer
                    if snap.training.corpus.pretokenizer != "counts" else "whitespace")[0] != [word]:
@@ -375,15 +375,16 @@ def test_the_explain_modules_do_not_import_streamlit():
     import subprocess
     import sys
 
-    code = ("import sys, bpeviz.explain, bpeviz.render_explain, bpeviz.glossary;"
+    code = ("import sys, bpeviz.analysis.explain, bpeviz.present.render_explain,"
+            " bpeviz.present.glossary;"
             "sys.exit('streamlit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 
 def test_replayed_merges_say_so_even_when_the_pair_is_not_the_best_or_absent():
     from bpeviz import replay
-    from bpeviz.render_explain import why_merge_html
-    from bpeviz.training import make_options
+    from bpeviz.core.training import make_options
+    from bpeviz.present.render_explain import why_merge_html
 
     training = replay(Corpus.from_counts({"low": 5, "lower": 2, "xy": 1}),
                       make_options("bpe", merges=3), [("x", "y"), ("l", "o"), ("w", "l")])
@@ -399,9 +400,9 @@ def test_replayed_merges_say_so_even_when_the_pair_is_not_the_best_or_absent():
 
 
 def test_a_replayed_wordpiece_merge_the_corpus_lacks_has_no_score_and_names_the_real_best():
-    from bpeviz.explain import pair_text
-    from bpeviz.render_explain import why_merge_html
-    from bpeviz.views import stage_merges
+    from bpeviz.analysis.explain import pair_text
+    from bpeviz.analysis.views import stage_merges
+    from bpeviz.present.render_explain import why_merge_html
 
     source = train(Corpus.from_text("low lower lowest newer wider " * 5 + "zzz qqq qqq"),
                    "wordpiece", merges=30)

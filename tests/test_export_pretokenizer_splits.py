@@ -12,8 +12,8 @@ import tiktoken
 from tokenizers import Tokenizer
 
 from bpeviz import Corpus, train
-from bpeviz.display import gpt2_to_bytes
-from bpeviz.pretokenize import PRETOKENIZERS, words
+from bpeviz.text.display import gpt2_to_bytes
+from bpeviz.text.pretokenize import PRETOKENIZERS, words
 
 TEXTS = [
     # digit runs: cl100k and o200k cut them in threes
@@ -79,7 +79,7 @@ def test_tiktoken_export_pattern_cuts_words_as_bpeviz_does(name):
 
 
 def test_the_probe_sees_tiktoken_cut_digits_in_threes():
-    from bpeviz.pretokenize import CL100K_PATTERN
+    from bpeviz.text.pretokenize import CL100K_PATTERN
 
     assert _tiktoken_pieces(CL100K_PATTERN, "20241999") == ["202", "419", "99"]
 
@@ -87,7 +87,7 @@ def test_the_probe_sees_tiktoken_cut_digits_in_threes():
 def test_cl100k_hf_export_imports_back_as_cl100k_and_the_tiktoken_spelling_gets_a_note():
     from bpeviz.formats import import_files
     from bpeviz.formats.hf import import_notes
-    from bpeviz.pretokenize import CL100K_PATTERN
+    from bpeviz.text.pretokenize import CL100K_PATTERN
 
     text = _export("bpe", "cl100k", "hf")["tokenizer.json"]
     assert CL100K_PATTERN not in text.replace("\\\\", "\\")

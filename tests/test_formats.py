@@ -21,7 +21,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from bpeviz import Corpus, load, train
 from bpeviz.formats import FORMATS, import_files, import_path, write_files
 from bpeviz.formats.tiktoken_ranks import recover_merges
-from bpeviz.symbols import bytes_to_gpt2, display
+from bpeviz.text.symbols import bytes_to_gpt2, display
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)
 pytestmark = pytest.mark.usefixtures("engine")
@@ -359,7 +359,7 @@ BAD_FILES = {
                          "continuing_subword_prefix='@@'"),
     "bad added token": (hf_json(added_tokens=[{"id": 0}]), 'string "content"'),
     "deep JSON": ({"tokenizer.json": "[" * 100000 + "]" * 100000}, "tokenizer.json"),
-    "training corrupt": ({"training.json": json.dumps({"format": "bpeviz.training",
+    "training corrupt": ({"training.json": json.dumps({"format": "bpeviz.core.training",
                                                        "version": 1})},
                          "missing or garbles a field"),
     "ranks bad base64": (ranks_file(["!!!! 0"]), "line 1: '!!!!' is not base64"),
@@ -468,7 +468,7 @@ def _tiktoken_encoding():
 def test_a_merge_that_remakes_an_existing_token_exports_and_imports():
     """"abc" is made twice, by (a, bc) and by (ab, c): the second merge keeps its id."""
     from bpeviz import replay
-    from bpeviz.training import make_options
+    from bpeviz.core.training import make_options
 
     corpus = Corpus.from_counts({"abc": 3, "abd": 2, "xabcab": 1})
     training = replay(corpus, make_options("bpe", merges=4),

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.symbols import surface
+from bpeviz.text.symbols import surface
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)
 pytestmark = pytest.mark.usefixtures("engine")

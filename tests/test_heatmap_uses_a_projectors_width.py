@@ -1,4 +1,4 @@
-"""The presentation heatmap's layout (bpeviz.figures): its columns use the page's width
+"""The presentation heatmap's layout (bpeviz.present.figures): its columns use the page's width
 (the figure asks for up to HEATMAP_WIDTH_PRESENTATION pixels; Streamlit narrows it to
 the page), and a column label that might not fit its column on the narrowest page is
 turned upright (-90 degrees), so no two labels run together ("m" "at" read as "mat")."""
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz import Corpus, figures, train, views
+from bpeviz import Corpus, train
+from bpeviz.analysis import views
+from bpeviz.present import figures
 from tests.test_app_defects import many_symbols_training
 
 

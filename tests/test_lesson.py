@@ -1,4 +1,4 @@
-"""The guided lesson (bpeviz.lesson, bpeviz.render_lesson): its numbers are the
+"""The guided lesson (bpeviz.analysis.lesson, bpeviz.present.render_lesson): its numbers are the
 training's (explain(k), a recount of the splits, encode), its sentences name the actual
 pairs, counts and words, and another corpus gives another text."""
 
@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.lesson import LESSON_SAMPLES, SMALL_SAMPLES, build_lesson, lesson_training
-from bpeviz.render_lesson import lesson_step_html
+from bpeviz.analysis.lesson import LESSON_SAMPLES, SMALL_SAMPLES, build_lesson, lesson_training
+from bpeviz.analysis.views import label
+from bpeviz.present.render_lesson import lesson_step_html
 from bpeviz.samples import SAMPLES
-from bpeviz.symbols import initial_symbols
-from bpeviz.views import label
+from bpeviz.text.symbols import initial_symbols
 
 ALGORITHMS = ["bpe", "wordpiece", "bbpe"]
 
@@ -262,7 +262,7 @@ def test_the_lesson_modules_do_not_import_streamlit():
     import sys
     from pathlib import Path
 
-    code = ("import sys, bpeviz.lesson, bpeviz.render_lesson; "
+    code = ("import sys, bpeviz.analysis.lesson, bpeviz.present.render_lesson; "
             "print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).parent.parent)

@@ -1,4 +1,4 @@
-"""Every limit in :mod:`bpeviz.limits` at its exact boundary: a value at the limit is
+"""Every limit in :mod:`bpeviz.core.limits` at its exact boundary: a value at the limit is
 accepted, one past it is refused (with the limit's own message)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from bpeviz import Corpus
-from bpeviz.limits import LIMITS, Limits, check, check_sizes
-from bpeviz.training import base_vocabulary, make_options
+from bpeviz.core.limits import LIMITS, Limits, check, check_sizes
+from bpeviz.core.training import base_vocabulary, make_options
 
 #: each check_sizes limit: (keyword, the limit, the start of its message)
 SIZED = [

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from bpeviz import Corpus, train
+from bpeviz.analysis.views import label
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.ui import ALGORITHM_LABELS, pretokenizer_for, train_options
-from bpeviz.views import label
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """Memory: every training the app shows can be freed (issue 17.1, issue 16 part 2).
 
 The per-training caches (snapshots, encoders, view tables, snapshot tables, corpus
-digests) live on the training or corpus itself (:mod:`bpeviz.owned`), so a training
+digests) live on the training or corpus itself (:mod:`bpeviz.text.owned`), so a training
 goes when nothing but its own caches refers to it, and the app's training cache bounds
 how many stay alive. The RSS line over 50 corpora is a benchmark: ``python -m bench.memory``.
 """
@@ -17,10 +17,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpeviz
-from bpeviz import encoding, views
-from bpeviz.corpus import Corpus
-from bpeviz.owned import OwnedCache
-from bpeviz.training import Training
+from bpeviz.analysis import views
+from bpeviz.core import encoding
+from bpeviz.core.training import Training
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import train_options
 from bpeviz.ui import training as cache
 

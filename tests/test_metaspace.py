@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.encoding import encoder
-from bpeviz.pretokenize import PRETOKENIZERS, spans, words
+from bpeviz.core.encoding import encoder
+from bpeviz.text.pretokenize import PRETOKENIZERS, spans, words
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -9,7 +9,7 @@ import json
 import re
 
 from bpeviz import Corpus, train
-from bpeviz.compare import WORD_DEFINITION, metrics
+from bpeviz.analysis.compare import WORD_DEFINITION, metrics
 from bpeviz.unigram import train_unigram
 from tests.test_app import ok, open_page
 

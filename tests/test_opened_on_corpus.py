@@ -5,10 +5,10 @@ with count 0."""
 from __future__ import annotations
 
 from bpeviz import Corpus, train
+from bpeviz.analysis.recount import pretokenizer_of
+from bpeviz.analysis.views import NEVER
 from bpeviz.formats import import_files
-from bpeviz.recount import pretokenizer_of
 from bpeviz.samples import load_sample, sample_bytes
-from bpeviz.views import NEVER
 from tests.test_app import ok, open_page, stage
 
 OTHER = "the quick brown fox jumps over the lazy dog; zebras zigzag quietly " * 5

@@ -2,9 +2,10 @@
 
 import pytest
 
-from bpeviz import Corpus, TrainOptions, limits, train
-from bpeviz.limits import LIMITS
-from bpeviz.training import make_options
+from bpeviz import Corpus, TrainOptions, train
+from bpeviz.core import limits
+from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import make_options
 
 CORPUS = Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3})
 

@@ -1,7 +1,7 @@
 # ruff: noqa: F811  (the fixtures imported below are used as arguments)
 """A byte-level chip that holds part of a character names that character and its bytes
 (issue 9, "Glossary in place"), wherever a word is known: Explore's word splits at every
-step (drawn in the browser from :func:`bpeviz.views.stage_words`), the "Why this merge?"
+step (drawn in the browser from :func:`bpeviz.analysis.views.stage_words`), the "Why this merge?"
 panel and the "Why this split?" trace.
 
 The expected notes are recomputed here from the word's bytes, byte by byte (which
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpeviz.render import part_of_notes
-from bpeviz.render_explain import trace_html, why_merge_html
-from bpeviz.views import stage_words, words_frame
+from bpeviz.analysis.views import stage_words, words_frame
+from bpeviz.present.render import part_of_notes
+from bpeviz.present.render_explain import trace_html, why_merge_html
 from tests.test_app import reference
 from tests.test_browser import browser, no_error, page, ready  # noqa: F401
 from tests.test_browser_stage import blur, hook, settled

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.limits import LIMITS
+from bpeviz.core.limits import LIMITS
 from tests.test_app import open_page
 
 WORDS = "low lower newest "

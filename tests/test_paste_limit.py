@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.limits import LIMITS
+from bpeviz.core.limits import LIMITS
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import figures, views
+from bpeviz.analysis import views
+from bpeviz.present import figures
 from tests.test_app_defects import many_symbols_training
 
 ROOT = Path(__file__).parent.parent

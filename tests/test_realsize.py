@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.formats import import_files
-from bpeviz.limits import LIMITS
-from bpeviz.samples import load_sample
-from bpeviz.views import (
+from bpeviz.analysis.views import (
     expand_stage_merges,
     merges_frame,
     merges_matching,
     stage_merges,
     token_labels,
 )
+from bpeviz.core.limits import LIMITS
+from bpeviz.formats import import_files
+from bpeviz.samples import load_sample
 from tests.test_app import ok, open_page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def test_fifty_thousand_merges_are_accepted_and_one_more_is_refused_naming_the_c
 
 
 def test_a_vocabulary_size_at_the_merge_limit_is_accepted_and_past_it_refused():
-    from bpeviz.training import base_vocabulary, make_options
+    from bpeviz.core.training import base_vocabulary, make_options
 
     base = len(base_vocabulary(load_sample("tour", "whitespace"), make_options("bpe", merges=0)))
     at = ok(open_page("pages/1_Explore.py", size_by="vocab", vocab=base + 50_000))
@@ -59,7 +59,7 @@ def test_a_vocabulary_size_at_the_merge_limit_is_accepted_and_past_it_refused():
 def rows(training, style):
     """The card's data in row form, straight from the training: merges, and labels
     ``[label, hex]`` with the index of the chip's note appended when it has one."""
-    from bpeviz.glossary import ChipNotes
+    from bpeviz.present.glossary import ChipNotes
 
     labels = token_labels(training, None, style)
     chip_note = ChipNotes(training, style)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.render_explain import why_merge_html
+from bpeviz.present.render_explain import why_merge_html
 
 TAGS = {"style", "div", "p", "span", "bdi"}  # bdi: a word isolated in a sentence
 

@@ -21,15 +21,15 @@ from hypothesis import strategies as st
 from scipy.stats import chi2
 
 from bpeviz import Corpus, train
-from bpeviz.encoding import encoder
-from bpeviz.pretokenize import words
-from bpeviz.sampling import (
+from bpeviz.analysis.sampling import (
     dropout_sampler,
     encode_dropout,
     segmentation_cloud,
     unigram_sampler,
 )
-from bpeviz.symbols import initial_symbols
+from bpeviz.core.encoding import encoder
+from bpeviz.text.pretokenize import words
+from bpeviz.text.symbols import initial_symbols
 
 TEXT = ("the hugging pug hugs the hugger and the pugs hug back while the huggers "
         "jump over lazy dogs; naïve café 日本語 ") * 4
@@ -163,7 +163,7 @@ def test_dropout_frequencies_match_the_exact_distribution_and_hf(bpe_trainings, 
 
 @pytest.mark.parametrize("word", ["hugs", " café", " naïve"])
 def test_byte_level_dropout_frequencies_match_the_exact_distribution(bpe_trainings, word):
-    from bpeviz.encoding import readable
+    from bpeviz.core.encoding import readable
 
     t = bpe_trainings["bbpe"]
     p, n = 0.5, 3000

@@ -146,12 +146,12 @@ def test_back_and_forward_read_the_settings_from_the_address(monkeypatch):
 def test_a_failing_page_says_so_logs_the_trace_and_offers_a_reset(monkeypatch, caplog):
     at = open_page("pages/1_Explore.py", source="paste", paste="low lower lowest " * 20,
                    merges=30, tie="ids")
-    import bpeviz.views
+    import bpeviz.analysis.views
 
     def broken(*args, **kwargs):
         raise RuntimeError("planted failure")
 
-    monkeypatch.setattr(bpeviz.views, "words_frame", broken)
+    monkeypatch.setattr(bpeviz.analysis.views, "words_frame", broken)
     with caplog.at_level(logging.ERROR):
         at.run()
     assert not at.exception, "Streamlit's error box was shown"

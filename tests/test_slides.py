@@ -1,4 +1,4 @@
-"""The offline slides file (bpeviz.slides, ``python -m bpeviz slides``): one file, no
+"""The offline slides file (bpeviz.present.slides, ``python -m bpeviz slides``): one file, no
 reference outside it, user text only as escaped data, small."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from bpeviz import Corpus, train
+from bpeviz.present.slides import slides_html
 from bpeviz.samples import load_sample
-from bpeviz.slides import slides_html
 from bpeviz.ui import train_options
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.slides import slides_html
+from bpeviz.present.slides import slides_html
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def test_without_a_known_theme_slides_follow_the_system(theme):
 
 
 def test_the_command_line_titles_slides_with_the_corpus_name(tmp_path):
-    from bpeviz.serialize import saved_corpus_name
+    from bpeviz.core.serialize import saved_corpus_name
 
     corpus = tmp_path / "shop_talk.txt"
     corpus.write_text("low lower lowest newer wider\nlow low\n", encoding="utf-8")
@@ -73,7 +73,7 @@ def test_the_command_line_titles_slides_with_the_corpus_name(tmp_path):
 
 
 def test_a_training_file_without_a_corpus_name_is_named_as_the_corpus_in_that_file(tmp_path):
-    from bpeviz.serialize import saved_corpus_name
+    from bpeviz.core.serialize import saved_corpus_name
 
     saved, out = tmp_path / "t500.json", tmp_path / "talk.html"
     _training().save(str(saved))  # saved from Python: no corpus name in the file
@@ -88,7 +88,7 @@ def test_a_training_file_without_a_corpus_name_is_named_as_the_corpus_in_that_fi
 @pytest.mark.parametrize("content", ["not json", "[1, 2]", '{"corpus": {"name": 3}}',
                                      '{"corpus": {"name": "  "}}'])
 def test_a_file_that_names_no_corpus_gives_no_name(tmp_path, content):
-    from bpeviz.serialize import saved_corpus_name
+    from bpeviz.core.serialize import saved_corpus_name
 
     path = tmp_path / "t.json"
     path.write_text(content, encoding="utf-8")

@@ -11,8 +11,8 @@ import textwrap
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.display import label
-from bpeviz.slides import slides_html
+from bpeviz.present.slides import slides_html
+from bpeviz.text.display import label
 from tests.test_slides import data_of
 
 TEXT = inspect.getsource(textwrap)[:6000] + " naïve café 中文 苹果派 😀 "

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.views import (
+from bpeviz.analysis.views import (
     expand_stage_merges,
     label,
     stage_merges,

@@ -1,4 +1,4 @@
-"""A text's tokens at every step (bpeviz.text_history, drawn by the stage on Tokenize)
+"""A text's tokens at every step (bpeviz.analysis.text_history, drawn by the stage on Tokenize)
 equal the encoder's at every step: BPE (with and without an end-of-word marker), BBPE
 and WordPiece, on random corpora and texts (Hypothesis)."""
 
@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, encoding, train
+from bpeviz import Corpus, train
+from bpeviz.analysis.text_history import text_history, tokens_at
+from bpeviz.core import encoding
 from bpeviz.samples import load_sample
-from bpeviz.text_history import text_history, tokens_at
 from bpeviz.ui import train_options
 
 ALPHABET = "abcab ab\u00e9\u81ea\u7136 \U0001f44d\n"

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, load, replay, train
-from bpeviz.pretokenize import GPT2_PATTERN
-from bpeviz.symbols import surface
+from bpeviz.text.pretokenize import GPT2_PATTERN
+from bpeviz.text.symbols import surface
 from tests.reference import apply_merge, best_pair, naive_train, pair_table, priorities
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)

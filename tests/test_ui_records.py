@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz import algorithms, display, encoding, symbols, views
+from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
+from bpeviz.analysis import views
+from bpeviz.core import encoding
+from bpeviz.text import display, symbols
 from bpeviz.ui import settings
 
 TOY = Algorithm(name="toy_scored", label="Toy (scored, bytes)", help="A test algorithm.",

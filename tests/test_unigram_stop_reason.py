@@ -77,7 +77,7 @@ def test_the_course_variant_says_when_its_seed_is_smaller_than_asked():
 
 
 def test_the_app_shows_the_message_above_the_round_bar():
-    from bpeviz.render import md_escape
+    from bpeviz.present.render import md_escape
     from tests.test_app_unigram import ok, sample_training, unigram_app
 
     expected = sample_training(vocab=1000, sample="hug").stop_message

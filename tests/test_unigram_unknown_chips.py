@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from bpeviz.compare_history import lockstep_data
-from bpeviz.render import tokens_html
+from bpeviz.analysis.compare_history import lockstep_data
+from bpeviz.present.render import tokens_html
 from bpeviz.unigram.cards import cloud_html, piece_chip, splits_html
 from bpeviz.unigram.model import UnigramModel, UnigramStep, UnigramTraining
 

@@ -13,7 +13,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from bpeviz import Corpus, views
+from bpeviz import Corpus
+from bpeviz.analysis import views
 from bpeviz.ui.unigram import lattice_figure
 from bpeviz.unigram.cards import cloud_html, round_card_html
 from bpeviz.unigram.corpus_words import train_corpus

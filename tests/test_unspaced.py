@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bpeviz.corpus import Corpus
-from bpeviz.unspaced import NOTE_SHARE, unspaced_note, unspaced_share
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.unspaced import NOTE_SHARE, unspaced_note, unspaced_share
 
 CHINESE = "自然语言处理是人工智能的一个重要分支。它研究如何让计算机理解和生成人类语言。"
 

@@ -1,7 +1,7 @@
 """Files bpeviz writes get the mode an ordinary write would give them: a new file the
 user's umask (0644 under umask 022), an overwritten file keeps its mode. Every file the
 CLI writes (a training, single-file and folder exports, slides) goes through one atomic
-writer (:func:`bpeviz.serialize.write_atomic`)."""
+writer (:func:`bpeviz.core.serialize.write_atomic`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz.serialize import write_atomic
+from bpeviz.core.serialize import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "bpeviz" / "samples" / "low_lower_newest_widest.txt"
@@ -85,7 +85,7 @@ def test_the_cli_keeps_the_mode_of_a_file_it_overwrites(tmp_path):
 
 
 def test_without_proc_the_umask_is_read_and_restored(tmp_path, monkeypatch):
-    from bpeviz import serialize
+    from bpeviz.core import serialize
 
     def no_proc(*args, **kwargs):
         raise OSError("no /proc here")

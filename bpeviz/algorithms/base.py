@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bpeviz.display import display
-from bpeviz.symbols import Symbol, utf8_bytes
+from bpeviz.text.display import display
+from bpeviz.text.symbols import Symbol, utf8_bytes
 
 #: what a word starts as: its characters, or the bytes of its UTF-8 encoding
 UNITS = ("characters", "bytes")
@@ -49,7 +49,7 @@ class Algorithm:
     special_tokens: tuple[str, ...] = ()
     #: ``score(pair count, left count, right count)`` a pair wins with; None: its count
     score: Callable[[int, int, int], float] | None = None
-    #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.pretokenize`)
+    #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.text.pretokenize`)
     pretokenizer: str = "whitespace"
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
     encoder: str = "merges"

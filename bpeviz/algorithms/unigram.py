@@ -11,9 +11,9 @@ True
 """
 
 from bpeviz.algorithms.base import Algorithm
-from bpeviz.pretokenize import PRETOKENIZERS
+from bpeviz.text.pretokenize import PRETOKENIZERS
 
-#: SentencePiece's whitespace handling ("▁word") when bpeviz.pretokenize offers it; the
+#: SentencePiece's whitespace handling ("▁word") when bpeviz.text.pretokenize offers it; the
 #: app's Unigram adapter puts the "▁" in front of whitespace words itself otherwise
 PRETOKENIZER = "metaspace" if "metaspace" in PRETOKENIZERS else "whitespace"
 

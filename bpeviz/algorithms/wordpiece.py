@@ -8,7 +8,7 @@ two appear together than their own counts predict.
 """
 
 from bpeviz.algorithms.base import Algorithm
-from bpeviz.symbols import WORDPIECE_PREFIX as PREFIX  # the mark on pieces inside a word
+from bpeviz.text.symbols import WORDPIECE_PREFIX as PREFIX  # the mark on pieces inside a word
 
 
 def score(pair: int, left: int, right: int) -> float:

@@ -1,13 +1,13 @@
-/* bpeviz.engine._merge: the incremental merge loop of bpeviz.training, compiled.
+/* bpeviz.engine._merge: the incremental merge loop of bpeviz.core.training, compiled.
  *
  * The pair counts, word index, heap and choosing rules are a line-for-line port of the
- * pure-Python engine ``_PairState`` in bpeviz/training.py, which stays the reference:
+ * pure-Python engine ``_PairState`` in bpeviz/core/training.py, which stays the reference:
  * the tests (tests/test_engines.py) train with both and compare every merge, count,
  * score and forest node. Read the Python version first; the comments here only cover
  * what C adds (the hash table, the heap, the vectors, the forest kept per symbol).
  * The module also has three snapshot helpers, tested against NumPy code in
- * bpeviz/snapshot.py, and two encoding types (Ranks, Coder; see "encoding" below),
- * tested against the pure-Python encoder in bpeviz/encoding.py.
+ * bpeviz/core/snapshot.py, and two encoding types (Ranks, Coder; see "encoding" below),
+ * tested against the pure-Python encoder in bpeviz/core/encoding.py.
  *
  * State: every word's current split (int32 ids, rewritten in place) and the node of the
  * merge forest behind each of its symbols, pair counts in an open-addressing hash table
@@ -937,7 +937,7 @@ static PyTypeObject StateType = {
     .tp_new = PyType_GenericNew,
 };
 
-/* ---- snapshot helpers (bpeviz.snapshot; NumPy versions there are the reference) ---- */
+/* ---- snapshot helpers (bpeviz.core.snapshot; NumPy versions there are the reference) ---- */
 static int int_view(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
     return get_buffer(obj, view, itemsize, what);
 }
@@ -1105,7 +1105,7 @@ done:
     return res;
 }
 
-/* ==== encoding (bpeviz.encoding; its pure-Python code is the reference) ================
+/* ==== encoding (bpeviz.core.encoding; its pure-Python code is the reference) ================
  * Ranks: (left id, right id) -> (rank, merged id) for the first k merges, and merge(), a
  * port of encoding.merge_word (scan) and _merge_with_heap (long words).
  * Coder: a whole text at once -- the pre-tokenizer (whitespace, GPT-2's pattern or
@@ -1385,7 +1385,7 @@ done:
 
 static PyMethodDef Ranks_methods[] = {
     {"merge", (PyCFunction)Ranks_merge, METH_VARARGS,
-     "merge(ids, starts, ends) -> (ids, starts, ends), as bpeviz.encoding.merge_word."},
+     "merge(ids, starts, ends) -> (ids, starts, ends), as bpeviz.core.encoding.merge_word."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1962,7 +1962,7 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef merge_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bpeviz.engine._merge",
-    .m_doc = "The compiled merge loop of bpeviz.training (see _PairState there).",
+    .m_doc = "The compiled merge loop of bpeviz.core.training (see _PairState there).",
     .m_size = -1,
     .m_methods = module_methods,
 };

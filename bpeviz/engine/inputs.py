@@ -1,7 +1,7 @@
 """What the merge loop is fed: every word's initial symbols as ids, and exact counts.
 
 >>> from bpeviz import Corpus
->>> from bpeviz.training import make_options
+>>> from bpeviz.core.training import make_options
 >>> flat, lengths = initial_ids(Corpus.from_counts({"hug": 2, "pug": 1}),
 ...                             make_options("bpe", merges=1), {"g": 0, "h": 1, "p": 2, "u": 3})
 >>> flat.tolist(), lengths.tolist()
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.corpus import Corpus
-from bpeviz.symbols import Symbol, utf8_bytes
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
-    from bpeviz.training import TrainOptions
+    from bpeviz.core.training import TrainOptions
 
 INT64_MAX = 2**63 - 1
 
@@ -64,7 +64,7 @@ def initial_ids(corpus: Corpus, options: TrainOptions,
     Vectorized with NumPy for the usual cases; words whose symbols the vocabulary lacks,
     or empty words, take the per-word path, which raises a ValueError naming the word.
 
-    >>> from bpeviz.training import make_options
+    >>> from bpeviz.core.training import make_options
     >>> flat, lengths = initial_ids(Corpus.from_counts({"ab": 1, "b": 2}),
     ...                             make_options("bpe", merges=1), {"a": 0, "b": 1})
     >>> flat.tolist(), lengths.tolist()

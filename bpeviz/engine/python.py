@@ -322,4 +322,4 @@ class PairState:
         return tuple(x[order].astype(np.int32) for x in (token, word, step, until))
 
 
-_PairState = PairState  # the name it had in bpeviz.training
+_PairState = PairState  # the name it had in bpeviz.core.training

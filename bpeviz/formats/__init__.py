@@ -5,7 +5,7 @@ Export the vocabulary and merges of any step::
     files = training.at(100).export("hf")      # {"tokenizer.json": "..."}
     write_files(files, "out/")                  # atomically, one file per entry
 
-and open what other tools wrote, as a :class:`~bpeviz.training.Training` whose steps
+and open what other tools wrote, as a :class:`~bpeviz.core.training.Training` whose steps
 are the file's merges in rank order (a vocab.txt, which has none, opens at step 0)::
 
     training = import_files({"tokenizer.json": text})
@@ -42,15 +42,15 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from bpeviz.corpus import decode_utf8
+from bpeviz.core.serialize import FORMAT as TRAINING_FORMAT
+from bpeviz.core.serialize import write_atomic
 from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
 from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, recognise_sidecar
-from bpeviz.serialize import FORMAT as TRAINING_FORMAT
-from bpeviz.serialize import write_atomic
+from bpeviz.text.corpus import decode_utf8
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: The format modules, in the order exports are listed. Each declares ``NAME`` (the
 #: export's name), ``ABOUT`` (what it holds), ``FILES`` (the file names it reads and

@@ -10,15 +10,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.corpus import Corpus
-from bpeviz.encoding import UNK_TOKENS, known_ids
-from bpeviz.pretokenize import PRETOKENIZERS
-from bpeviz.symbols import Symbol, join
-from bpeviz.training import make_options, replay
+from bpeviz.core.encoding import UNK_TOKENS, known_ids
+from bpeviz.core.training import make_options, replay
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.pretokenize import PRETOKENIZERS
+from bpeviz.text.symbols import Symbol, join
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: Most tokens an imported file may hold (o200k_base has 200k), so a hostile file
 #: cannot make the explorer allocate without bound.

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bpeviz.training import Training
+    from bpeviz.core.training import Training
 
 #: OpenAI encodings bpeviz models exactly (their pattern is one of its pre-tokenizers)
 OPENAI = ("gpt2", "r50k_base", "cl100k_base", "o200k_base")

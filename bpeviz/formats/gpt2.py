@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import BBPE, BPE
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
@@ -32,10 +31,11 @@ from bpeviz.formats._common import (
     sidecar,
     vocab_items,
 )
+from bpeviz.text.display import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: the format's name in exports, what it holds, and the file names it reads and writes
 NAME = "gpt2"

@@ -1,6 +1,6 @@
 """Hugging Face ``tokenizer.json``: export and import (BPE, byte-level BPE, WordPiece).
 
-The export encodes exactly like :meth:`Snapshot.encode <bpeviz.snapshot.Snapshot.encode>`
+The export encodes exactly like :meth:`Snapshot.encode <bpeviz.core.snapshot.Snapshot.encode>`
 when loaded with ``tokenizers.Tokenizer.from_str`` (tested on text the training never
 saw). Each pre-tokenizer has an exact Hugging Face equivalent:
 
@@ -48,8 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import BBPE, BPE, WORDPIECE
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.display import bytes_to_gpt2, gpt2_to_bytes
-from bpeviz.encoding import MAX_WORDPIECE_CHARS, unk_token
+from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, unk_token
 from bpeviz.formats._common import (
     Lone,
     Opener,
@@ -62,12 +61,13 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.pretokenize import CJK_CLASS, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from bpeviz.symbols import WORDPIECE_PREFIX
+from bpeviz.text.display import bytes_to_gpt2, gpt2_to_bytes
+from bpeviz.text.pretokenize import CJK_CLASS, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bpeviz.text.symbols import WORDPIECE_PREFIX
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: the format's name in exports, what it holds, and the file names it reads and writes
 NAME = "hf"

@@ -39,11 +39,11 @@ from bpeviz.formats._common import (
     vocab_items,
 )
 from bpeviz.formats.hf import TIKTOKEN_GPT2_PATTERN
-from bpeviz.pretokenize import BERT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bpeviz.text.pretokenize import BERT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: the format's name in exports, what it holds, and the file names it reads and writes
 NAME = "tiktoken"

@@ -19,12 +19,12 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bpeviz.core.serialize import FORMAT, training_from_dict, training_to_dict
 from bpeviz.formats._common import Lone, Opener, parse_json
-from bpeviz.serialize import FORMAT, training_from_dict, training_to_dict
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: the format's name in exports, what it holds, and the file names it reads and writes
 NAME = "training"
@@ -39,7 +39,7 @@ def export(snapshot: Snapshot) -> dict[str, str]:
 
 
 def is_training(data: Any) -> bool:
-    """Whether parsed JSON is a bpeviz training (``"format": "bpeviz.training"``)."""
+    """Whether parsed JSON is a bpeviz training (``"format": "bpeviz.core.training"``)."""
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import WORDPIECE
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.encoding import UNK_TOKENS
+from bpeviz.core.encoding import UNK_TOKENS
 from bpeviz.formats._common import (
     NOT_JSON,
     SIDECAR,
@@ -28,8 +28,8 @@ from bpeviz.formats._common import (
 )
 
 if TYPE_CHECKING:
-    from bpeviz.snapshot import Snapshot
-    from bpeviz.training import Training
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
 
 #: the format's name in exports, what it holds, and the file names it reads and writes
 NAME = "vocab"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from bpeviz.corpus import Corpus
+from bpeviz.text.corpus import Corpus
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpeviz import algorithms, limits
+from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
-from bpeviz.corpus import Corpus
-from bpeviz.limits import LIMITS
-from bpeviz.render import md_escape, style_block
+from bpeviz.core import limits
+from bpeviz.core.limits import LIMITS
+from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.training import Training, TrainOptions
+from bpeviz.present.render import md_escape, style_block
 from bpeviz.samples import SAMPLES, Sample, sample_bytes
-from bpeviz.snapshot import Snapshot
-from bpeviz.training import Training, TrainOptions
+from bpeviz.text.corpus import Corpus
 from bpeviz.ui import page_errors, state
 from bpeviz.ui.paste_keeper import keep_paste
 from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tests' names)
@@ -332,7 +333,7 @@ def unspaced_warning(corpus: Corpus, who: str = "") -> None:
     """A warning where merges are shown when much of ``corpus`` is runs of a script
     written without spaces (a Chinese paragraph as one word): which pre-tokenizer helps.
     ``who`` names the configuration it is about (Compare)."""
-    from bpeviz.unspaced import unspaced_note
+    from bpeviz.text.unspaced import unspaced_note
 
     note = unspaced_note(corpus, PRETOKENIZER_SHORT.get(corpus.pretokenizer, ""))
     if note:

@@ -1,6 +1,6 @@
 """Streamlit glue for Compare: each configuration's widgets, the one control that moves
 every configuration, and cached metric curves. The comparing itself is
-:mod:`bpeviz.compare`; the drawing, :mod:`bpeviz.render_compare`."""
+:mod:`bpeviz.analysis.compare`; the drawing, :mod:`bpeviz.present.render_compare`."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from bpeviz import compare as cmp
-from bpeviz import compare_history
-from bpeviz.curves import metric_curve
-from bpeviz.display import mark_table
-from bpeviz.owned import OwnedCache
-from bpeviz.render import md_escape
-from bpeviz.render_compare import CONFIG_LETTERS, colour
-from bpeviz.training import Training
+from bpeviz.analysis import compare as cmp
+from bpeviz.analysis import compare_history
+from bpeviz.analysis.curves import metric_curve
+from bpeviz.core.training import Training
+from bpeviz.present.render import md_escape
+from bpeviz.present.render_compare import CONFIG_LETTERS, colour
+from bpeviz.text.display import mark_table
+from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import Context, imported, stage, state, train_variant
 from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
 from bpeviz.ui.state import bound, get, put
@@ -137,7 +137,7 @@ def _same_step(trainings: list[Training], name: str, hist: str) -> Position:
 
 def _same_vocab_size(trainings: list[Training], hist: str) -> Position:
     """One vocabulary size for every configuration: each goes to its own step for it
-    (:func:`bpeviz.compare.step_for_vocab_size`)."""
+    (:func:`bpeviz.analysis.compare.step_for_vocab_size`)."""
     ranges = [cmp.vocab_range(t) for t in trainings]
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
     hist = f"{hist}:{lo}:{hi}"
@@ -249,7 +249,7 @@ _CURVES: OwnedCache[list[dict[str, Any]]] = OwnedCache("compare_curves",
 
 
 def curve(training: Training, text: str, by_script: bool = False) -> list[dict[str, Any]]:
-    """:func:`bpeviz.curves.metric_curve` of ``text``, kept for a few texts per training
+    """:func:`bpeviz.analysis.curves.metric_curve` of ``text``, kept for a few texts per training
     (on the training: a Unigram training, a dataclass holding a dict, cannot be a key)."""
     return _CURVES.get(training, (text, by_script),
                        lambda: metric_curve(training, text, by_script=by_script))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpeviz import ui
-from bpeviz.lesson import (
+from bpeviz.analysis.lesson import (
     LESSON_SAMPLES,
     SMALL_SAMPLES,
     Lesson,
@@ -15,9 +15,9 @@ from bpeviz.lesson import (
     lesson_options,
     lesson_pretokenizer,
 )
-from bpeviz.render import style_block
+from bpeviz.core.training import Training, make_options
+from bpeviz.present.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
-from bpeviz.training import Training, make_options
 from bpeviz.ui import page_errors, state
 from bpeviz.ui.state import get, put
 from bpeviz.ui.training import get_corpus, get_training

@@ -3,7 +3,7 @@ text ("how GPT-2's merges play out on your text"), on Explore and Vocabulary.
 
 ``ctx = opened.on_corpus(ctx)`` draws the toggle when a tokenizer file is open and, when
 it is on, returns the context with ``training`` replaced by
-``opened_training.replay(corpus)`` (:mod:`bpeviz.recount`): the same merges, ids and
+``opened_training.replay(corpus)`` (:mod:`bpeviz.analysis.recount`): the same merges, ids and
 base vocabulary, every count taken from the corpus; a merge that never occurs there has
 count 0 and the card says so.
 """
@@ -14,10 +14,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from bpeviz.limits import LIMITS
-from bpeviz.owned import OwnedCache
-from bpeviz.recount import pretokenizer_of
-from bpeviz.training import Training
+from bpeviz.analysis.recount import pretokenizer_of
+from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import Training
+from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import Context, error, imported, md_escape
 from bpeviz.ui.state import bound, put
 from bpeviz.ui.training import _digest, get_corpus

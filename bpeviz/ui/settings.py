@@ -4,7 +4,7 @@ configuration by the same function, :func:`training_settings`.
 Labels of algorithms come from their records (:mod:`bpeviz.algorithms`); which settings
 a widget set has comes from the setting names in :data:`bpeviz.ui.state.SETTINGS`
 (``prefix + name``: the sidebar's ``algo``, Compare's ``c1_algo``), so a link keeps
-working. The result is one :class:`Settings`: the :class:`~bpeviz.training.TrainOptions`
+working. The result is one :class:`Settings`: the :class:`~bpeviz.core.training.TrainOptions`
 the pages train with, and the pre-tokenizer they cut the corpus with.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 import streamlit as st
 
 from bpeviz import algorithms
-from bpeviz.limits import LIMITS
-from bpeviz.pretokenize import PRETOKENIZERS
-from bpeviz.training import TrainOptions, make_options
+from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import TrainOptions, make_options
+from bpeviz.text.pretokenize import PRETOKENIZERS
 from bpeviz.ui import state
 from bpeviz.ui.state import bound, get
 

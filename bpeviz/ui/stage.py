@@ -36,9 +36,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bpeviz import views
-from bpeviz.text_history import stage_tokens, text_history
-from bpeviz.training import Training
+from bpeviz.analysis import views
+from bpeviz.analysis.text_history import stage_tokens, text_history
+from bpeviz.core.training import Training
 from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
 
@@ -190,7 +190,7 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
           strong: bool = False, max_chips: int = 200) -> None:
-    """The splits of the words of ``rows`` (a page of :func:`bpeviz.views.words_frame`),
+    """The splits of the words of ``rows`` (a page of :func:`bpeviz.analysis.views.words_frame`),
     following the browser's step: changed words highlighted, new tokens outlined."""
     step = int(get("step"))
     data = {"role": "words", "step": step, "n": len(training.merges),
@@ -205,7 +205,8 @@ _HISTORIES_LOCK = threading.Lock()
 
 
 def _text_history(training: Training, text: str) -> dict[str, Any]:
-    """:func:`bpeviz.text_history.text_history`, the last few texts of each training kept."""
+    """:func:`bpeviz.analysis.text_history.text_history`, the last few texts of each
+    training kept."""
     with _HISTORIES_LOCK:
         kept = _HISTORIES.setdefault(training, OrderedDict())
         found = kept.get(text)
@@ -224,7 +225,7 @@ def _text_history(training: Training, text: str) -> dict[str, Any]:
 def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool = False,
            show_whitespace: bool = False, max_tokens: int = 3000) -> None:
     """``text`` cut into the tokens of the browser's step (Tokenize): the text's tokens
-    at every step travel once (:mod:`bpeviz.text_history`), the browser redraws them;
+    at every step travel once (:mod:`bpeviz.analysis.text_history`), the browser redraws them;
     the tokens a merge just made are outlined."""
     data = {"role": "tokens", "step": int(get("step")), "n": len(training.merges),
             "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,

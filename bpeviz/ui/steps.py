@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpeviz.render import md_escape
-from bpeviz.training import Training
+from bpeviz.core.training import Training
+from bpeviz.present.render import md_escape
 from bpeviz.ui import state
 from bpeviz.ui.state import bound, get, put
 

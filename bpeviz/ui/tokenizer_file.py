@@ -11,9 +11,9 @@ import logging
 
 import streamlit as st
 
-from bpeviz.limits import LIMITS
-from bpeviz.render import md_escape
-from bpeviz.training import Training
+from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import Training
+from bpeviz.present.render import md_escape
 from bpeviz.ui.state import put
 
 log = logging.getLogger("bpeviz.ui")

@@ -19,11 +19,11 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from bpeviz import views
-from bpeviz.corpus import Corpus
-from bpeviz.owned import OwnedCache
-from bpeviz.snapshot import Snapshot
-from bpeviz.training import Training, TrainOptions, train
+from bpeviz.analysis import views
+from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.training import Training, TrainOptions, train
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.owned import OwnedCache
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
@@ -209,7 +209,7 @@ _ARROW: OwnedCache[Any] = OwnedCache("arrow")
 
 def merges_arrow(training: Training, byte_style: str = "gpt2",
                  score: bool = True) -> tuple[pd.DataFrame, pa.Table]:
-    """:func:`bpeviz.views.merges_table` and the Arrow table Streamlit sends for it, both
+    """:func:`bpeviz.analysis.views.merges_table` and the Arrow table Streamlit sends for it, both
     made once per training, byte style and ``score`` (Explore changes only the ``now``
     column of the Arrow table at each step; styling thousands of rows cost a rerun)."""
     return _ARROW.get(training, (byte_style, score), lambda: (

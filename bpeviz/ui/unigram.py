@@ -2,7 +2,7 @@
 
 A Unigram step is a pruning round, not a merge, so these views step through rounds
 with a plain slider (the client-side stage component is for merges). Every piece, word
-and text shown is escaped (chips through :mod:`bpeviz.render`, tables as data, chart
+and text shown is escaped (chips through :mod:`bpeviz.present.render`, tables as data, chart
 labels through ``render.chart_text``).
 """
 
@@ -15,9 +15,10 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from bpeviz import render, views
-from bpeviz.limits import LIMITS
-from bpeviz.render import esc, md_escape
+from bpeviz.analysis import views
+from bpeviz.core.limits import LIMITS
+from bpeviz.present import render
+from bpeviz.present.render import esc, md_escape
 from bpeviz.ui import stage, state
 from bpeviz.ui.state import bound, get
 from bpeviz.unigram.cards import (

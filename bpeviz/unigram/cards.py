@@ -1,5 +1,5 @@
 """HTML of a Unigram training for the app (no streamlit): the round's card and the
-segmentation cloud. Every piece and text is escaped (chips through :mod:`bpeviz.render`).
+segmentation cloud. Every piece and text is escaped (chips through :mod:`bpeviz.present.render`).
 
 Each number on them says in words what it is: the card names the round, the vocabulary
 sizes before and after, and each removed piece's loss cost; the cloud says how many of
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bpeviz import render
-from bpeviz.display import label
-from bpeviz.render import esc
+from bpeviz.present import render
+from bpeviz.present.render import esc
+from bpeviz.text.display import label
 from bpeviz.unigram.model import UnigramModel, UnigramTraining
 from bpeviz.unigram.views import (
     REASONS,
@@ -76,7 +76,7 @@ def piece_chip(model: UnigramModel, piece: str, byte_style: str = "gpt2",
 def splits_html(rows: Sequence[tuple[int, str, int, Sequence[str], bool]], model: UnigramModel,
                 byte_style: str = "gpt2", strong: bool = False, max_chips: int = 200) -> str:
     """Words and their splits, ``(index, word, count, pieces, changed)`` per row, drawn as
-    :func:`bpeviz.render.splits_html` draws a merge training's, each piece a
+    :func:`bpeviz.present.render.splits_html` draws a merge training's, each piece a
     :func:`piece_chip` of ``model`` (unknown pieces hatched)."""
     out = [render.WORDS_HEAD]
     for index, word, count, pieces, changed in rows:

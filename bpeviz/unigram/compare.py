@@ -4,7 +4,8 @@ A merging training's step k has k merged tokens and its vocabulary grows with k;
 Unigram training's step k is the vocabulary after k pruning rounds (step 0: the large
 seed), so its vocabulary shrinks as k grows (every round keeps every character of the
 corpus, so the last step has none to put back). Compare reaches
-these through :mod:`bpeviz.compare` (and :mod:`bpeviz.curves` through it), which asks
+these through :mod:`bpeviz.analysis.compare` (and :mod:`bpeviz.analysis.curves` through it), which
+asks
 the algorithm record's ``step_kind`` and comes here for ``"prune"``:
 
 >>> from bpeviz import Corpus
@@ -30,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bpeviz.compare import VocabStep
-from bpeviz.encoded import Token
-from bpeviz.owned import OwnedCache
+from bpeviz.analysis.compare import VocabStep
+from bpeviz.core.encoded import Token
+from bpeviz.text.owned import OwnedCache
 from bpeviz.unigram.model import UnigramTraining
 
 
@@ -67,7 +68,7 @@ def vocabulary_size(training: UnigramTraining, step: int) -> int:
 
 def round_for_vocab_size(training: UnigramTraining, target: int) -> VocabStep:
     """The round whose vocabulary is the largest of at most ``target`` tokens (the
-    earliest such round on a tie), as :func:`bpeviz.compare.step_for_vocab_size` finds
+    earliest such round on a tie), as :func:`bpeviz.analysis.compare.step_for_vocab_size` finds
     the last merge step with at most ``target`` tokens; the round of the smallest
     vocabulary when every round has more than ``target``.
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from bpeviz.encoding import Token
+from bpeviz.core.encoding import Token
 from bpeviz.unigram import lattice as lat
 
 WS = "\u2581"

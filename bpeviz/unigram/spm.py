@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from bpeviz.encoding import Token
+from bpeviz.core.encoding import Token
 from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.model import normalize_identity
 
@@ -172,7 +172,7 @@ class SentencePieceModel:
         normalized, offsets = self.normalize(text)
         rng = None
         if alpha is not None:
-            from bpeviz.sampling import check_probability
+            from bpeviz.analysis.sampling import check_probability
 
             check_probability(alpha, "alpha", upper=None if self.model_type == "unigram"
                               else 1.0)

@@ -224,7 +224,7 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
 
 
 def _quote(piece: str) -> str:
-    from bpeviz import views as shown
+    from bpeviz.analysis import views as shown
 
     return f"‘{shown.label(piece)}’"
 

@@ -119,7 +119,7 @@ function chipStyle(id, strong) {
 
 // -- marks: combining marks and invisible characters -------------------------------------
 // data.marks: {character: [how it is drawn alone ("◌्", "⟨ZWJ⟩"), its Unicode name]}, made
-// by bpeviz.display.mark_table; the rules below are bpeviz.display.visible's and
+// by bpeviz.text.display.mark_table; the rules below are bpeviz.text.display.visible's and
 // names_title's, so a mark is drawn and named alike on every page.
 
 const DOTTED_CIRCLE = "\u25cc";
@@ -667,9 +667,9 @@ function controls(component, data) {
 
 // -- card ------------------------------------------------------------------------------
 
-// The card's data comes compact (bpeviz.views.stage_merges): columns of ids, and labels
+// The card's data comes compact (bpeviz.analysis.views.stage_merges): columns of ids, and labels
 // only where a merged token's label is not left + right. Rebuilt here once per history,
-// as bpeviz.views.expand_stage_merges does.
+// as bpeviz.analysis.views.expand_stage_merges does.
 function expandCard(data) {
   if (!data.mergeCols) return data;
   const st = store();
@@ -880,9 +880,9 @@ function drawTokens(t, k) {
 // -- compare (Compare) ----------------------------------------------------------------
 // data.text; data.lo..data.n: the control's positions (merge steps, pruning rounds or
 // vocabulary sizes); data.configs[i]: {label, letter, colour, unit, last, steps and sizes
-// (linear runs: bpeviz.compare_history.runs), history ({words, forms} as for "tokens"),
+// (linear runs: bpeviz.analysis.compare_history.runs), history ({words, forms} as for "tokens"),
 // labels {id: [label, hex]}, nbytes {id: bytes of a token holding part of a character}}.
-// The differences follow bpeviz.compare.compare_tokens exactly (tests compare them).
+// The differences follow bpeviz.analysis.compare.compare_tokens exactly (tests compare them).
 
 // Python's str.isspace(): the whitespace the engine leaves out of a token's span
 const PY_SPACE = new Set([0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0,
@@ -902,7 +902,7 @@ function runAt(runs, i) {
   return chosen[1] + chosen[2] * (i - chosen[0]);
 }
 
-// what every cut of the text shares (bpeviz.compare._TextIndex): byte offsets, whitespace
+// what every cut of the text shares (bpeviz.analysis.compare._TextIndex): byte offsets, whitespace
 function buildCompare(f) {
   const chars = Array.from(typeof f.data.text === "string" ? f.data.text : "");
   const n = chars.length;
@@ -942,7 +942,7 @@ function cutAt(history, step) {
 }
 
 // each token's span in UTF-8 bytes without whitespace at its ends, or null
-// (bpeviz.compare._span_arrays / token_spans)
+// (bpeviz.analysis.compare._span_arrays / token_spans)
 function tokenSpans(ix, cut, nbytes) {
   const { at, space, nextSolid, solidEnd } = ix;
   const { ids, starts, ends, flags } = cut;
@@ -981,7 +981,7 @@ function holds(points, span) { // a sorted array holds p with span[0] <= p <= sp
   return a < points.length && points[a] <= span[1];
 }
 
-// bpeviz.compare.compare_tokens: every cut's spans, the boundaries some cuts have and
+// bpeviz.analysis.compare.compare_tokens: every cut's spans, the boundaries some cuts have and
 // others lack, the tokens they lie on and the runs of those (character spans)
 function compareCuts(ix, cuts) {
   const boundSets = cuts.map((c) => {
@@ -1155,7 +1155,7 @@ function follower(component, data, build, draw) {
 }
 
 // `component` is what Streamlit's components v2 hands over: {parentElement, data,
-// setTriggerValue}. bpeviz's offline slides (bpeviz/slides.py) mount the same roles
+// setTriggerValue}. bpeviz's offline slides (bpeviz/present/slides.py) mount the same roles
 // with a plain object of that shape through window.bpevizStage.
 // Data may come as UTF-8 JSON bytes (Compare's cuts: made once in Python and sent again
 // unchanged, so Streamlit's message cache resends only a reference); parsed once per

@@ -1,0 +1,286 @@
+"""Metrics of a text as the merges go on: one row per sampled step, for charts.
+
+>>> from bpeviz import Corpus, train
+>>> t = train(Corpus.from_text("low low lower lowest newest widest"), "bbpe", merges=8)
+>>> [(row["step"], row["tokens"]) for row in metric_curve(t, "lowest low", [0, 4, 8])]
+[(0, 9), (4, 3), (8, 2)]
+
+Computed without re-encoding the text from scratch at each step where that is
+avoidable: byte-level and character BPE replay the merges once on the text's words
+(:mod:`bpeviz.analysis.recount`) and read every step from the replay; WordPiece cuts again, from
+one step to the next, only the words that hold a token added in between. The metrics
+are :class:`bpeviz.analysis.compare.Metrics`, the same numbers as
+:func:`bpeviz.analysis.compare.metrics`
+of ``training.at(step).encode(text)`` (the tests check it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import regex
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.analysis.compare import (
+    _columns,
+    _index,
+    _metrics,
+    _metrics_by_script,
+    _span_arrays,
+    at,
+    last_step,
+    vocabulary_size,
+)
+
+if TYPE_CHECKING:
+    from bpeviz.core.training import Training
+
+#: Points of a metric curve (steps sampled evenly, the first and last included).
+CURVE_POINTS = 50
+
+
+def sample_steps(last: int, points: int = CURVE_POINTS) -> list[int]:
+    """Up to ``points`` steps from 0 to ``last``, evenly spread, both ends included.
+
+    >>> sample_steps(4), sample_steps(1000, 5)
+    ([0, 1, 2, 3, 4], [0, 250, 500, 750, 1000])
+    """
+    return sorted({round(x) for x in np.linspace(0, last, min(points, last + 1))})
+
+
+def metric_curve(training: Training, text: str, steps: Sequence[int] | None = None,
+                 by_script: bool = False) -> list[dict[str, Any]]:
+    """Metrics of ``text`` at each step (default: :func:`sample_steps`), one row per step
+    (and per script when ``by_script``), with ``step`` and ``vocab_size``.
+
+    Byte-level and character BPE are not re-encoded per step: the training's merges are
+    replayed once on the text's words (:mod:`bpeviz.analysis.recount`, whose splits are exactly how
+    encoding cuts each word) and every step's tokens are read from that replay. WordPiece
+    re-cuts, from one step to the next, only the words holding a token added in between
+    (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
+    each sampled step, with an encoder made here and not kept (the explorer's encoder
+    cache stays as it is).
+
+    A training whose steps prune (its record's ``step_kind``: Unigram) has a row per
+    pruning round (default: every round, up to ``CURVE_POINTS``), its text cut by Viterbi
+    with the round's pieces (:func:`bpeviz.analysis.compare.at`).
+    """
+    alg = get_algorithm(training.algorithm)
+    if steps is None:
+        steps = sample_steps(last_step(training))
+    ix = _index(text)
+    if alg.step_kind == "prune":
+        spans = None
+    elif alg.longest_match:
+        spans = _wordpiece_spans(training, text)
+    else:
+        spans = _replayed_spans(training, text, steps)
+    rows: list[dict[str, Any]] = []
+    for step in steps:
+        if spans is not None:
+            lo, hi, unk = spans(step)
+        else:
+            tokens = (at(training, step) if alg.step_kind == "prune"
+                      else _fresh_encoder(training, step)).encode(text)
+            lo, hi = _span_arrays(text, tokens)
+            unk = _columns(tokens)[3]
+        base = {"step": step, "vocab_size": vocabulary_size(training, step)}
+        if by_script:
+            for script, m in _metrics_by_script(ix, lo, hi, unk).items():
+                rows.append({**base, "script": script, **m.row()})
+        else:
+            rows.append({**base, **_metrics(ix, text, lo, hi, unk).row()})
+    return rows
+
+
+def _replayed_spans(training: Training, text: str,
+                    steps: Sequence[int]) -> Callable[[int], tuple[np.ndarray, ...]] | None:
+    """For byte-level and character BPE: a function from a step to every token's span
+    (bytes, whitespace at the ends left out) and unknown flag, read from one replay of the
+    merges on the text's words. None where that does not apply: WordPiece (which encodes
+    by longest match, not by merges), a vocabulary that cannot stand for every character
+    (no unknown token), and texts whose characters the arithmetic below does not model
+    (surrogates and non-ASCII whitespace for byte-level BPE; the end-of-word marker or the
+    unknown token's text written in the text itself for BPE)."""
+    from bpeviz.analysis.recount import pretokenizer_of, replay_on
+    from bpeviz.core.encoding import split_words, unk_token
+    from bpeviz.text.corpus import Corpus
+
+    alg, marker = get_algorithm(training.algorithm), training.options.marker
+    unk = unk_token(training)
+    if alg.longest_match or len(steps) < 2 or not text:
+        return None
+    if alg.byte_level and (regex.search(r"\p{Cs}", text)
+                           or any(ch.isspace() and ord(ch) > 127 for ch in text)):
+        return None
+    if not alg.byte_level and ((marker and marker in text) or (unk and unk in text)):
+        return None
+    if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
+        return None
+    words, offsets = split_words(text, pretokenizer_of(training))
+    if not words:
+        return None
+    index: dict[str, int] = {}
+    occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
+    counts = np.bincount(occurrences, minlength=len(index))
+    corpus = Corpus(tuple(index), tuple(counts.tolist()), training.corpus.pretokenizer)
+    try:
+        replayed = replay_on(training, corpus)
+    except ValueError:  # a character the vocabulary lacks, and no unknown token
+        return None
+    ix = _index(text)
+    vocab = replayed.vocab
+    unk_id = vocab.index(unk) if unk is not None and unk in vocab else -1
+    if alg.byte_level:  # units are bytes
+        sizes = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
+        data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+        space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
+        n = len(data)
+        positions = np.arange(n + 1, dtype=np.int64)
+        next_solid = np.minimum.accumulate(
+            np.where(np.append(~space, True), positions, n)[::-1])[::-1]
+        solid_end = np.maximum.accumulate(
+            np.where(np.concatenate([[True], ~space]), positions, 0))
+        starts = ix.at[np.asarray(offsets, dtype=np.int64)]
+        to_bytes = None
+    else:  # units are characters; a marker covers none, an unknown token one
+        sizes = np.array([len(t) - (len(marker) if marker and t.endswith(marker) else 0)
+                          for t in vocab], dtype=np.int64)
+        if unk_id >= 0:
+            sizes[unk_id] = 1
+        next_solid, solid_end = ix.next_solid, ix.solid_end
+        starts = np.asarray(offsets, dtype=np.int64)
+        to_bytes = ix.at
+
+    def spans(step: int) -> tuple[np.ndarray, ...]:
+        ids, word_of = replayed.at(step).token_ids  # every distinct word's tokens, in order
+        lengths = sizes[ids]
+        per_word = np.bincount(word_of, minlength=len(index))
+        first = np.concatenate([[0], np.cumsum(per_word)])
+        ends = np.cumsum(lengths)
+        inside = ends - lengths - np.concatenate([[0], ends])[first[:-1]][word_of]
+        # every occurrence of a word, its tokens in order
+        taken = per_word[occurrences]
+        owner = np.repeat(np.arange(len(occurrences)), taken)
+        k = np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+        token = first[occurrences][owner] + k
+        lo = starts[owner] + inside[token]
+        hi = lo + lengths[token]
+        lo_trim = np.minimum(next_solid[lo], hi)
+        hi_trim = np.maximum(solid_end[hi], lo_trim)
+        if to_bytes is not None:
+            lo_trim, hi_trim = to_bytes[lo_trim], to_bytes[hi_trim]
+        return lo_trim, hi_trim, ids[token] == unk_id
+
+    return spans
+
+
+#: Most (substring, word) entries :func:`_wordpiece_spans` indexes (memory stays bounded).
+_SUBSTRING_BUDGET = 300_000
+
+
+def _wordpiece_spans(training: Training,
+                     text: str) -> Callable[[int], tuple[np.ndarray, ...]] | None:
+    """For WordPiece: a function from a step to every token's span (bytes, whitespace at
+    the ends left out) and unknown flag, as :mod:`bpeviz.core.encoding` cuts the text at that
+    step (greedy longest match from the left, ``##`` after the first piece, a word that
+    cannot be matched or is over ``MAX_WORDPIECE_CHARS`` characters one ``[UNK]``).
+
+    Between two steps only the words holding a token added in between (its text without
+    ``##``) are cut again: every other word's lookups find the same tokens. Steps are
+    fastest in increasing order."""
+    from bpeviz.analysis.recount import pretokenizer_of
+    from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, known_ids, longest_match, split_words
+
+    if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
+        return None
+    words, offsets = split_words(text, pretokenizer_of(training))
+    if not words:
+        return None
+    vocab = training.vocab
+    final = training.vocab_size_at(len(training.merges))
+    ids: dict[Any, int] = {}
+    for i in known_ids(training, len(training.merges)):
+        ids.setdefault(vocab[i], i)
+    prefixes = {t[:k] for t in ids for k in range(1, len(t) + 1)}
+    longest = max(map(len, ids), default=0)
+    index: dict[str, int] = {}
+    occurrences = np.array([index.setdefault(w, len(index)) for w in words], dtype=np.int64)
+    distinct = list(index)
+    # which distinct words hold each substring (a new token can change only those); past
+    # a budget (long distinct words), every word is cut again at every step instead
+    holders: dict[str, list[int]] | None = {}
+    budget = _SUBSTRING_BUDGET
+    for w, word in enumerate(distinct):
+        if len(word) > MAX_WORDPIECE_CHARS or holders is None:
+            continue
+        for a in range(len(word)):
+            for b in range(a + 1, min(len(word), a + longest) + 1):
+                holders.setdefault(word[a:b], []).append(w)
+            budget -= min(len(word) - a, longest)
+        if budget < 0:
+            holders = None
+    ix = _index(text)
+    starts = np.asarray(offsets, dtype=np.int64)
+    state: dict[str, Any] = {"step": None, "pieces": [()] * len(distinct)}
+
+    def cut(word: str, size: int) -> tuple[tuple[int, int, bool], ...]:
+        """(start, end, unknown) of each piece of ``word`` with the tokens known at a
+        step whose vocabulary has ``size`` tokens (plus tokens listed after the merged)."""
+        n = len(word)
+        whole = ((0, n, True),)
+        if n > MAX_WORDPIECE_CHARS:
+            return whole
+        pieces = []
+        start = 0
+        while start < n:
+            _, found_end = longest_match(word, start, "##" if start else "", prefixes, ids,
+                                         longest, lambda i: i < size or i >= final)
+            if found_end < 0:
+                return whole
+            pieces.append((start, found_end, False))
+            start = found_end
+        return tuple(pieces)
+
+    def spans(step: int) -> tuple[np.ndarray, ...]:
+        size = training.vocab_size_at(step)
+        before = state["step"]
+        pieces: list[tuple[tuple[int, int, bool], ...]] = state["pieces"]
+        if before is None or step < before or holders is None:
+            dirty: set[int] | range = range(len(distinct))
+        else:
+            dirty = set()
+            for t in vocab[training.vocab_size_at(before) : size]:
+                dirty.update(holders.get(str(t).removeprefix("##"), ()))
+        for w in dirty:
+            pieces[w] = cut(distinct[w], size)
+        state["step"] = step
+        taken = np.array([len(p) for p in pieces], dtype=np.int64)
+        flat = [x for p in pieces for x in p]
+        lo_in = np.array([x[0] for x in flat], dtype=np.int64)
+        hi_in = np.array([x[1] for x in flat], dtype=np.int64)
+        unknown = np.array([x[2] for x in flat], dtype=bool)
+        first = np.concatenate([[0], np.cumsum(taken)])
+        per = taken[occurrences]
+        owner = np.repeat(np.arange(len(occurrences)), per)
+        k = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
+        token = first[occurrences][owner] + k
+        lo = starts[owner] + lo_in[token]
+        hi = starts[owner] + hi_in[token]
+        lo_c = np.minimum(ix.next_solid[lo], hi)
+        hi_c = np.maximum(ix.solid_end[hi], lo_c)
+        return ix.at[lo_c], ix.at[hi_c], unknown[token]
+
+    return spans
+
+
+def _fresh_encoder(training: Training, step: int) -> Any:
+    """The cached encoder of the step if there is one, else a new one not put in the cache."""
+    from bpeviz.core import encoding
+
+    return encoding.fresh_encoder(training, step)
+
+
+__all__ = ["CURVE_POINTS", "metric_curve", "sample_steps"]

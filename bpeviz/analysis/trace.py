@@ -1,0 +1,194 @@
+"""How encoding reaches a word's tokens at a step (``snapshot.trace(word)``): each merge
+applied, in order (BPE, BBPE), or each longest match with the pieces tried (WordPiece).
+:mod:`bpeviz.analysis.explain` says it in sentences. No streamlit here.
+
+>>> from bpeviz import Corpus, train
+>>> t = train(Corpus.from_counts({"hats": 2, "its": 1}), merges=2, special_tokens=())
+>>> [(s.step, s.left, s.right, s.symbols) for s in trace(t.at(2), "hats").steps]
+[(1, 't', 's', ('h', 'a', 'ts')), (2, 'h', 'a', ('ha', 'ts'))]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.text.symbols import Symbol
+
+if TYPE_CHECKING:
+    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training import Training
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One merge applied to a word while encoding it (BPE, BBPE).
+
+    Merge ``step`` (count ``count`` when it was made) joined ``left`` and ``right`` at
+    symbol ``position``, leaving ``symbols`` (and their ``ids``).
+    """
+
+    step: int
+    left: Symbol
+    right: Symbol
+    token: Symbol
+    count: int
+    position: int
+    symbols: tuple[Symbol, ...]
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TracePiece:
+    """One WordPiece longest match: at character ``start``, the pieces ``tried``, longest
+    first, until ``piece`` (id ``id``, made at merge ``step``, 0 for the alphabet) matched
+    and covered the characters up to ``end``; ``piece`` is None when nothing matched (the
+    whole word is then [UNK])."""
+
+    start: int
+    end: int
+    piece: str | None
+    id: int
+    step: int
+    tried: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """How encoding reaches ``word``'s tokens at ``step``.
+
+    ``initial``: the symbols the word starts as (BPE, BBPE; ``None`` for an unknown
+    character); ``steps``: each merge applied, in order (BPE, BBPE); ``pieces``: each
+    longest match (WordPiece); ``ids``: the final token ids (-1: unknown), which are
+    the ids of ``snapshot.encode(word)``; ``unk``: WordPiece found no match somewhere.
+    """
+
+    word: str
+    algorithm: str
+    step: int
+    initial: tuple[Symbol, ...]
+    steps: tuple[TraceStep, ...]
+    pieces: tuple[TracePiece, ...]
+    ids: tuple[int, ...]
+    unk: bool = False
+    initial_ids: tuple[int, ...] = ()
+    #: the unknown token's text, as ``encode`` writes it
+    unk_text: str = "[UNK]"
+    #: per final symbol (BPE, BBPE): True where it is a character the vocabulary lacks
+    unknown: tuple[bool, ...] = ()
+
+    @property
+    def tokens(self) -> tuple[Symbol, ...]:
+        """The tokens ``snapshot.encode(word)`` gives: the final symbols (BPE, BBPE) or
+        matched pieces (WordPiece), with the unknown token where encoding has one (a
+        character the vocabulary lacks; a WordPiece word that cannot be matched)."""
+        if get_algorithm(self.algorithm).longest_match:
+            if self.unk:
+                return (self.unk_text,)
+            return tuple(p.piece for p in self.pieces if p.piece is not None)
+        symbols = self.steps[-1].symbols if self.steps else self.initial
+        unknown = self.unknown or (False,) * len(symbols)
+        return tuple(self.unk_text if u else s for s, u in zip(symbols, unknown))
+
+
+def trace(snapshot: Snapshot, word: str) -> Trace:
+    """How ``snapshot.encode`` cuts one pre-tokenized ``word`` (see :class:`Trace`).
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_counts({"hug": 3, "pug": 1}), "wordpiece", merges=2)
+    >>> [(p.piece, p.tried) for p in t.at(2).trace("pug").pieces]
+    [('pu', ('pug', 'pu')), ('##g', ('##g',))]
+    >>> t.at(2).trace("pugs").unk
+    True
+    """
+    from bpeviz.core.encoding import encoder, split_words
+
+    if not isinstance(word, str) or not word:
+        raise ValueError("give one word to trace (not empty)")
+    enc = encoder(snapshot.training, snapshot.step)
+    if enc.pretokenizer == "metaspace":  # its words carry "▁": "hug" is traced as "▁hug"
+        word = word if word.startswith("\u2581") else "\u2581" + word
+        words, _ = split_words(word[1:], "metaspace")
+    else:
+        words, _ = split_words(word, enc.pretokenizer)
+    if words != [word]:
+        raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
+                         "pre-tokenizer; trace one word at a time")
+    if enc.longest_match:
+        return _trace_wordpiece(snapshot, enc, word)
+    training = snapshot.training
+    if enc.byte_level:
+        symbols: list[Any] = [bytes((x,)) for x in word.encode("utf-8", "surrogatepass")]
+        ids = [enc.byte_ids[x[0]] for x in symbols]
+    else:
+        symbols = enc.alg.initial_symbols(word, enc.marker, enc.marker_style)
+        ids = [enc.ids.get(s, -1) for s in symbols]
+    initial, initial_ids = tuple(symbols), tuple(ids)
+    merges, ranks, vocab = training.merges, enc.ranks, training.vocab
+    steps = []
+    while len(ids) > 1:  # merge_word's loop: the leftmost pair of lowest rank, again
+        best = None
+        at = 0
+        for i in range(len(ids) - 1):
+            found = ranks.get((ids[i], ids[i + 1]))
+            if found is not None and (best is None or found[0] < best[0]):
+                best, at = found, i
+        if best is None:
+            break
+        merge = merges[best[0] - 1]
+        ids[at: at + 2] = [best[1]]
+        symbols[at: at + 2] = [vocab[best[1]]]
+        steps.append(TraceStep(merge.step, merge.left, merge.right, merge.token, merge.count,
+                               at, tuple(symbols), tuple(ids)))
+    return Trace(word, enc.algorithm, snapshot.step, initial, tuple(steps), (),
+                 tuple(enc.unk_id if i < 0 else i for i in ids), initial_ids=initial_ids,
+                 unk_text=enc.unk_text, unknown=tuple(i < 0 for i in ids))
+
+
+def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
+    """The distinct words of ``text`` as encoding cuts it (pre-tokenized), in order.
+
+    >>> from bpeviz import Corpus, train
+    >>> text_words(train(Corpus.from_text("a b"), merges=1), "to be or not to be")
+    ['to', 'be', 'or', 'not']
+    """
+    from bpeviz.core.encoding import split_words
+
+    pretokenizer = training.corpus.pretokenizer
+    words, _ = split_words(text, "whitespace" if pretokenizer == "counts" else pretokenizer)
+    return list(dict.fromkeys(words))[:limit]
+
+
+def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
+    from bpeviz.analysis.views import created_at
+    from bpeviz.core.encoding import MAX_WORDPIECE_CHARS
+
+    made = created_at(snapshot.training)
+    n = len(word)
+    name = enc.algorithm
+    initial = tuple(enc.alg.initial_symbols(word))
+    if n > MAX_WORDPIECE_CHARS:
+        return Trace(word, name, snapshot.step, initial, (),
+                     (TracePiece(0, n, None, enc.unk_id, 0, ()),), (enc.unk_id,), unk=True,
+                     unk_text=enc.unk_text)
+    pieces = []
+    start = 0
+    while start < n:
+        head = enc.prefix if start else ""
+        tried = []
+        match = None
+        for end in range(min(n, start + enc.longest), start, -1):  # longest first
+            piece = head + word[start:end]
+            tried.append(piece)
+            i = enc.ids.get(piece)
+            if i is not None:
+                match = TracePiece(start, end, piece, i, int(made[i]), tuple(tried))
+                break
+        if match is None:
+            pieces.append(TracePiece(start, n, None, enc.unk_id, 0, tuple(tried)))
+            return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
+                         (enc.unk_id,), unk=True, unk_text=enc.unk_text)
+        pieces.append(match)
+        start = match.end
+    return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
+                 tuple(p.id for p in pieces))

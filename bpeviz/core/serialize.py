@@ -1,0 +1,203 @@
+"""Saving a training as JSON and loading it back, exactly.
+
+The file holds the corpus, the options and the merges; loading replays the merges on
+the corpus and checks that every recorded count comes out the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.symbols import Symbol
+
+if TYPE_CHECKING:
+    from bpeviz.core.training import Training
+
+FORMAT = "bpeviz.core.training"
+VERSION = 1
+
+
+def _sym_out(sym: Symbol) -> str:
+    return sym.hex() if isinstance(sym, bytes) else sym
+
+
+def _sym_in(value: Any, algorithm: str) -> Symbol:
+    if not isinstance(value, str):
+        raise ValueError(f"a token must be a string in the file, got {value!r}")
+    return bytes.fromhex(value) if get_algorithm(algorithm).byte_level else value
+
+
+def training_to_dict(training: Training, corpus_name: str | None = None) -> dict[str, Any]:
+    """A JSON-ready description of ``training`` (``corpus_name``: what the corpus is
+    called, such as its file's name, kept as ``corpus.name`` for the slides' title).
+
+    An imported tokenizer (see :mod:`bpeviz.formats`) has no corpus to derive its base
+    vocabulary from, so its file also holds ``"base"`` (and ``"extra"``: tokens listed
+    after the merged ones, such as GPT-2's ``<|endoftext|>``).
+    """
+    from bpeviz.core.training import base_vocabulary
+
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "options": training.options.to_dict(),
+        "corpus": {
+            "pretokenizer": training.corpus.pretokenizer,
+            "words": list(training.corpus.words),
+            "counts": list(training.corpus.counts),
+            **({"name": corpus_name} if corpus_name else {}),
+        },
+        "stop_reason": training.stop_reason,
+        "merges": [[_sym_out(m.left), _sym_out(m.right), m.count, m.score]
+                   for m in training.merges],
+    }
+    base = list(training.vocab[: training.n_base])
+    if base != base_vocabulary(training.corpus, training.options):
+        data["base"] = [_sym_out(s) for s in base]
+    extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
+    if extra:
+        data["extra"] = [_sym_out(s) for s in extra]
+    return data
+
+
+def training_from_dict(data: Any) -> Training:
+    """Rebuild a training from :func:`training_to_dict`'s output; ValueError if malformed."""
+    from bpeviz.core.training import Training, make_options, replay
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a bpeviz training file (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise ValueError(f"unsupported training file version {data.get('version')!r}")
+    try:
+        opts = dict(data["options"])
+        corpus_data = data["corpus"]
+        corpus = Corpus(tuple(corpus_data["words"]), tuple(int(c) for c in corpus_data["counts"]),
+                        corpus_data["pretokenizer"])
+        algorithm = opts["algorithm"]
+        options = make_options(
+            algorithm, merges=opts.get("merges"), vocab_size=opts.get("vocab_size"),
+            tie_break=opts["tie_break"], marker=opts.get("marker"),
+            marker_style=opts.get("marker_style", "separate"), scoring=opts["scoring"],
+            min_frequency=opts.get("min_frequency", 0),
+            special_tokens=opts.get("special_tokens", []),
+        ) if (opts.get("merges") is None) != (opts.get("vocab_size") is None) else None
+        if options is None:
+            raise ValueError("the options must hold exactly one of merges and vocab_size")
+        rows = data["merges"]
+        pairs = [(_sym_in(r[0], algorithm), _sym_in(r[1], algorithm)) for r in rows]
+        stop_reason = data["stop_reason"]
+        base = data.get("base")
+        if base is not None:
+            base = [_sym_in(s, algorithm) for s in base]
+        extra = tuple(_sym_in(s, algorithm) for s in data.get("extra", ()))
+    except (KeyError, TypeError, IndexError) as err:
+        raise ValueError(f"the training file is missing or garbles a field: {err}") from None
+    replayed = replay(corpus, options, pairs, base=base)
+    for merge, row in zip(replayed.merges, rows):
+        if merge.count != row[2]:
+            raise ValueError(
+                f"merge {merge.step} ({merge.left!r} + {merge.right!r}) has count "
+                f"{merge.count} on this corpus, but the file says {row[2]}: the file is corrupt"
+            )
+    return Training(
+        corpus=replayed.corpus, options=options, merges=replayed.merges,
+        vocab=replayed.vocab + extra,
+        n_base=replayed.n_base, stop_reason=stop_reason, vocab_sizes=replayed.vocab_sizes,
+        initial_tokens=replayed.initial_tokens, _log=replayed._log,
+    )
+
+
+def write_atomic(path: str | os.PathLike[str], content: str | bytes) -> None:
+    """Write ``content`` to ``path`` so that a failure leaves any old file intact.
+
+    The data goes to a hidden temporary file beside ``path``, then replaces it; an
+    OSError names ``path`` (not the temporary file) and says why it cannot be written.
+    The file gets the mode a plain ``open(path, "w")`` would give it: an existing file's
+    own, else 0666 less the umask (0644 under umask 022), not mkstemp's 0600.
+    """
+    target = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:  # a new file (or one we cannot stat: the write says why)
+        mode = 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    except OSError as err:
+        raise _write_error(err, target) from None
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise _write_error(err, target) from None
+        raise
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system says it
+    (``/proc/self/status`` on Linux 4.7+); else set and restored at once."""
+    with contextlib.suppress(OSError, ValueError), \
+            open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_error(err: OSError, target: Path) -> OSError:
+    """``err`` (same class, so callers can still tell them apart) naming ``target``."""
+    parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        why = f"{parent} is a file, not a folder"
+    elif not parent.is_dir():
+        why = f"the folder {parent} does not exist"
+    elif target.is_dir():
+        why = "it is a folder"
+    else:
+        why = (err.strerror or str(err)).rstrip(".")
+        if isinstance(err, PermissionError):
+            why += f" (bpeviz writes a temporary file in {parent}, then renames it)"
+    return type(err)(f"cannot write {target}: {why}")
+
+
+def save_training(training: Training, path: str | os.PathLike[str],
+                  corpus_name: str | None = None) -> None:
+    write_atomic(path, json.dumps(training_to_dict(training, corpus_name),
+                                  ensure_ascii=False))
+
+
+def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
+    """The corpus's name a saved training holds (``corpus.name``), or None: a file saved
+    without one, a tokenizer file, or not JSON."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    corpus = data.get("corpus") if isinstance(data, dict) else None
+    name = corpus.get("name") if isinstance(corpus, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
+def load(path: str | os.PathLike[str]) -> Training:
+    """Load a training saved with :meth:`Training.save`."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path} is not a JSON training file: {err}") from None
+    return training_from_dict(data)

@@ -1,0 +1,465 @@
+"""Training: one incremental merge loop for BPE, byte-level BPE and WordPiece.
+
+The loop keeps pair counts, an index from each pair to the words that hold it and a
+priority queue with lazy deletion, so a merge only touches the words that contain its
+pair. Every merge site becomes a node of a merge forest (:class:`SplitLog`); the state at
+any step is read back from it (see :mod:`bpeviz.core.snapshot`), never stored per step.
+
+>>> from bpeviz import Corpus, train
+>>> t = train(Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3}),
+...           algorithm="bpe", merges=2, marker="</w>")
+>>> [(m.left, m.right, m.count) for m in t.merges]
+[('e', 's', 9), ('es', 't', 9)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.engine import ENGINES, compiled_module, default_engine
+from bpeviz.engine.inputs import (  # noqa: F401  (re-exported: this module was their home)
+    INT64_MAX,
+    _weighted_counts,
+    count_array,
+    initial_ids,
+)
+from bpeviz.engine.python import PairState, _PairState  # noqa: F401
+from bpeviz.engine.splitlog import NEVER, SplitLog  # noqa: F401
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.owned import OwnedCache
+from bpeviz.text.symbols import Symbol, initial_symbols
+
+if TYPE_CHECKING:
+    from bpeviz.analysis.explain import Explanation
+    from bpeviz.core.snapshot import Snapshot
+
+
+TIE_BREAKS = ("first", "ids")
+SCORINGS = ("score", "frequency")
+MARKER_STYLES = ("separate", "glued")
+
+STOP_REASONS = {
+    "merges": "made the requested number of merges",
+    "vocab_size": "reached the requested vocabulary size",
+    "no_pairs": "no pair of symbols was left to merge",
+    "min_frequency": "no pair left reaches the minimum frequency",
+    "replayed": "replayed a given list of merges",
+}
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """Everything that decides a training's result, besides the corpus."""
+
+    algorithm: str = "bpe"
+    merges: int | None = None
+    vocab_size: int | None = None
+    tie_break: str = "first"
+    marker: str | None = None
+    marker_style: str = "separate"
+    scoring: str = "score"
+    min_frequency: int = 0
+    special_tokens: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "special_tokens": list(self.special_tokens)}
+
+
+@dataclass(frozen=True)
+class Merge:
+    """One merge: at ``step`` (1-based), ``left`` + ``right`` became ``token``.
+
+    ``count`` is the pair's weighted count when it was chosen and ``score`` the value it
+    won with (the count itself for BPE and BBPE). ``replaced`` is how many occurrences
+    were merged (fewer than ``count`` when occurrences overlap, as in "a a a").
+    """
+
+    step: int
+    left: Symbol
+    right: Symbol
+    token: Symbol
+    count: int
+    score: float
+    left_id: int
+    right_id: int
+    token_id: int
+    replaced: int
+
+
+def make_options(
+    algorithm: str,
+    *,
+    merges: int | None = None,
+    vocab_size: int | None = None,
+    tie_break: str = "first",
+    marker: str | None = None,
+    marker_style: str = "separate",
+    scoring: str = "score",
+    min_frequency: int = 0,
+    special_tokens: Sequence[str] | None = None,
+) -> TrainOptions:
+    """Check the training options and fill in the defaults; raise ValueError if wrong."""
+    alg = get_algorithm(algorithm)
+    if alg.step_kind != "merge":
+        raise ValueError(f"{alg.label} does not train by merges: train it with "
+                         "bpeviz.unigram.train_unigram")
+    if merges is not None and vocab_size is not None:
+        raise ValueError("give either merges or vocab_size, not both")
+    if merges is None and vocab_size is None:
+        raise ValueError("say how long to train: merges=N or vocab_size=V")
+    for name, value in (("merges", merges), ("vocab_size", vocab_size),
+                        ("min_frequency", min_frequency)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 0):
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+    if marker_style not in MARKER_STYLES:
+        raise ValueError(f"marker_style must be one of {MARKER_STYLES}, got {marker_style!r}")
+    if marker is not None and not alg.takes_marker:
+        raise ValueError("an end-of-word marker is a BPE option; BBPE and WordPiece have none")
+    if special_tokens is None:
+        special_tokens = alg.special_tokens
+    if alg.byte_level and special_tokens:
+        raise ValueError("byte-level BPE keeps ids 0-255 for the bytes; it takes no special tokens")
+    return TrainOptions(
+        algorithm=algorithm,
+        merges=merges,
+        vocab_size=vocab_size,
+        tie_break=tie_break,
+        marker=marker or None,
+        marker_style=marker_style,
+        scoring=scoring if alg.scored else "frequency",
+        min_frequency=min_frequency,
+        special_tokens=tuple(special_tokens),
+    )
+
+
+def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
+    """Special tokens, then the initial alphabet sorted by code point (bytes 0-255 for BBPE).
+
+    With a glued end-of-word marker and the ``ids`` tie rule, the alphabet is Hugging
+    Face's (``BpeTrainer`` with ``end_of_word_suffix``): every character of the corpus,
+    sorted, characters that only end words included, then the suffixed characters
+    (``"z</w>"``), sorted. Hugging Face numbers its suffixed characters in the order its
+    word table (a hash map) yields them, which changes from process to process; bpeviz
+    sorts them by code point. Merges and ids are therefore Hugging Face's exactly when
+    the corpus has one suffixed character, and in general whenever no tie is decided by
+    comparing the ids of two suffixed characters (pairs with the same left token whose
+    right tokens are two different suffixed characters); the plain characters' ids, and
+    every plain character ranking before every suffixed one, always match.
+
+    >>> from bpeviz.core.training import make_options
+    >>> base_vocabulary(Corpus.from_text("ab acz"), make_options(
+    ...     "bpe", merges=1, tie_break="ids", marker="</w>", marker_style="glued"))
+    ['[UNK]', 'a', 'b', 'c', 'z', 'b</w>', 'z</w>']
+    """
+    if get_algorithm(options.algorithm).byte_level:
+        return [bytes((b,)) for b in range(256)]
+    specials = list(options.special_tokens)
+    alphabet = _alphabet(corpus, options) - set(specials)
+    if options.marker and options.marker_style == "glued" and options.tie_break == "ids":
+        # Hugging Face's end_of_word_suffix: every character of the corpus (those that
+        # only end words too), then the suffixed ones ("z</w>"); see the docstring
+        plain = set("".join(corpus.words)) - set(specials)
+        return specials + sorted(plain) + sorted(alphabet - plain)  # type: ignore[type-var]
+    return specials + sorted(alphabet)  # type: ignore[type-var]
+
+
+def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
+    """Every initial symbol of the corpus (BPE and WordPiece), without a loop per word."""
+    words, marker = corpus.words, options.marker
+    prefix = get_algorithm(options.algorithm).continuing_prefix
+    if not all(words):  # an empty word: let initial_symbols decide what it holds
+        alphabet: set[Symbol] = set()
+        for word in words:
+            alphabet.update(initial_symbols(word, options.algorithm, marker,
+                                            options.marker_style))
+        return alphabet
+    if prefix:
+        return ({w[0] for w in words}
+                | {prefix + ch for ch in set("".join(w[1:] for w in words))})
+    if marker and options.marker_style == "glued":
+        return set("".join(w[:-1] for w in words)) | {w[-1] + marker for w in words}
+    return set("".join(words)) | ({marker} if marker else set())
+
+
+def train(
+    corpus: Corpus,
+    options: TrainOptions | str | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    **settings: Any,
+) -> Training:
+    """Train on ``corpus`` with ``options`` (a :class:`TrainOptions`): the core.
+
+    The keyword form is a thin wrapper: ``train(corpus, "bpe", merges=10)`` or
+    ``train(corpus, algorithm="bpe", merges=10)`` builds the options with
+    :func:`make_options` (which lists the keywords and their defaults) and trains.
+
+    Give ``merges`` (how many merges) or ``vocab_size`` (special tokens, alphabet and
+    merged tokens together). Training stops early, without error, when no pair is left
+    or none reaches ``min_frequency``; ``Training.stop_reason`` says why it stopped.
+    ``progress(done, total)`` is called now and then, for progress bars.
+
+    >>> opts = make_options("wordpiece", merges=1)
+    >>> [m.token for m in train(Corpus.from_counts({"hug": 3}), opts).merges]
+    ['hu']
+    >>> train(Corpus.from_counts({"hug": 3}), algorithm="wordpiece", merges=1).options == opts
+    True
+    """
+    if isinstance(options, TrainOptions):
+        if settings:
+            raise TypeError("give a TrainOptions or keyword settings, not both "
+                            f"(got {', '.join(sorted(settings))})")
+        options = make_options(**options.to_dict())  # checked even when built by hand
+    else:
+        if options is not None and "algorithm" in settings:
+            raise TypeError("the algorithm is given twice")
+        options = make_options(settings.pop("algorithm", options or "bpe"), **settings)
+    if not corpus.words:
+        raise ValueError("the corpus has no words: give some text to train on")
+    base = base_vocabulary(corpus, options)
+    if options.vocab_size is not None and options.vocab_size < len(base):
+        raise ValueError(
+            f"vocab_size={options.vocab_size} is smaller than the starting vocabulary "
+            f"({len(base)} = {len(options.special_tokens)} special tokens + "
+            f"{len(base) - len(options.special_tokens)} initial symbols); "
+            f"ask for at least {len(base)}"
+        )
+    loop = _MergeLoop(corpus, options, base)
+    loop.run(progress=progress)
+    return loop.result()
+
+
+def replay(
+    corpus: Corpus,
+    options: TrainOptions,
+    pairs: Sequence[tuple[Symbol, Symbol]],
+    base: Sequence[Symbol] | None = None,
+) -> Training:
+    """Apply the given merges in order (no choosing), recording counts as they are.
+
+    This rebuilds a saved training, opens an imported tokenizer (whose base vocabulary
+    is ``base``) and is the reference the tests compare ``train`` against.
+    """
+    base = list(base) if base is not None else base_vocabulary(corpus, options)
+    loop = _MergeLoop(corpus, options, base)
+    loop.run(forced=pairs)
+    return loop.result()
+
+
+class _MergeLoop:
+    """One training run, used once through :func:`train` or :func:`replay`.
+
+    The loop owns the vocabulary and the merge records; the pair counts, the word index,
+    the priority queue and the split log live in an engine: the compiled
+    ``bpeviz.engine._merge.State`` when it is built, else
+    :class:`~bpeviz.engine.python.PairState`, its pure-Python
+    reference (``BPEVIZ_ENGINE=python`` forces it). Both give identical results.
+    """
+
+    def __init__(self, corpus: Corpus, options: TrainOptions, base: list[Symbol],
+                 engine: str | None = None) -> None:
+        self.corpus = corpus
+        self.options = options
+        self.algorithm = options.algorithm
+        self.alg = get_algorithm(options.algorithm)
+        self.vocab: list[Symbol] = list(base)
+        self.ids: dict[Symbol, int] = {}
+        for i, sym in enumerate(self.vocab):
+            self.ids.setdefault(sym, i)
+        self.n_base = len(self.vocab)
+        self.merges: list[Merge] = []
+        self.vocab_lens: list[int] = []  # vocabulary size after each merge
+        self.stop_reason = "merges"
+        self.engine = engine or default_engine()
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
+
+    def _initial_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.analysis.recount` maps
+        symbols the vocabulary lacks to its unknown token)."""
+        return initial_ids(self.corpus, self.options, self.ids)
+
+    def _start(self) -> None:
+        flat, lengths = self._initial_ids()
+        counts, self.initial_tokens = _weighted_counts(self.corpus.counts, lengths)
+        engine: type[PairState] | Any = PairState
+        fits = counts.dtype == np.int64 and self.options.min_frequency <= INT64_MAX
+        if (self.engine == "compiled" and fits
+                and (not len(counts) or counts.min() > 0)):
+            compiled = compiled_module("compiled")
+            if compiled is None:
+                raise RuntimeError("the compiled merge loop is not built: run "
+                                   "`python setup.py build_ext --inplace`")
+            engine = compiled.State
+        self.state = engine(flat, lengths, counts, len(self.vocab),
+                            self.options.tie_break == "first",
+                            self.alg.value_name(self.options.scoring) == "score",
+                            self.options.min_frequency)
+
+    def _merge(self, p: tuple[int, int], step: int) -> None:
+        a, b = p
+        token = self.alg.join(self.vocab[a], self.vocab[b])
+        t = self.ids.get(token)
+        if t is None:  # a new token; one that already exists keeps its id
+            t = len(self.vocab)
+            self.vocab.append(token)
+            self.ids[token] = t
+        count, score, replaced = self.state.merge(a, b, t, step)
+        self.vocab_lens.append(len(self.vocab))
+        self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
+                                 a, b, t, replaced))
+
+    def run(
+        self,
+        forced: Sequence[tuple[Symbol, Symbol]] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self._start()
+        if forced is not None:
+            self.stop_reason = "replayed"
+            for step, (left, right) in enumerate(forced, 1):
+                try:
+                    p = (self.ids[left], self.ids[right])
+                except KeyError as err:
+                    raise ValueError(
+                        f"merge {step} ({left!r}, {right!r}) uses {err.args[0]!r}, "
+                        "which is neither in the base vocabulary nor made by an earlier merge"
+                    ) from None
+                self._merge(p, step)
+            return
+        o = self.options
+        total = o.merges if o.merges is not None else o.vocab_size - len(self.vocab)  # type: ignore[operator]
+        step = 0
+        while True:
+            if o.merges is not None and step >= o.merges:
+                self.stop_reason = "merges"
+                break
+            if o.vocab_size is not None and len(self.vocab) >= o.vocab_size:
+                self.stop_reason = "vocab_size"
+                break
+            p = self.state.pop_best()
+            if p is None:
+                self.stop_reason = self.state.stop_reason()
+                break
+            step += 1
+            self._merge(p, step)
+            if progress is not None and step % 100 == 0:
+                progress(step, total)
+        if progress is not None:
+            progress(step, total)
+
+    def result(self) -> Training:
+        forest = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
+                  for x in self.state.forest()]
+        del self.state  # the engine's tables are spent: free them before packing the log
+        return Training(
+            corpus=self.corpus,
+            options=self.options,
+            merges=tuple(self.merges),
+            vocab=tuple(self.vocab),
+            n_base=self.n_base,
+            stop_reason=self.stop_reason,
+            vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
+            initial_tokens=self.initial_tokens,
+            _log=SplitLog.from_forest(*forest, n_words=len(self.corpus.words),
+                                      n_steps=len(self.merges)),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Training:
+    """The result of :func:`train`: the merges, the vocabulary, and the split log.
+
+    ``vocab[i]`` is the token with id ``i``: special tokens, the initial alphabet (the 256
+    bytes for BBPE), then each merged token in creation order. A merge whose token
+    already exists keeps the existing id, so for BBPE merge ``k`` has id ``255 + k``
+    unless an earlier merge already made the same bytes.
+    """
+
+    corpus: Corpus
+    options: TrainOptions
+    merges: tuple[Merge, ...]
+    vocab: tuple[Symbol, ...]
+    n_base: int
+    stop_reason: str
+    vocab_sizes: np.ndarray = field(repr=False)
+    initial_tokens: int = field(repr=False)
+    _log: SplitLog = field(repr=False)
+
+    @property
+    def algorithm(self) -> str:
+        return self.options.algorithm
+
+    def __len__(self) -> int:
+        return len(self.merges)
+
+    @property
+    def stopped_early(self) -> bool:
+        """True when training ended before the requested merges or vocabulary size."""
+        return self.stop_reason in ("no_pairs", "min_frequency")
+
+    @property
+    def stop_message(self) -> str:
+        return f"Stopped after {len(self.merges)} merges: {STOP_REASONS[self.stop_reason]}."
+
+    def vocab_size_at(self, step: int) -> int:
+        """How many tokens the vocabulary holds after ``step`` merges."""
+        return int(self.vocab_sizes[step])
+
+    def token_counts(self) -> np.ndarray:
+        """Tokens in the whole corpus after each step, for steps ``0..len(merges)``
+        (counted once per training; each call returns a copy the caller may change)."""
+        return _TOKEN_COUNTS.get(self, None, self._count_tokens).copy()
+
+    def _count_tokens(self) -> np.ndarray:
+        if self.initial_tokens > INT64_MAX:  # counts past 64 bits: Python ints
+            done = [0, *accumulate(m.replaced for m in self.merges)]
+            return np.array([self.initial_tokens - d for d in done], dtype=object)
+        replaced = np.fromiter((m.replaced for m in self.merges), np.int64, len(self.merges))
+        return self.initial_tokens - np.concatenate([[0], np.cumsum(replaced)])
+
+    def at(self, step: int | None = None) -> Snapshot:
+        """The state after ``step`` merges (default: the last one)."""
+        from bpeviz.core.snapshot import Snapshot
+
+        if step is None:
+            step = len(self.merges)
+        if isinstance(step, bool) or not isinstance(step, int | np.integer):
+            raise ValueError(f"step must be a whole number, got {step!r}")
+        if not 0 <= step <= len(self.merges):
+            raise ValueError(f"step must be between 0 and {len(self.merges)}, got {step}")
+        return Snapshot(self, int(step))
+
+    def replay(self, corpus: Corpus | str) -> Training:
+        """The same merges, base vocabulary and ids, counted on another corpus (or text);
+        see :func:`bpeviz.analysis.recount.replay_on`."""
+        from bpeviz.analysis.recount import replay_on
+
+        return replay_on(self, corpus)
+
+    def explain(self, step: int) -> Explanation:
+        """Why merge ``step`` was chosen: the words, rivals and tie behind it
+        (see :mod:`bpeviz.analysis.explain`)."""
+        from bpeviz.analysis.explain import explain
+
+        return explain(self, step)
+
+    def save(self, path: str) -> None:
+        """Write this training as JSON (atomically); :func:`bpeviz.load` reads it back."""
+        from bpeviz.core.serialize import save_training
+
+        save_training(self, path)
+
+
+_TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("token counts")

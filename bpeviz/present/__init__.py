@@ -1,0 +1,1 @@
+"""HTML, figures and slides drawn from the analysis layer: pure functions, no streamlit."""

@@ -1,0 +1,152 @@
+"""Offline slides: ONE self-contained HTML file that plays the merges of a training.
+
+The file holds the data (every merge, the splits of the most frequent words at every
+step, a text's tokens at every step), the stage's script and styles
+(``bpeviz/ui/stepper/``, the same code the app runs) and nothing else: no request
+leaves it (a Content-Security-Policy forbids any), so a speaker can open it on any
+laptop without Python. Keys as in the app: ← → one merge, Shift+← → ten, Home/End,
+Page Up/Down, Space play/pause, ``?`` the keys. The file opens at the step and in the
+theme it was made from (``step``, ``theme``: the Explore page passes its own), and the
+keys still reach every step.
+
+Text from the corpus or the user travels only as JSON data (``<`` escaped, so it can
+never close the script element) and the script draws it with ``textContent``.
+
+>>> from bpeviz import Corpus, train
+>>> page = slides_html(train(Corpus.from_text("low lower lowest"), merges=3))
+>>> page.startswith("<!doctype html>") and "bpevizStage" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bpeviz.algorithms import get as get_algorithm
+from bpeviz.analysis import views
+from bpeviz.analysis.text_history import stage_tokens
+from bpeviz.core.training import Training
+from bpeviz.present import render
+
+_STEPPER = Path(__file__).resolve().parent / "ui" / "stepper"
+
+#: the themes a file can be made in (None: the system's, as the browser says)
+THEMES = ("light", "dark")
+
+_PAGE_CSS = """
+html{font-size:20px;color-scheme:light dark}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+  background:#fff;color:#31333f}
+@media (prefers-color-scheme: dark){body{background:#0e1117;color:#fafafa}}
+html[data-theme=light]{color-scheme:light}
+html[data-theme=light] body{background:#fff;color:#31333f}
+html[data-theme=dark]{color-scheme:dark}
+html[data-theme=dark] body{background:#0e1117;color:#fafafa}
+main{max-width:1200px;margin:0 auto;padding:1rem 2rem 3rem}
+h1{font-size:1.6rem;margin:.3rem 0}
+h2{font-size:1.15rem;margin:1.2rem 0 .4rem}
+.bv-chip{font-weight:600;color:#000}
+.bv-card .bv-big{font-size:2em}
+.bv-foot{margin-top:2rem;font-size:.8rem}
+"""
+
+_BOOT = """
+const data = JSON.parse(document.getElementById("bv-data").textContent);
+for (const [id, part] of Object.entries(data)) {
+  const host = document.getElementById(id);
+  if (host && part) window.bpevizStage({ parentElement: host, data: part });
+}
+"""
+
+
+def _json(data: Any) -> str:
+    """JSON safe inside a <script> element: no ``<``, ``>`` or ``&`` as themselves."""
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def top_words(training: Training, n: int) -> pd.DataFrame:
+    """The ``n`` most frequent corpus words (index: the word's index in the corpus)."""
+    corpus = training.corpus
+    frame = pd.DataFrame({"word": list(corpus.words), "count": list(corpus.counts)})
+    return frame.sort_values("count", ascending=False, kind="stable").head(max(n, 0))
+
+
+def slides_html(training: Training, *, text: str | None = None, words: int = 12,
+                byte_style: str = "gpt2", title: str | None = None, step: int = 0,
+                theme: str | None = None) -> str:
+    """The slides of ``training`` as one HTML document (a string).
+
+    ``title``: what the training was made from (the corpus's name); ``step``: the step
+    the file opens at (clamped into the merges); ``theme``: "light" or "dark" (else the
+    system's).
+    """
+    n = len(training.merges)
+    hist = "slides"
+    step = min(max(int(step), 0), n)
+    common = {"n": n, "hist": hist, "step": step, "strong": True}
+    parts: dict[str, Any] = {
+        "bv-controls": {"role": "controls", "step": step, "n": n, "speed": "1", "seq": 0,
+                        "hist": hist, "standalone": True},
+        "bv-card": {"role": "card", **common, **views.stage_merges(training, byte_style)},
+    }
+    if text:
+        parts["bv-tokens"] = {"role": "tokens", **common, "showWs": False,
+                              "maxTokens": 3000, **stage_tokens(training, text, byte_style)}
+    rows = top_words(training, words)
+    if len(rows):
+        parts["bv-words"] = {"role": "words", **common, "maxChips": 200,
+                             **views.stage_words(training, rows, byte_style)}
+    name = title or getattr(training.corpus, "name", "") or "a corpus"
+    algorithm = get_algorithm(training.options.algorithm).label
+    heading = html.escape(f"{algorithm}: {n:,} merges", quote=True)
+    about = html.escape(f"Trained on {name}: {len(training.corpus.words):,} distinct words. "
+                        "Press → for the next merge, Space to play, ? for the keys.",
+                        quote=True)
+    theme_attr = f' data-theme="{theme}"' if theme in THEMES else ""
+    js = (_STEPPER / "stepper.js").read_text(encoding="utf-8")
+    css = (_STEPPER / "stepper.css").read_text(encoding="utf-8")
+    for code in (js, css, _BOOT):
+        assert "</script" not in code.lower() and "</style" not in code.lower()
+    sections = ['<div id="bv-controls"></div>', '<div id="bv-card"></div>']
+    if "bv-tokens" in parts:
+        sections += ["<h2>The text, cut into the tokens of this step</h2>",
+                     '<div id="bv-tokens"></div>']
+    if "bv-words" in parts:
+        sections += [f"<h2>The {len(rows):,} most frequent words, split at this step</h2>",
+                     '<div id="bv-words"></div>']
+    return "\n".join([
+        "<!doctype html>",
+        f'<html lang="en"{theme_attr}><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        # nothing may be fetched: the file is the whole show
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">",
+        f"<title>{heading} · bpeviz</title>",
+        f"<style>{render.CSS}{css}{_PAGE_CSS}</style>",
+        "</head><body><main>",
+        f"<h1>{heading}</h1>",
+        f'<p class="bv-muted">{about}</p>',
+        *sections,
+        '<p class="bv-muted bv-foot">Made with bpeviz. Colours follow the token id.</p>',
+        "</main>",
+        f'<script type="application/json" id="bv-data">{_json(parts)}</script>',
+        f'<script type="module">{js}</script>',
+        f'<script type="module">{_BOOT}</script>',
+        "</body></html>",
+    ])
+
+
+def write_slides(training: Training, path: str | Path, **options: Any) -> int:
+    """Write :func:`slides_html` to ``path``; returns its size in bytes."""
+    from bpeviz.core.serialize import write_atomic
+
+    data = slides_html(training, **options).encode("utf-8")
+    write_atomic(path, data)
+    return len(data)
