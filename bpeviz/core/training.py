@@ -210,11 +210,21 @@ def train(
     or none reaches ``min_frequency``; ``Training.stop_reason`` says why it stopped.
     ``progress(done, total)`` is called now and then, for progress bars.
 
+    An algorithm whose steps prune (Unigram) trains with its own trainer and returns a
+    :class:`bpeviz.unigram.UnigramTraining` (the same as ``bpeviz.unigram.train_unigram``
+    on the corpus's ``▁`` words): give ``vocab_size``, ``variant`` ("sentencepiece" or
+    "course") and that trainer's options; see
+    :func:`bpeviz.unigram.corpus_words.train_keywords`. Merge options are refused.
+
     >>> opts = make_options("wordpiece", merges=1)
     >>> [m.token for m in train(Corpus.from_counts({"hug": 3}), opts).merges]
     ['hu']
     >>> train(Corpus.from_counts({"hug": 3}), algorithm="wordpiece", merges=1).options == opts
     True
+    >>> u = train(Corpus.from_text("hug pug hug pun bun hugs"), algorithm="unigram",
+    ...           vocab_size=12, variant="course")
+    >>> u.final.splits["▁hugs"], u.at(0).step, u.at().step
+    (('▁hug', 's'), 0, 12)
     """
     if isinstance(options, TrainOptions):
         if settings:
@@ -224,7 +234,12 @@ def train(
     else:
         if options is not None and "algorithm" in settings:
             raise TypeError("the algorithm is given twice")
-        options = make_options(settings.pop("algorithm", options or "bpe"), **settings)
+        algorithm = settings.pop("algorithm", options or "bpe")
+        if get_algorithm(algorithm).step_kind == "prune":  # Unigram: its own trainer
+            from bpeviz.unigram.corpus_words import train_keywords
+
+            return train_keywords(corpus, progress=progress, **settings)
+        options = make_options(algorithm, **settings)
     if not corpus.words:
         raise ValueError("the corpus has no words: give some text to train on")
     base = base_vocabulary(corpus, options)

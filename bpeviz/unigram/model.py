@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from bpeviz.core.encoding import Token
+import numpy as np
+
+from bpeviz.core.encoded import Token
 from bpeviz.unigram import lattice as lat
 
 WS = "\u2581"
@@ -312,11 +314,16 @@ class UnigramTraining:
         """The registered algorithm's name (what ``Training.algorithm`` is for merges)."""
         return "unigram"
 
-    def at(self, k: int) -> UnigramStep:
+    def at(self, k: int | None = None) -> UnigramStep:
+        """The vocabulary after ``k`` rounds (default: the last step, the final one)."""
+        if k is None:
+            return self.steps[-1]
+        if isinstance(k, bool) or not isinstance(k, int | np.integer):
+            raise ValueError(f"step must be a whole number, got {k!r}")
         if not 0 <= k < len(self.steps):
             raise ValueError(f"step {k} is out of range; this training has steps 0 to "
                              f"{len(self.steps) - 1}")
-        return self.steps[k]
+        return self.steps[int(k)]
 
     @property
     def final(self) -> UnigramStep:
