@@ -200,7 +200,7 @@ def test_the_rest_of_the_page_follows_while_playing(page, server):
 
 # -- the bar's handover when a rerun re-creates it (issue 16), on a page of its own ------
 
-STEPPER = Path(__file__).resolve().parents[1] / "bpeviz" / "ui" / "stepper" / "stepper.js"
+STEPPER = Path(__file__).resolve().parents[1] / "bpeviz" / "ui" / "stepper" / "src"
 
 #: mounts a bar in a new host, as Streamlit does for each new element (the old one, when
 #: a rerun re-creates the bar, may still stand or be gone already); returns nothing
@@ -215,9 +215,11 @@ STEP_OF = "h => document.querySelector('#' + h + ' [data-bpeviz-step]').dataset.
 
 def stage_page(page, running: bool) -> None:
     """A page with the stage module and Streamlit's app root, its script ``running``."""
+    from bpeviz.present.stage_script import bundle  # the modules as the browser gets them
+
     state = "running" if running else "notRunning"
     page.set_content(f'<div data-testid="stApp" data-test-script-state="{state}"></div>'
-                     f'<script type="module">{STEPPER.read_text(encoding="utf-8")}</script>'
+                     f'<script type="module">{bundle(STEPPER)}</script>'
                      "<script>window.sent = [];</script>")
     page.wait_for_function("() => typeof window.bpevizStage === 'function'")
 

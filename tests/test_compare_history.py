@@ -23,7 +23,7 @@ from bpeviz.ui import train_options
 from tests.test_compare_unigram_app import unigram_reference
 
 ROOT = Path(__file__).resolve().parent.parent
-STEPPER = ROOT / "bpeviz" / "ui" / "stepper" / "stepper.js"
+STEPPER = ROOT / "bpeviz" / "ui" / "stepper" / "src"  # the stage script's modules
 # partial bytes (CJK, emoji with a modifier), whitespace Python and JavaScript disagree on
 # (\x1c \x85 are Python whitespace, \ufeff is JavaScript's), a leading space, tabs
 TEXT = (" The tokenizer learns tokens: lowest newer\t自然语言 👍🏽 naïve\x1cx\x85y "
@@ -124,9 +124,11 @@ process.stdout.write(JSON.stringify(out));
 
 
 def run_js(data: dict, tmp_path: Path, node: str = "node") -> list:
-    """The browser's difference rule (stepper.js) at every position, in Node."""
+    """The browser's difference rule (the stage's script) at every position, in Node."""
+    from bpeviz.present.stage_script import bundle  # the script as the browser gets it
+
     module = tmp_path / "stepper.mjs"
-    module.write_text(STEPPER.read_text(encoding="utf-8"), encoding="utf-8")  # it exports them
+    module.write_text(bundle(STEPPER), encoding="utf-8")  # it exports them
     driver = tmp_path / "driver.mjs"
     driver.write_text(JS_DRIVER, encoding="utf-8")
     done = subprocess.run([node, str(driver), module.as_uri()], input=json.dumps(data),

@@ -4,10 +4,11 @@ The file holds the data (every merge, the splits of the most frequent words at e
 step, a text's tokens at every step), the stage's script and styles
 (``bpeviz/ui/stepper/``, the same code the app runs) and nothing else: no request
 leaves it (a Content-Security-Policy forbids any), so a speaker can open it on any
-laptop without Python. Keys as in the app: ← → one merge, Shift+← → ten, Home/End,
-Page Up/Down, Space play/pause, ``?`` the keys. The file opens at the step and in the
-theme it was made from (``step``, ``theme``: the Explore page passes its own), and the
-keys still reach every step.
+laptop without Python. Keys as in the app (one table of them: ``stepper/src/keys.json``):
+← → one merge, Shift+← → ten, Home/End, Page Up/Down, Space play/pause, ``?`` the keys;
+the script is the app's, joined into one (:mod:`bpeviz.present.stage_script`). The file
+opens at the step and in the theme it was made from (``step``, ``theme``: the Explore
+page passes its own), and the keys still reach every step.
 
 Text from the corpus or the user travels only as JSON data (``<`` escaped, so it can
 never close the script element) and the script draws it with ``textContent``.
@@ -31,9 +32,7 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
 from bpeviz.analysis.text_history import stage_tokens
 from bpeviz.core.training import Training
-from bpeviz.present import render
-
-_STEPPER = Path(__file__).resolve().parent / "ui" / "stepper"
+from bpeviz.present import render, stage_script
 
 #: the themes a file can be made in (None: the system's, as the browser says)
 THEMES = ("light", "dark")
@@ -107,11 +106,12 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     algorithm = get_algorithm(training.options.algorithm).label
     heading = html.escape(f"{algorithm}: {n:,} merges", quote=True)
     about = html.escape(f"Trained on {name}: {len(training.corpus.words):,} distinct words. "
-                        "Press → for the next merge, Space to play, ? for the keys.",
+                        f"Press {stage_script.key_name('next')} for the next merge, "
+                        f"{stage_script.key_name('play')} to play, "
+                        f"{stage_script.key_name('help')} for the keys.",
                         quote=True)
     theme_attr = f' data-theme="{theme}"' if theme in THEMES else ""
-    js = (_STEPPER / "stepper.js").read_text(encoding="utf-8")
-    css = (_STEPPER / "stepper.css").read_text(encoding="utf-8")
+    js, css = stage_script.script(), stage_script.css()
     for code in (js, css, _BOOT):
         assert "</script" not in code.lower() and "</style" not in code.lower()
     sections = ['<div id="bv-controls"></div>', '<div id="bv-card"></div>']

@@ -8,9 +8,10 @@ or Play runs; no Python rerun per step. Python hears of the step on release or p
 second, never while a run is in flight), stores it in the ``step`` setting and redraws
 the rest of the page (metrics, tables, heatmap) for it.
 
-The JavaScript and CSS are files next to this module (``stepper/``), read at import:
-nothing comes from a CDN. User text (words, tokens) travels only in ``data`` and the
-script draws it with ``textContent``.
+The JavaScript is ES modules by role in ``stepper/src/``, joined into one script at
+import (:mod:`bpeviz.present.stage_script`); it and the CSS (``stepper/stepper.css``)
+are read at import: nothing comes from a CDN. User text (words, tokens) travels only in
+``data`` and the script draws it with ``textContent``.
 
 The script catches its own errors (the bar keeps working) and reports each one with the
 trigger ``error``; every element of the stage is mounted with a callback that writes it
@@ -30,7 +31,6 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -39,16 +39,22 @@ import streamlit as st
 from bpeviz.analysis import views
 from bpeviz.analysis.text_history import stage_tokens, text_history
 from bpeviz.core.training import Training
+from bpeviz.present import stage_script
 from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
 
-_HERE = Path(__file__).resolve().parent / "stepper"
-JS = (_HERE / "stepper.js").read_text(encoding="utf-8")
-CSS = (_HERE / "stepper.css").read_text(encoding="utf-8")
+JS = stage_script.script()
+CSS = stage_script.css()
 NAME = "bpeviz_stage"
 KEY = "stage"
 SPEEDS = ("1", "2", "4", "10")
 log = logging.getLogger("bpeviz.ui")
+
+
+def keys_caption(unit: str = "merge", units: str | None = None) -> str:
+    """The bar's keys in a sentence for a caption, for steps called ``unit`` (from the
+    key table that also drives the bar's keys, its ``?`` list and its buttons' titles)."""
+    return stage_script.keys_caption(unit, units)
 
 
 def _component() -> Any:
@@ -149,8 +155,9 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
 def controls(training: Training, *, number_box: bool = True) -> int:
     """The step bar of the page (and a "Go to step" box Python owns); returns the step.
 
-    Keys anywhere on the page (not in a text box): ← → one step, Shift+← → ten,
-    Home/End, Space play/pause, ``?`` the list of keys.
+    Keys anywhere on the page (not in a text box), as the key table says
+    (``stepper/src/keys.json``; :func:`keys_caption`): ← → one step, Shift+← → ten,
+    Home/End, Page Down/Up, Space play/pause, ``?`` the list of keys.
     """
     last = len(training.merges)
     if last == 0:

@@ -3,12 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { loadStage } from "./stage.mjs";
+import { expandCard } from "../src/card.mjs";
+import { cutAt, runAt, versionAt } from "../src/history.mjs";
+import { keyAction, keyRows } from "../src/keys.mjs";
+import { payload } from "../src/main.mjs";
+import { bounds, clamp, followStep, whole } from "../src/numbers.mjs";
 
 globalThis.window = {}; // expandCard keeps what it built in the page's stage store
-const stage = await loadStage();
-const { bounds, clamp, cutAt, expandCard, followStep, keyAction, keyRows, payload, runAt,
-  versionAt, whole } = stage;
 
 test("whole takes numbers and their text, and nothing else", () => {
   assert.equal(whole(7, 0), 7);

@@ -10,12 +10,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Document } from "./fake_dom.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** stepper.js (BPEVIZ_STEPPER names another file: an older version, to see a test fail) */
-export const STEPPER = process.env.BPEVIZ_STEPPER || join(HERE, "..", "stepper.js");
+/** The stage's entry module, src/main.mjs (it exports mount and the rules the tests use).
+ * BPEVIZ_STEPPER names a script of one piece to test instead: the joined script the
+ * browser gets (bpeviz.present.stage_script.script()), or an older stepper.js, to see a
+ * test fail. */
+export const STEPPER = process.env.BPEVIZ_STEPPER || join(HERE, "..", "src", "main.mjs");
 
-/** The script's module (an ES module; copied to a .mjs so that any Node takes it as one
- * without a package.json). */
+/** The script's module: the entry module itself, or the one script (copied to a .mjs so
+ * that any Node takes it as an ES module). */
 export async function loadStage() {
+  if (!process.env.BPEVIZ_STEPPER) return import(pathToFileURL(STEPPER).href);
   const copy = join(mkdtempSync(join(tmpdir(), "bpeviz-stepper-")), "stepper.mjs");
   copyFileSync(STEPPER, copy);
   return import(pathToFileURL(copy).href);

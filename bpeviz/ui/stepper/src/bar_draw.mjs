@@ -1,0 +1,96 @@
+// The step bar's drawing (role "controls"): ◀ slider ▶, the step (data-bpeviz-step),
+// Play, the speeds, the "?" list of keys. Its elements are made here (buildBar) and
+// redrawn for the bar's state `s`; what they do is bar.mjs's.
+
+import { el } from "./chips.mjs";
+import { buttonLabel, buttonTitle, KEYS_WHERE, keyRows } from "./keys.mjs";
+import { fmt } from "./numbers.mjs";
+
+export const SPEEDS = ["1", "2", "4", "10"];
+
+// the bar's elements, kept in `s` (s.prev, s.slider, s.play, s.speedButtons, ...)
+export function buildBar(root, s) {
+  const bar = el("div", "bv-stage-bar");
+  s.prev = el("button", "bv-stage-btn", "◀");
+  s.slider = el("input", "bv-stage-slider");
+  s.slider.type = "range";
+  s.slider.min = "0";
+  s.next = el("button", "bv-stage-btn", "▶");
+  s.stepBox = el("div", "bv-stage-step");
+  s.stepBox.setAttribute("aria-live", "polite");
+  bar.append(s.prev, s.slider, s.next, s.stepBox);
+
+  const bar2 = el("div", "bv-stage-bar");
+  s.play = el("button", "bv-stage-btn bv-stage-play", "▶ Play");
+  s.play.title = buttonTitle("play");
+  const speeds = el("div", "bv-stage-speeds");
+  speeds.setAttribute("role", "radiogroup");
+  speeds.setAttribute("aria-label", "Speed");
+  s.speedButtons = {};
+  for (const v of SPEEDS) {
+    const b = el("button", "bv-stage-speed", `${v} step${v === "1" ? "" : "s"}/s`);
+    b.dataset.speed = v;
+    b.setAttribute("role", "radio");
+    s.speedButtons[v] = b;
+    speeds.append(b);
+  }
+  s.help = el("button", "bv-stage-btn bv-stage-help", "?");
+  s.help.title = buttonTitle("help");
+  s.help.setAttribute("aria-label", buttonLabel("help"));
+  s.note = el("span", "bv-muted bv-stage-note");
+  bar2.append(s.play, speeds, s.help, s.note);
+
+  s.keys = el("div", "bv-stage-keys");
+  s.keys.hidden = true;
+  s.keyTable = el("table");
+  s.keys.append(el("div", "bv-muted", KEYS_WHERE), s.keyTable);
+  root.append(bar, bar2, s.keys);
+}
+
+// the words for one move of the control (data.unit, data.units, data.name): a merge on
+// Explore, a position on Compare
+export function drawUnitWords(s, data) {
+  const unit = data.unit || "merge", units = data.units || `${unit}s`;
+  if (s.unit === unit && s.units === units && s.name === (data.name || "Step")) return;
+  s.unit = unit; s.units = units; s.name = data.name || "Step";
+  s.prev.title = buttonTitle("prev", unit, units);
+  s.prev.setAttribute("aria-label", buttonLabel("prev", unit, units));
+  s.next.title = buttonTitle("next", unit, units);
+  s.next.setAttribute("aria-label", buttonLabel("next", unit, units));
+  s.slider.setAttribute("aria-label", data.name || "Merge step");
+  for (const [v, b] of Object.entries(s.speedButtons)) { // "2 steps/s", or "2 rounds/s"
+    const per = unit === "round" ? (v === "1" ? unit : units) : (v === "1" ? "step" : "steps");
+    b.textContent = `${v} ${per}/s`;
+  }
+  s.keyTable.replaceChildren();
+  for (const [k, what] of keyRows(unit, units)) {
+    const tr = el("tr");
+    tr.append(el("td", "bv-stage-key", k), el("td", null, what));
+    s.keyTable.append(tr);
+  }
+}
+
+export function drawSpeed(s) {
+  for (const [v, b] of Object.entries(s.speedButtons)) {
+    const on = v === s.speed;
+    b.classList.toggle("bv-on", on);
+    b.setAttribute("aria-checked", on ? "true" : "false");
+  }
+}
+
+export function drawControls(s) {
+  s.drawnAt = performance.now(); // (a bar a run just removed waits a moment for its successor)
+  const k = s.step;
+  s.slider.min = String(s.lo);
+  s.slider.max = String(s.n);
+  if (Number(s.slider.value) !== k) s.slider.value = String(k);
+  s.prev.disabled = k <= s.lo;
+  s.next.disabled = k >= s.n;
+  s.stepBox.textContent = s.lo === 0 ? `${s.name} ${fmt(k)} of ${fmt(s.n)}`
+    : `${s.name} ${fmt(k)} (${fmt(s.lo)} to ${fmt(s.n)})`;
+  s.stepBox.setAttribute("data-bpeviz-step", String(k));
+  s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
+  s.play.classList.toggle("bv-on", s.playing);
+  s.note.textContent = s.playing && !s.standalone
+    ? "While playing, the rest of the page follows about once a second." : "";
+}

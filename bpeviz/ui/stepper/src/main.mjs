@@ -1,0 +1,126 @@
+// bpeviz stage component (Streamlit components v2): steps through the merges in the
+// browser. The entry point: every mount and data update comes here, its role chosen by
+// data.role:
+//   "controls": ◀ slider ▶, the step number (data-bpeviz-step), Play, speed, keys (bar.mjs);
+//   "card":     the merge card (left + right -> token, count) (card.mjs);
+//   "words":    the split of each word on screen at the current step (words.mjs);
+//   "tokens":   a text cut into the tokens of the current step (Tokenize, tokens.mjs);
+//   "compare":  two or three configurations' cuts of a text at the control's position,
+//               their differences marked (Compare, compare_view.mjs).
+// The controls' range is data.lo..data.n (lo 0 unless said: Compare's vocabulary sizes).
+// The instances share one store (store.mjs): the controls own the step, the others
+// redraw when it changes. Python hears of the step on release / pause (debounced
+// trigger "step"); the rest of the page follows after its rerun.
+// Text that came from users (words, tokens) arrives only in `data` and is drawn with
+// textContent, never parsed as HTML.
+//
+// The browser gets these modules as one script, joined by bpeviz.present.stage_script
+// (bpeviz/ui/stage.py for the app, bpeviz/present/slides.py for the offline slides).
+
+import { controls } from "./bar.mjs";
+import { repair } from "./bar_step.mjs";
+import { drawCard, expandCard } from "./card.mjs";
+import { chip, el } from "./chips.mjs";
+import { buildCompare, compareCuts, tokenSpans } from "./compare_rule.mjs";
+import { drawCompare } from "./compare_view.mjs";
+import { cutAt, runAt, versionAt } from "./history.mjs";
+import { keyAction, keyRows } from "./keys.mjs";
+import { hexText, namesTitle, visibleText } from "./marks.mjs";
+import { bounds, clamp, followStep, whole } from "./numbers.mjs";
+import { guard, report, store } from "./store.mjs";
+import { buildTokens, drawTokens } from "./tokens.mjs";
+import { buildWords, drawWords } from "./words.mjs";
+
+// A card, words, tokens or compare element: drawn at the bar's step when the bar is of
+// its history (data.hist), clamped into its own range (data.lo..data.n); at its own step
+// (data.step) until then. A redraw that fails is reported and the last drawing stays.
+function follower(component, data, build, draw) {
+  const root = component.parentElement;
+  let f = root.__bvFollower;
+  if (!f || !f.root.isConnected) {
+    f = { root: el("div", "bv-stage-" + data.role) };
+    root.append(f.root);
+    root.__bvFollower = f;
+  }
+  f.setTriggerValue = component.setTriggerValue;
+  const st = store();
+  if (f.listener) st.listeners.delete(f.listener);
+  const same = f.data === data; // the same payload again: what build made still holds
+  const before = f.data;
+  f.data = data;
+  if (build && !same) {
+    try {
+      build(f);
+    } catch (err) {
+      f.data = before; // what is drawn stays, with the data it was drawn from
+      throw err;
+    }
+  }
+  f.listener = guard(f, "redraw", (k) => {
+    if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
+    if (st.hist !== f.data.hist) return; // another bar's step (another training)
+    draw(f, followStep(f.data, k));
+  });
+  st.listeners.add(f.listener);
+  // the controls may not have run yet (or this page has none): draw Python's step
+  // (Compare's cuts carry no step: the bar, drawn just before them, holds it)
+  draw(f, followStep(data, st.step !== null && st.hist === data.hist ? st.step : null));
+}
+
+// `component` is what Streamlit's components v2 hands over: {parentElement, data,
+// setTriggerValue}. bpeviz's offline slides (bpeviz/present/slides.py) mount the same roles
+// with a plain object of that shape through window.bpevizStage.
+// Data may come as UTF-8 JSON bytes (Compare's cuts: made once in Python and sent again
+// unchanged, so Streamlit's message cache resends only a reference); parsed once per
+// payload.
+const PARSED = new WeakMap();
+export function payload(raw) {
+  if (!raw) return {};
+  const bytes = raw instanceof Uint8Array ? raw
+    : raw instanceof ArrayBuffer ? new Uint8Array(raw)
+    : ArrayBuffer.isView(raw) ? new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)
+    : null;
+  if (!bytes) return raw;
+  let found = PARSED.get(raw);
+  if (!found) {
+    found = JSON.parse(new TextDecoder().decode(bytes));
+    PARSED.set(raw, found);
+  }
+  return found;
+}
+
+// The entry point of every mount and data update; the script's errors stop here
+// (reported, and the bar of this element shows a valid step again).
+function mount(component) {
+  try {
+    const data = payload(component.data);
+    if (!data || typeof data !== "object") return () => {};
+    if (data.role === "controls") {
+      controls(component, data);
+    } else if (data.role === "card") {
+      follower(component, expandCard(data), null, drawCard);
+    } else if (data.role === "words") {
+      follower(component, data, buildWords, drawWords);
+    } else if (data.role === "tokens") {
+      follower(component, data, buildTokens, drawTokens);
+    } else if (data.role === "compare") {
+      follower(component, data, buildCompare, drawCompare);
+    }
+  } catch (err) {
+    const host = component && component.parentElement;
+    const bar = host && host.__bvStage;
+    report(bar || { setTriggerValue: component && component.setTriggerValue }, "mount", err);
+    if (bar && bar.slider) guard(bar, "mount (recovering)", () => repair(bar, "mount"))();
+  }
+  return () => {};
+}
+
+if (typeof window !== "undefined") window.bpevizStage = mount;
+export default mount;
+
+// what tests of the one script use (Python's tests run Compare's rule in Node; the unit
+// tests' BPEVIZ_STEPPER runs them on a script of one piece)
+export {
+  bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, followStep, hexText,
+  keyAction, keyRows, namesTitle, runAt, tokenSpans, versionAt, visibleText, whole,
+};

@@ -1,0 +1,73 @@
+// Python hears the bar's step: after a move (debounced), again when a report went
+// unanswered (resend), and in passing while Play runs. Never while a run is in flight.
+
+import { guardBar, setStep } from "./bar_step.mjs";
+import { debug } from "./store.mjs";
+
+const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
+const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
+const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
+const PLAY_REPORT_MS = 1000; // while playing, Python hears the step at most this often
+
+export function move(s, k) {
+  setStep(s, k);
+  scheduleSync(s, SYNC_DELAY_MS);
+}
+
+// Every report carries a sequence number; Python sends back the last one it applied
+// (data.seq). Until Python has caught up with the last report, a rerun's step is old
+// news and the browser keeps its own; once it has, a different step means Python moved
+// it (the number box, a link) and the browser follows.
+export function scheduleSync(s, delay) {
+  clearTimeout(s.syncTimer);
+  s.pending = true;
+  s.syncTimer = setTimeout(guardBar(s, "sync", () => sync(s)), delay);
+}
+
+function sync(s, passing = false) {
+  s.pending = false;
+  if ((s.playing && !passing) || s.dragging || !s.root.isConnected) {
+    debug("sync-skip", s.playing, s.dragging, s.root.isConnected);
+    return;
+  }
+  if (s.step === s.pyStep && s.speed === s.pySpeed && s.pySeq >= s.seq) return;
+  s.seq += 1;
+  debug("send", s.step, s.seq);
+  s.setTriggerValue("step", { step: s.step, speed: s.speed, seq: s.seq });
+  // a report lost to an interrupted rerun is sent again, later each time
+  clearTimeout(s.resendTimer);
+  s.resendDelay = s.resendDelay ? Math.min(2 * s.resendDelay, RESEND_MAX_MS) : RESEND_MS;
+  s.resendTimer = setTimeout(guardBar(s, "sync", () => resend(s)), s.resendDelay);
+}
+
+// Whether Streamlit is running the page's script (the attribute its own app root carries;
+// false where there is none, as in the offline slides).
+export function scriptRunning() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return Boolean(app) && app.getAttribute("data-test-script-state") === "running";
+}
+
+// Send the step again if Python has not answered the last report. Never while a run is
+// in flight: that run answers, and a new report would interrupt it; on a loaded server,
+// where a run takes longer than RESEND_MS, resending on a timer restarted every run
+// before it could finish, and the page stopped following (issue 16).
+function resend(s) {
+  if (s.pySeq >= s.seq || s.pending || !s.root.isConnected) return;
+  if (scriptRunning()) {
+    s.resendTimer = setTimeout(guardBar(s, "sync", () => resend(s)), 1000);
+    return;
+  }
+  sync(s);
+}
+
+// While Play runs, Python hears the step in passing (so the heatmap and tables follow),
+// at most every PLAY_REPORT_MS and only once it has answered the last report and no run
+// is in flight: a report never interrupts a run, and a slow server is asked less often.
+export function reportWhilePlaying(s) {
+  if (s.standalone) return;
+  const now = performance.now();
+  if (now - (s.lastPlayReport || 0) < PLAY_REPORT_MS) return;
+  if (s.pySeq < s.seq || scriptRunning()) return;
+  s.lastPlayReport = now;
+  sync(s, true);
+}
