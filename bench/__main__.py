@@ -180,7 +180,7 @@ def bench_merges(args: argparse.Namespace, results: dict[str, Any]) -> None:
 # -- 3. encoding vs tiktoken -------------------------------------------------------------------
 def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
     heading("3. Encoding: BBPE at a late step, snapshot.encode vs tiktoken, same ranks")
-    from bpeviz import Corpus, Snapshot, train
+    from bpeviz import Corpus, Snapshot, formats, train
 
     try:
         import tiktoken
@@ -201,7 +201,7 @@ def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
     text = corpus_text(text_mb, offset=train_mb)
     size = len(text.encode("utf-8")) / MB
     last = len(training.merges)
-    files = training.at(last).export("tiktoken")
+    files = formats.export(training.at(last), "tiktoken")
     config = json.loads(files["tiktoken.json"])
     ranks = {base64.b64decode(tok): int(rank) for tok, rank in
              (line.split() for line in files["tokenizer.tiktoken"].splitlines() if line.strip())}
@@ -268,7 +268,7 @@ def bench_encoding_hf(args: argparse.Namespace, results: dict[str, Any], text: s
     step exported as tokenizer.json, on the same text; tokens and offsets both sides."""
     from tokenizers import Tokenizer
 
-    from bpeviz import Corpus, train
+    from bpeviz import Corpus, formats, train
 
     print(f"\n  BPE and WordPiece, whitespace words, step {merges:,}, same texts: snapshot.encode "
           f"vs HF tokenizers Tokenizer.encode (export('hf'), 1 thread), {args.repeat} repeat(s)")
@@ -277,7 +277,7 @@ def bench_encoding_hf(args: argparse.Namespace, results: dict[str, Any], text: s
     for algorithm in ("bpe", "wordpiece"):
         training = train(Corpus.from_text(corpus_text(train_mb)), algorithm, merges=merges)
         last = len(training.merges)
-        hf = Tokenizer.from_str(training.at(last).export("hf")["tokenizer.json"])
+        hf = Tokenizer.from_str(formats.export(training.at(last), "hf")["tokenizer.json"])
         t_ours, t_hf = [], []
         same = True
         for rep in range(args.repeat):

@@ -20,7 +20,7 @@ from bench.data import MB, corpus_text, describe
 from bpeviz import Corpus, train
 from bpeviz.analysis.compare import compare
 from bpeviz.analysis.curves import metric_curve, sample_steps
-from bpeviz.analysis.recount import replay_on
+from bpeviz.core.recount import replay_on
 
 
 def timed(fn: Callable[[], object], repeats: int) -> float:

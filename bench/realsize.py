@@ -33,6 +33,7 @@ from pathlib import Path
 
 from bench.data import corpus_text, describe
 from bpeviz import Corpus, train
+from bpeviz.present import stage_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +66,7 @@ def cpu_note(cpu: list[float]) -> str:
 
 
 def bench_replay(repeats: int) -> None:
-    from bpeviz.analysis.recount import replay_on
+    from bpeviz.core.recount import replay_on
 
     training = train(Corpus.from_text(corpus_text(5), "gpt2"), "bbpe", merges=30_000)
     corpus = Corpus.from_text(corpus_text(1, offset=5), "gpt2")
@@ -118,12 +119,11 @@ def bench_memory() -> None:
 
 
 def bench_payload() -> None:
-    from bpeviz.analysis import views
 
     training = train(Corpus.from_text(corpus_text(5), "gpt2"), "bbpe", merges=50_000)
     for style in ("gpt2", "hex"):
         start = time.perf_counter()
-        data = views.stage_merges(training, style)
+        data = stage_data.stage_merges(training, style)
         built = time.perf_counter() - start
         start = time.perf_counter()
         size = len(json.dumps(data))

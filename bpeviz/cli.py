@@ -1,7 +1,9 @@
 """Command line: ``python -m bpeviz train|encode|export|explain|slides ...``.
 
-Errors in the input are reported in one line on stderr with exit status 2, never a
-traceback.
+Every algorithm trains and saves the same way (``train --algorithm bpe|bbpe|wordpiece|
+unigram --out T.json``), and ``--training`` opens a saved training of any of them, a
+tokenizer file or a SentencePiece Unigram ``.model``. Errors in the input are reported
+in one line on stderr with exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,15 +14,12 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-from bpeviz import algorithms
+from bpeviz import algorithms, formats
 from bpeviz.core.training import SCORINGS, TIE_BREAKS, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.pretokenize import PRETOKENIZERS
-
-if TYPE_CHECKING:
-    from bpeviz.core.snapshot import Snapshot
 
 
 class _Progress:
@@ -66,8 +65,10 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", choices=["sentencepiece", "course"], default="sentencepiece",
                    help="Unigram only: SentencePiece's trainer or the Hugging Face course's")
     p.add_argument("--out", required=True,
-                   help="where to write the training (JSON); for unigram, the final "
-                        "vocabulary as a Hugging Face tokenizer.json (Unigram model)")
+                   help="where to write the training (JSON, every step; --training of the "
+                        "other commands and bpeviz.load read it); for unigram too, every "
+                        "pruning round ('export --format hf' writes a round's "
+                        "tokenizer.json)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_run_train)
 
@@ -95,22 +96,15 @@ def _run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-#: merge options Unigram does not take, with their defaults
-_MERGE_ONLY = {"merges": None, "tie_break": "first", "marker": None,
-               "marker_style": "separate", "scoring": "score", "min_frequency": 0}
-
-
 def _run_train_unigram(args: argparse.Namespace, pretokenizer: str) -> int:
-    """Unigram: prune to ``--vocab-size`` (SentencePiece's defaults otherwise) and write
-    the final vocabulary as a Hugging Face ``tokenizer.json``, the one file format that
-    holds a Unigram model (a training file holds merges); say when the size is not the
-    one asked for."""
-    from bpeviz.formats import write_files
-    from bpeviz.unigram.corpus_words import train_corpus
-    from bpeviz.unigram.hf_export import to_hf_json
+    """Unigram: prune to ``--vocab-size`` (SentencePiece's defaults otherwise) and save
+    the training, every round, as ``train`` saves a merge training; say when the size
+    is not the one asked for."""
+    from bpeviz.core.serialize import save_training
+    from bpeviz.unigram.corpus_words import MERGE_ONLY
 
-    given = [f"--{name.replace('_', '-')}" for name, default in _MERGE_ONLY.items()
-             if getattr(args, name) != default]
+    given = [f"--{name.replace('_', '-')}" for name, default in MERGE_ONLY.items()
+             if hasattr(args, name) and getattr(args, name) != default]
     if given:
         raise ValueError(f"{', '.join(given)}: merge option{'s' if len(given) > 1 else ''} "
                          "that Unigram does not take (it prunes to --vocab-size)")
@@ -118,27 +112,33 @@ def _run_train_unigram(args: argparse.Namespace, pretokenizer: str) -> int:
         raise ValueError("Unigram needs --vocab-size (the pieces to prune down to, "
                          "<unk> <s> </s> included for the sentencepiece variant)")
     corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
-    training = train_corpus(corpus, args.vocab_size, args.variant)
-    write_files({"tokenizer.json": to_hf_json(training.final.model)}, args.out)
-    print(f"{training.stop_message} {len(training) - 1} pruning rounds. Saved the final "
-          f"vocabulary to {args.out} (a Hugging Face tokenizer.json; the encode, export, "
-          "explain and slides commands step through merges and do not open it)",
-          file=sys.stderr)
+    training = train(corpus, args.algorithm, vocab_size=args.vocab_size, variant=args.variant)
+    save_training(training, args.out, corpus_name=os.path.basename(args.input))
+    rounds = training.at().step
+    print(f"{training.stop_message} {rounds:,} pruning round{'' if rounds == 1 else 's'}. "
+          f"Saved to {args.out} (every round; 'export --format hf' writes a round's "
+          "tokenizer.json)", file=sys.stderr)
     return 0
 
 
 def _add_step_source(p: argparse.ArgumentParser) -> None:
     p.add_argument("--training", required=True, metavar="PATH",
-                   help="a training saved by 'train', or a tokenizer file or folder to import "
-                        "(tokenizer.json, vocab.txt, vocab.json + merges.txt, *.tiktoken)")
+                   help="a training saved by 'train' (any algorithm, Unigram too), or a "
+                        "tokenizer file or folder to import (tokenizer.json, vocab.txt, "
+                        "vocab.json + merges.txt, *.tiktoken, a SentencePiece Unigram "
+                        "*.model: one step, 0)")
     p.add_argument("--step", type=int, default=None, metavar="K",
-                   help="use the state after K merges (default: the last step)")
+                   help="use the state after K steps: merges, or Unigram's pruning rounds "
+                        "(default: the last step)")
 
 
-def _snapshot(args: argparse.Namespace) -> Snapshot:
+def _opened(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The training ``--training`` names and its step ``--step`` (any kind of training:
+    each answers :mod:`bpeviz.core.protocol`)."""
     from bpeviz.formats import import_path
 
-    return import_path(args.training).at(args.step)
+    training = import_path(args.training)
+    return training, training.at(args.step)
 
 
 def _add_encode(sub: argparse._SubParsersAction) -> None:
@@ -148,17 +148,37 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dropout", type=float, default=0.0, metavar="P",
                    help="BPE-dropout: skip each candidate merge with probability P "
                         "(BPE and byte-level BPE; default 0, plain encoding)")
+    p.add_argument("--alpha", type=float, default=None, metavar="A",
+                   help="Unigram subword sampling: draw a cut with probability proportional "
+                        "to P(cut) ** A (default: none, the best cut)")
     p.add_argument("--seed", type=int, default=None,
-                   help="random seed for --dropout (the same seed gives the same tokens)")
+                   help="random seed for --dropout or --alpha (the same seed gives the same "
+                        "tokens)")
     p.set_defaults(run=_run_encode)
 
 
+def _sampling(training: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The encoder's sampling options: BPE-dropout for merges, subword sampling for a
+    Viterbi encoder (Unigram); a ValueError for the other one's option."""
+    viterbi = algorithms.get(training.algorithm).encoder == "viterbi"
+    if viterbi and args.dropout:
+        raise ValueError("--dropout is BPE-dropout (BPE and byte-level BPE); a Unigram "
+                         "tokenizer samples its cuts with --alpha")
+    if args.alpha is not None and not viterbi:
+        raise ValueError("--alpha is Unigram's subword sampling; merges are sampled with "
+                         "--dropout (BPE and byte-level BPE)")
+    if viterbi:
+        return {"alpha": args.alpha, "seed": args.seed} if args.alpha is not None else {}
+    return {"dropout": args.dropout, "seed": args.seed}
+
+
 def _run_encode(args: argparse.Namespace) -> int:
-    snapshot = _snapshot(args)
+    training, snapshot = _opened(args)
+    options = _sampling(training, args)
     text = sys.stdin.read() if args.text == "-" else args.text
     out = sys.stdout
     try:
-        for token in snapshot.encode(text, dropout=args.dropout, seed=args.seed):
+        for token in snapshot.encode(text, **options):
             out.write(json.dumps(token.to_dict(), ensure_ascii=False) + "\n")
         out.flush()
     except BrokenPipeError:  # the reader stopped early (| head): not an error
@@ -169,7 +189,8 @@ def _run_encode(args: argparse.Namespace) -> int:
 def _add_export(sub: argparse._SubParsersAction) -> None:
     from bpeviz.formats import FORMATS
 
-    p = sub.add_parser("export", help="write the vocabulary and merges of a step as files")
+    p = sub.add_parser("export", help="write the vocabulary and merges of a step as files "
+                                      "(a Unigram round: its pieces, as hf)")
     _add_step_source(p)
     p.add_argument("--format", required=True, choices=list(FORMATS),
                    help="; ".join(f"{name}: {what}" for name, what in FORMATS.items()))
@@ -182,12 +203,12 @@ def _add_export(sub: argparse._SubParsersAction) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     from bpeviz.formats import write_files
 
-    snapshot = _snapshot(args)
-    written = write_files(snapshot.export(args.format), args.out)
-    if args.format == "hf":
+    training, snapshot = _opened(args)
+    written = write_files(formats.export(snapshot, args.format), args.out)
+    if args.format == "hf" and algorithms.get(training.algorithm).step_kind == "merge":
         from bpeviz.formats.hf import lossy_decoding
 
-        lossy = lossy_decoding(snapshot.training)
+        lossy = lossy_decoding(training)
         if lossy:
             print(f"warning: {lossy}", file=sys.stderr)
     for path in written:
@@ -197,7 +218,8 @@ def _run_export(args: argparse.Namespace) -> int:
 
 def _add_explain(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("explain", help="why merge K was chosen (words, rivals, tie), or "
-                                       "how a word is cut at step K (--word)")
+                                       "what Unigram's pruning round K removed; or how a "
+                                       "word is cut at step K (--word)")
     _add_step_source(p)
     p.add_argument("--word", default=None, metavar="W",
                    help="trace how this word is cut at step K instead")
@@ -205,23 +227,34 @@ def _add_explain(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--byte-style", choices=["gpt2", "hex"], default="gpt2",
                    help="how byte-level tokens are written in the sentences")
     p.add_argument("--words", type=int, default=8, metavar="N",
-                   help="name at most N words behind the count (default 8)")
+                   help="name at most N words behind the count, or N removed pieces "
+                        "of a pruning round (default 8)")
     p.set_defaults(run=_run_explain)
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    from bpeviz.analysis.explain import describe, describe_trace, to_dict, trace_dict
-    from bpeviz.formats import import_path
+    from bpeviz.core.explain import describe, describe_trace, to_dict, trace_dict
+    from bpeviz.unigram.views import (
+        RoundExplanation,
+        WordLattice,
+        describe_lattice,
+        lattice_dict,
+    )
 
-    training = import_path(args.training)
+    training, snapshot = _opened(args)
     if args.word is not None:
-        found = training.at(args.step).trace(args.word)
-        lines, data = describe_trace(found, args.byte_style), trace_dict(found)
+        found = snapshot.trace(args.word)
+        if isinstance(found, WordLattice):  # Unigram: the word's lattice
+            lines, data = describe_lattice(found), lattice_dict(found)
+        else:
+            lines, data = describe_trace(found, args.byte_style), trace_dict(found)
     else:
-        step = len(training.merges) if args.step is None else args.step
-        why = training.explain(step)
-        lines = describe(why, args.byte_style, max_words=max(args.words, 1))
-        data = to_dict(why)
+        why = training.explain(snapshot.step)  # (default: the last step)
+        if isinstance(why, RoundExplanation):  # a pruning round
+            lines, data = why.describe(max(args.words, 1)), why.to_dict()
+        else:
+            lines = describe(why, args.byte_style, max_words=max(args.words, 1))
+            data = to_dict(why)
     try:
         print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else "\n".join(lines))
         sys.stdout.flush()
@@ -251,6 +284,11 @@ def _run_slides(args: argparse.Namespace) -> int:
     from bpeviz.present.slides import write_slides
 
     training = import_path(args.training)
+    alg = algorithms.get(training.algorithm)
+    if alg.step_kind != "merge":
+        raise ValueError(f"the slides play merges; {os.path.basename(args.training)} holds "
+                         f"{alg.label}, whose steps are {alg.step}s (the app's Explore page "
+                         "steps through them)")
     text = sys.stdin.read() if args.text == "-" else args.text
     # "Trained on" the corpus's name (kept in the file by ``train``), not the training
     # file's; a file without one (saved elsewhere, or a tokenizer file) is named as such

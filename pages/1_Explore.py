@@ -6,11 +6,12 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import views
-from bpeviz.analysis.explain import explain
+from bpeviz.core.explain import explain, pair_words
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import figures, glossary, render
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.present.slides import slides_html
+from bpeviz.text import display
 from bpeviz.ui import opened, stage, state
 from bpeviz.ui.unigram import unigram_explore
 
@@ -195,7 +196,7 @@ def why_this_split(snap, frame, shown) -> None:
         return
     with box:
         word = st.selectbox("Word", words, key=SPLIT_WIDGET, on_change=_split_picked,
-                            format_func=lambda w: views.visible(w)[:80],
+                            format_func=lambda w: display.visible(w)[:80],
                             help="A word of the corpus (those listed above). The rows show "
                                  "how it is cut at this step.")
         st.session_state[SPLIT_PICK] = word
@@ -264,11 +265,11 @@ def pair_details(snap, pairs, pair) -> None:
     ui.put("pair", pair)
     vocab = training.vocab
     ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
-             format_func=lambda p: f"{views.label(vocab[p[0]], byte_style)} + "
-                                   f"{views.label(vocab[p[1]], byte_style)}")
+             format_func=lambda p: f"{display.label(vocab[p[0]], byte_style)} + "
+                                   f"{display.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)
     row = pairs.iloc[position]
-    holders = views.pair_words(snap, *pair)
+    holders = pair_words(snap, *pair)
     rank = position + 1
     notes = glossary.ChipNotes(training, byte_style)
     score = f" · score {float(row['score']):.4g}" if ctx.alg.scored else ""

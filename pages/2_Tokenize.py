@@ -6,12 +6,13 @@ import streamlit as st
 from bpeviz import ui
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
-from bpeviz.analysis.explain import text_words
-from bpeviz.analysis.sampling import dropout_sampler, segmentation_cloud
 from bpeviz.core.limits import LIMITS
+from bpeviz.core.sampling import dropout_sampler, segmentation_cloud
+from bpeviz.core.trace import text_words
 from bpeviz.present import glossary, render
 from bpeviz.present.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.present.render_explain import trace_html
+from bpeviz.text import display
 from bpeviz.ui import stage
 from bpeviz.ui.unigram import cloud_subject, unigram_tokenize
 
@@ -100,8 +101,8 @@ def tokenize() -> None:
     with st.expander("Token table"):
         st.dataframe(pd.DataFrame({
             "id": [t.id for t in tokens],
-            "token": [views.label(t.text, byte_style) for t in tokens],
-            "text": [views.visible(text[t.start:t.end]) for t in tokens],
+            "token": [display.label(t.text, byte_style) for t in tokens],
+            "text": [display.visible(text[t.start:t.end]) for t in tokens],
             "bytes": [bytes(t.bytes).hex(" ") for t in tokens],
             "start": [t.start for t in tokens],
             "end": [t.end for t in tokens],
@@ -117,7 +118,7 @@ def why_this_split(snap) -> None:
         return
     with st.expander("Why this split?", expanded=False):
         chosen = st.selectbox("Word", words, key="split_word",
-                              format_func=lambda w: views.visible(w)[:80],
+                              format_func=lambda w: display.visible(w)[:80],
                               help="A word of the text above, as the pre-tokenizer cuts it")
         try:
             found = snap.trace(chosen)

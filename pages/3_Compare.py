@@ -6,10 +6,9 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis import compare_history
 from bpeviz.analysis.curves import CURVE_POINTS
 from bpeviz.core.limits import LIMITS
-from bpeviz.present import figures, render_compare
+from bpeviz.present import compare_history, figures, render_compare
 from bpeviz.ui import compare as ui_compare
 
 ctx = ui.page("Compare", uses_training=False)

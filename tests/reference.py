@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from bpeviz.text.symbols import initial_symbols, join
+from bpeviz.algorithms import initial_symbols, join
 
 
 def apply_merge(split: list, left, right, token) -> list:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from bpeviz import Corpus, algorithms, load, train
+from bpeviz import Corpus, algorithms, formats, load, save, train
 from bpeviz.algorithms import BPE, Algorithm
 from bpeviz.cli import main
 from bpeviz.core.training import base_vocabulary, make_options, replay
@@ -87,12 +87,12 @@ def test_a_toy_algorithm_encodes_saves_exports_and_reaches_the_cli(tmp_path, cap
                                         if m.token in ("the", " cat")] == ["the", " cat"]
     assert snap.decode([t.id for t in tokens]) == "the cat"
     path = tmp_path / "t.json"
-    training.save(str(path))
+    save(training, str(path))
     assert load(str(path)).merges == training.merges
-    model = json.loads(snap.export("hf")["tokenizer.json"])["model"]
+    model = json.loads(formats.export(snap, "hf")["tokenizer.json"])["model"]
     assert model["type"] == "BPE" and len(model["merges"]) == 8
     with pytest.raises(ValueError, match=r"export charbpe as 'hf'$"):
-        snap.export("vocab")
+        formats.export(snap, "vocab")
     corpus_file = tmp_path / "c.txt"
     corpus_file.write_text(TEXT, encoding="utf-8")
     out = tmp_path / "cli.json"

@@ -43,7 +43,7 @@ from hypothesis.stateful import (
 )
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import train
+from bpeviz import formats, train
 from bpeviz.core.limits import LIMITS
 from bpeviz.formats import import_files
 from bpeviz.samples import load_sample
@@ -113,7 +113,7 @@ def _opened_files() -> dict[str, tuple[str, object]]:
     for label, training, fmt in (("bbpe hf", bbpe, "hf"), ("bbpe tiktoken", bbpe, "tiktoken"),
                                  ("bpe gpt2", bpe, "gpt2"), ("wordpiece vocab", wordpiece,
                                                              "vocab")):
-        files = training.at(len(training.merges)).export(fmt)
+        files = formats.export(training.at(len(training.merges)), fmt)
         found[label] = (", ".join(files), import_files(
             {name: text.encode() if isinstance(text, str) else text
              for name, text in files.items()}))

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, train
-from bpeviz.analysis.text_history import tokens_at
-from bpeviz.analysis.views import expand_stage_merges
+from bpeviz import Corpus, formats, train
+from bpeviz.present.stage_data import expand_stage_merges
+from bpeviz.present.text_history import tokens_at
 from bpeviz.samples import SAMPLES, load_sample, sample_bytes
 from bpeviz.ui import train_options
 
@@ -570,7 +570,7 @@ def test_an_opened_tokenizer_is_used_on_the_tokenize_page():
     from bpeviz.formats import import_files
 
     training = reference("bbpe", merges=50)
-    files = training.at(50).export("hf")
+    files = formats.export(training.at(50), "hf")
     opened = import_files(files)
     at = open_page("pages/2_Tokenize.py", imported=("tokenizer.json", opened),
                    tok_source="imported", imp_step=50, text="hello world")

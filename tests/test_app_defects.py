@@ -12,7 +12,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.analysis import views
 from bpeviz.present import figures
 from bpeviz.samples import load_sample
@@ -193,9 +193,9 @@ def import_box(at: AppTest):
 
 def test_opening_a_second_tokenizer_replaces_the_first_with_messages_about_it():
     training = reference("bpe", merges=30)
-    hf = training.at(30).export("hf")
+    hf = formats.export(training.at(30), "hf")
     second = reference("bpe", merges=20)
-    saved = second.at(20).export("training")
+    saved = formats.export(second.at(20), "training")
     assert set(hf) == {"tokenizer.json"} and set(saved) == {"training.json"}
     at = open_page("pages/4_Vocabulary.py")
     in_box: list[tuple[str, bytes, str]] = []
@@ -227,7 +227,7 @@ def test_opening_a_second_tokenizer_replaces_the_first_with_messages_about_it():
 def test_a_file_that_cannot_be_opened_is_named_and_the_open_tokenizer_kept():
     training = reference("bpe", merges=30)
     at = open_page("pages/4_Vocabulary.py")
-    import_box(at).set_value(("tokenizer.json", training.at(30).export("hf")[
+    import_box(at).set_value(("tokenizer.json", formats.export(training.at(30), "hf")[
         "tokenizer.json"].encode(), "application/json")).run()
     import_box(ok(at)).set_value(("notes.txt", b"hello", "text/plain")).run()
     errors = [plain(e.value) for e in ok(at).error]

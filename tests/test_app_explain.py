@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bpeviz.analysis.views import visible
+from bpeviz.text.display import visible
 from tests.test_app import body_with, ok, open_page, reference
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]

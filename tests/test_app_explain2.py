@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from bpeviz.analysis.views import label, visible
 from bpeviz.present.glossary import CHIP_NOTES, chip_note
+from bpeviz.text.display import label, visible
 from tests.test_app import body_with, ok, open_page, reference, stage
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]

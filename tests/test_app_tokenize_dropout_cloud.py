@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.analysis.sampling import dropout_sampler, segmentation_cloud
+from bpeviz.core.sampling import dropout_sampler, segmentation_cloud
 from tests.test_app import body_with, ok, open_page, reference
 
 HOSTILE = "<b>x</b>&amp;"

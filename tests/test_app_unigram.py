@@ -18,8 +18,8 @@ from streamlit.testing.v1 import AppTest
 
 from bpeviz import Corpus
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.analysis import views
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES, sample_bytes
+from bpeviz.text import display
 from bpeviz.ui import pretokenizer_for
 from bpeviz.unigram.cards import CARD_PIECES
 from bpeviz.unigram.corpus_words import train_corpus, unigram_word
@@ -140,9 +140,9 @@ def test_explore_shows_the_engines_removed_pieces_splits_and_loss_at_a_round():
     body = next(b for b in html_bodies(at) if "bv-words" in b)
     rows = chip_rows(body)
     assert len(rows) == min(len(step.words), 300)
-    shown = {views.visible(w): w for w in step.words}  # the page shows invisible chars
+    shown = {display.visible(w): w for w in step.words}  # the page shows invisible chars
     for word, chips in rows.items():
-        assert chips == [views.label(p) for p in step.splits[shown[word]]], word
+        assert chips == [display.label(p) for p in step.splits[shown[word]]], word
     download = [el for el in at.get("download_button") if "tokenizer.json" in el.proto.label]
     assert download, "this round can be downloaded as tokenizer.json"
     # the loss curve and the vocabulary size: one point per step
@@ -164,10 +164,10 @@ def test_the_lattice_best_path_is_viterbi_in_the_app():
         best = next(b for b in html_bodies(at) if "Best split (Viterbi)" in b)
         chips = [html.unescape(c) for c in
                  re.findall(r'<span class="bv-chip[^"]*"[^>]*>(.*?)</span>', best)]
-        assert chips == [views.label(p) for p in step.model.split(word)]
+        assert chips == [display.label(p) for p in step.model.split(word)]
         table = next(d.value for d in at.dataframe if "segmentation" in d.value.columns)
         assert table["segmentation"].iloc[0] == " | ".join(
-            views.label(p) for p in step.model.split(word))
+            display.label(p) for p in step.model.split(word))
         box = at.selectbox(key="ulattice_word")
 
 
@@ -250,7 +250,7 @@ def test_tokenize_cuts_by_viterbi_at_the_round_and_counts_the_cloud():
     assert at.selectbox(key="ucloud_of").value == "tokenizer"  # the longest word
     expected = segmentation_cloud(step.model, "tokenizer", 100, 0.1)
     assert cloud["times"].tolist() == [n for _, n in expected]
-    assert cloud["segmentation"].tolist() == [" | ".join(views.label(p) for p in split)
+    assert cloud["segmentation"].tolist() == [" | ".join(display.label(p) for p in split)
                                               for split, _ in expected]
     best = tuple(t.text for t in step.model.encode("tokenizer"))
     assert cloud["best"].tolist() == ["★" if split == best else "" for split, _ in expected]
@@ -356,7 +356,7 @@ def test_the_round_card_tells_unused_pieces_from_the_cheapest_used_ones():
     for item, r in zip(items, used):
         chips = [html.unescape(c) for c in
                  re.findall(r'<span class="bv-chip[^"]*"[^>]*>(.*?)</span>', item)]
-        assert chips == [views.label(p) for p in (r.piece, *r.alternative)]
+        assert chips == [display.label(p) for p in (r.piece, *r.alternative)]
         assert f"{r.nats:+,.3g} nats" in html.unescape(item)
     # no "loss +0" among the pieces the card lists as costing something
     assert "+0 nats" not in text

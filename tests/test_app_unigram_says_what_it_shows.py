@@ -81,7 +81,7 @@ def test_no_lattice_label_lies_on_the_best_path():
     """The best path is drawn above the row of characters and every other arc below it:
     a best-path label sits above its own arc's top, every other label under the
     characters, where no red arc goes."""
-    from bpeviz.ui.unigram import BEST_COLOUR, lattice_figure
+    from bpeviz.ui.unigram_figures import BEST_COLOUR, lattice_figure
     from bpeviz.unigram.views import word_lattice
 
     training = sample_training()

@@ -11,7 +11,7 @@ import tiktoken
 from tokenizers import Tokenizer, normalizers
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.formats import import_files
 from bpeviz.text.pretokenize import PRETOKENIZERS, words
 
@@ -49,7 +49,7 @@ def test_bert_pretokenizer_sets_each_cjk_ideograph_apart():
 def test_bert_hf_export_encodes_as_bpeviz_and_opens_as_bert(algorithm):
     corpus = Corpus.from_text(" ".join(TEXTS) * 3, "bert")
     snap = train(corpus, algorithm, merges=40).at(40)
-    files = snap.export("hf")
+    files = formats.export(snap, "hf")
     spec = json.loads(files["tokenizer.json"])
     assert "BertPreTokenizer" in json.dumps(spec["pre_tokenizer"])
     tok = Tokenizer.from_str(files["tokenizer.json"])
@@ -61,7 +61,7 @@ def test_bert_hf_export_encodes_as_bpeviz_and_opens_as_bert(algorithm):
 def test_bert_tiktoken_export_encodes_as_bpeviz():
     corpus = Corpus.from_text(" ".join(TEXTS) * 3, "bert")
     snap = train(corpus, "bbpe", merges=40).at(40)
-    files = snap.export("tiktoken")
+    files = formats.export(snap, "tiktoken")
     config = json.loads(files["tiktoken.json"])
     ranks = {}
     import base64

@@ -268,7 +268,7 @@ def test_bad_input_shows_a_message_and_keeps_the_text(page, server):
 
 
 def test_uploaded_corpus_and_tokenizer_files(page, server):
-    from bpeviz import Corpus, train
+    from bpeviz import Corpus, formats, train
 
     go(page, server, "Explore?merges=30&step=2")
     sidebar = page.locator('[data-testid="stSidebar"]')
@@ -289,7 +289,7 @@ def test_uploaded_corpus_and_tokenizer_files(page, server):
     no_error(page)
 
     hostile = train(Corpus.from_text((HOSTILE + "\n") * 3), "bpe", merges=40)
-    files = hostile.at(40).export("hf")
+    files = formats.export(hostile.at(40), "hf")
     go(page, server, "Vocabulary")
     main = page.locator('[data-testid="stMain"]')
     opener = main.locator('[data-testid="stFileUploaderDropzoneInput"]')
@@ -349,10 +349,11 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
     """A tokenizer file whose tokens are HTML, JavaScript, Markdown and LaTeX: opened on
     the Vocabulary page and used on Tokenize, its tokens show as text in the spans, their
     hover titles and the token table."""
-    from bpeviz.analysis.views import label
+    from bpeviz import formats
     from bpeviz.formats import import_files
+    from bpeviz.text.display import label
 
-    files = _payload_training(algorithm).at().export(fmt)
+    files = formats.export(_payload_training(algorithm).at(), fmt)
     opened = import_files(files)
     whole = {t if isinstance(t, str) else t.decode("utf-8", "replace") for t in opened.vocab}
     assert all(p + "\n" in whole for p in PAYLOADS), "every payload is one token"
@@ -423,7 +424,7 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
 def test_hostile_tokens_in_the_vocabulary_table_tree_and_chart_hover(page, server):
     """The same tokens trained from a pasted corpus: the Vocabulary page's table, merge
     tree and chart hover show them as text."""
-    from bpeviz.analysis.views import label
+    from bpeviz.text.display import label
 
     training = _payload_training("bpe")
     last = len(training.merges)

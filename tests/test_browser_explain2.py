@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpeviz.analysis.views import label
 from bpeviz.present.glossary import CHIP_NOTES, chip_note
+from bpeviz.text.display import label
 from tests.test_app import reference
 from tests.test_browser import browser, no_error, ready, screenshots  # noqa: F401
 from tests.test_browser_stage import blur, hook, settled

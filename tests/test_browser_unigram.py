@@ -17,8 +17,8 @@ from __future__ import annotations
 import pytest
 
 import tests.test_browser as tb
-from bpeviz.analysis import views
 from bpeviz.present import render
+from bpeviz.text import display
 from bpeviz.unigram.cards import CARD_PIECES_PRESENTING
 from bpeviz.unigram.views import used_removals
 from tests.test_app_unigram import sample_training
@@ -96,7 +96,7 @@ def test_explore_steps_rounds_by_key_and_fits_a_projector(browser, server, width
         used = used_removals(before.removed)
         assert f"{len(unused):,} pieces went because nobody used them" in card
         chips = page.locator(".bv-round .bv-removal > .bv-chip").all_inner_texts()
-        assert chips == [views.label(r.piece) for r in used[:CARD_PIECES_PRESENTING]]
+        assert chips == [display.label(r.piece) for r in used[:CARD_PIECES_PRESENTING]]
         assert f"{used[0].nats:+,.3g} nats" in card
         page.keyboard.press("End")
         assert hook(page) == last
@@ -156,11 +156,11 @@ def test_the_lattice_labels_its_arcs_with_the_engines_pieces(browser, server):
                                   .map(t => [t.textfont && t.textfont.color, t.text])""")
         labelled = sorted(label.rsplit(" ", 1)[0] for _, labels in texts[:-1]
                           for label in labels)
-        shown = [render.chart_text(views.label(p)) for _, _, p, _, _ in found.nodes]
+        shown = [render.chart_text(display.label(p)) for _, _, p, _, _ in found.nodes]
         assert labelled == sorted(shown)
         red = [labels for colour, labels in texts[:-1] if colour]
         assert sorted(x.rsplit(" ", 1)[0] for x in red[0]) == sorted(
-            render.chart_text(views.label(p)) for p in found.best)
+            render.chart_text(display.label(p)) for p in found.best)
     finally:
         context.close()
 
@@ -168,7 +168,7 @@ def test_the_lattice_labels_its_arcs_with_the_engines_pieces(browser, server):
 def test_a_long_words_lattice_stays_readable(browser, server):
     """A word longer than LATTICE_CHARS: its first characters drawn, the best path's
     arcs labelled (piece and log-probability), the others on hover only when many."""
-    from bpeviz.ui.unigram import ARC_LABELS, LATTICE_CHARS
+    from bpeviz.ui.unigram_figures import ARC_LABELS, LATTICE_CHARS
     from bpeviz.unigram.views import word_lattice
 
     training = sample_training()
@@ -184,7 +184,7 @@ def test_a_long_words_lattice_stays_readable(browser, server):
         box = page.get_by_label("Word", exact=True)
         box.scroll_into_view_if_needed()
         box.click()
-        page.keyboard.type(views.visible(word)[:20])
+        page.keyboard.type(display.visible(word)[:20])
         page.keyboard.press("Enter")
         page.wait_for_timeout(1500)
         ready(page, 60_000)

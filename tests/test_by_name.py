@@ -13,7 +13,7 @@ import tiktoken
 import tiktoken_ext.openai_public as openai_public
 from tokenizers import Tokenizer
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.formats import by_name, tiktoken_ranks
 from tests.test_app import ok, open_page
 
@@ -46,7 +46,7 @@ def no_network(monkeypatch):
 
 def test_made_up_encoding(encoding: str, pretokenizer: str) -> tiktoken.Encoding:
     trained = train(Corpus.from_text(TEXT * 3, pretokenizer), "bbpe", merges=120)
-    files = trained.at().export("tiktoken")
+    files = formats.export(trained.at(), "tiktoken")
     ranks = tiktoken_ranks.parse_ranks(files[tiktoken_ranks.RANKS])
     return tiktoken.Encoding(encoding, pat_str=published_pattern(encoding),
                              mergeable_ranks=ranks,
@@ -72,7 +72,7 @@ def test_an_openai_encoding_by_name_encodes_as_tiktoken(monkeypatch, encoding, p
 
 def test_a_hub_tokenizer_by_id_encodes_as_hugging_face(monkeypatch):
     trained = train(Corpus.from_text(TEXT * 3), "bpe", merges=60, tie_break="ids")
-    hf = Tokenizer.from_str(trained.at().export("hf")["tokenizer.json"])
+    hf = Tokenizer.from_str(formats.export(trained.at(), "hf")["tokenizer.json"])
     asked = []
     monkeypatch.setattr(by_name, "fetch_hub", lambda repo: asked.append(repo) or hf)
     training, notes = by_name.open_by_name("someone/tiny-bpe")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, save, train
 from bpeviz.cli import main
 from bpeviz.formats import import_path
 
@@ -28,7 +28,7 @@ def saved(tmp_path):
     training = train(Corpus.from_text(SEED_004_TEXT), "bpe", merges=5, marker="</w>",
                      marker_style="glued")
     path = tmp_path / "training.json"
-    training.save(str(path))
+    save(training, str(path))
     return training, path
 
 
@@ -36,7 +36,7 @@ def saved(tmp_path):
 def saved_bbpe(tmp_path):
     training = train(Corpus.from_text(SEED_004_TEXT + " 苹果 😀", "gpt2"), "bbpe", merges=20)
     path = tmp_path / "bbpe.json"
-    training.save(str(path))
+    save(training, str(path))
     return training, path
 
 
@@ -104,7 +104,7 @@ def test_export_tiktoken_to_a_new_folder_and_a_single_file_to_a_path(saved_bbpe,
 def test_export_vocab_for_wordpiece(tmp_path):
     training = train(Corpus.from_text("hug pug pun bun hugs " * 3), "wordpiece", merges=6)
     path = tmp_path / "wp.json"
-    training.save(str(path))
+    save(training, str(path))
     assert main(["export", "--training", str(path), "--format", "vocab",
                  "--out", str(tmp_path / "wp")]) == 0
     text = (tmp_path / "wp" / "vocab.txt").read_text()
@@ -125,7 +125,7 @@ def test_errors_are_one_line_on_stderr_with_exit_2(saved, tmp_path, capsys, args
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text('{"format": "bpeviz.core.training", ')
     separate = tmp_path / "separate.json"
-    train(Corpus.from_text(SEED_004_TEXT), "bpe", merges=5, marker="</w>").save(str(separate))
+    save(train(Corpus.from_text(SEED_004_TEXT), "bpe", merges=5, marker="</w>"), str(separate))
     names = {"missing": tmp_path / "nope.json", "training": path, "corrupt": corrupt,
              "separate": separate, "tmp": tmp_path}
     argv = [a.format(**names) for a in args]

@@ -1,7 +1,7 @@
-"""``python -m bpeviz train --algorithm unigram`` (offered by ``--help``) trains: it writes
-the final vocabulary as a Hugging Face ``tokenizer.json`` (the format that holds a
-Unigram model), says the size reached and why (``stop_message``), and refuses merge
-options in one line."""
+"""``python -m bpeviz train --algorithm unigram`` (offered by ``--help``) trains: it saves
+the training, every round, as it saves a merge training (``export --format hf`` writes a
+round as a Hugging Face ``tokenizer.json``), says the size reached and why
+(``stop_message``), and refuses merge options in one line."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from bpeviz import Corpus
+from bpeviz import Corpus, load
 from bpeviz.unigram.corpus_words import train_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
                           text=True, cwd=ROOT, timeout=300)
 
 
-def test_help_offers_unigram_and_train_makes_its_tokenizer(tmp_path):
+def test_help_offers_unigram_and_train_saves_it_and_export_makes_its_tokenizer(tmp_path):
     assert "unigram" in run_cli("train", "--help").stdout
     out = tmp_path / "unigram.json"
     result = run_cli("train", str(SAMPLE), "--algorithm", "unigram", "--vocab-size", "500",
@@ -33,7 +33,12 @@ def test_help_offers_unigram_and_train_makes_its_tokenizer(tmp_path):
     training = train_corpus(corpus, 500, "sentencepiece")
     assert result.stderr.startswith(training.stop_message)
     assert "Traceback" not in result.stderr
-    hf = Tokenizer.from_file(str(out))
+    assert load(out) == training
+    tokenizer = tmp_path / "tokenizer.json"
+    result = run_cli("export", "--training", str(out), "--format", "hf", "--out",
+                     str(tokenizer))
+    assert result.returncode == 0, result.stderr
+    hf = Tokenizer.from_file(str(tokenizer))
     assert hf.get_vocab_size() == training.size
     text = SAMPLE.read_text(encoding="utf-8")[:2000] + " unseen wörds 123"
     for line in text.splitlines():
@@ -53,7 +58,7 @@ def test_the_course_variant_trains_too(tmp_path):
     result = run_cli("train", str(SAMPLE), "--algorithm", "unigram", "--variant", "course",
                      "--vocab-size", "400", "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert Tokenizer.from_file(str(out)).get_vocab_size() <= 401
+    assert load(out).variant == "course" and load(out).size <= 400
 
 
 def test_merge_options_and_a_missing_size_are_refused_in_one_line(tmp_path):

@@ -13,7 +13,7 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.analysis.compare import (
     SCRIPTS,
     compare,
@@ -308,7 +308,7 @@ def test_equal_vocabulary_step_is_the_last_step_at_or_below_the_size(name):
 
 def test_equal_vocabulary_counts_tokens_listed_after_the_merges():
     training = trained("bbpe")
-    files = training.at(50).export("gpt2")
+    files = formats.export(training.at(50), "gpt2")
     vocab = json.loads(files["vocab.json"])
     vocab["<|endoftext|>"] = len(vocab)
     files["vocab.json"] = json.dumps(vocab)
@@ -327,7 +327,7 @@ def test_equal_vocabulary_counts_tokens_listed_after_the_merges():
 ])
 def test_opened_files_compare_as_the_training_they_came_from(name, fmt):
     snap = trained(name).at(120)
-    opened = import_files(snap.export(fmt))
+    opened = import_files(formats.export(snap, fmt))
     opened_snap = opened.at(120) if fmt == "training" else opened.at()
     text = TRAIN[-2000:] + " zebra quux 😀"
     result = compare([("trained", snap), (f"opened {fmt}", opened_snap)], text)
@@ -422,7 +422,7 @@ def test_wordpiece_curves_past_the_substring_budget_cut_every_word_at_every_step
 
 def test_wordpiece_curves_of_an_opened_vocabulary():
     training = trained("wordpiece")
-    opened = import_files(training.at(150).export("hf"))
+    opened = import_files(formats.export(training.at(150), "hf"))
     text = TRAIN[-3000:]
     rows = metric_curve(opened, text)
     assert [r["step"] for r in rows] == [0]
@@ -449,8 +449,8 @@ def test_compare_replay_and_their_rendering_do_not_import_streamlit():
     import sys
     from pathlib import Path
 
-    code = ("import sys, bpeviz.analysis.compare, bpeviz.analysis.compare_history,"
-            " bpeviz.analysis.curves, bpeviz.analysis.recount,"
+    code = ("import sys, bpeviz.analysis.compare, bpeviz.present.compare_history,"
+            " bpeviz.analysis.curves, bpeviz.core.recount,"
             " bpeviz.present.render_compare;"
             "sys.exit('streamlit' in sys.modules)")
     root = Path(__file__).resolve().parent.parent

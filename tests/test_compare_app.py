@@ -3,7 +3,7 @@ differences are the engine's, labels are the sidebar's, an opened file is a conf
 
 The cuts and their marks are drawn by the browser (the stage component's "compare" part,
 tests/test_browser_compare.py) from the data Python sends; AppTest runs no JavaScript,
-so these tests read that data at the settled position (bpeviz.analysis.compare_history.compare_at,
+so these tests read that data at the settled position (bpeviz.present.compare_history.compare_at,
 whose rule the browser's equals: tests/test_compare_history.py)."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from bpeviz import train
+from bpeviz import formats, train
 from bpeviz.analysis.compare import compare, step_for_vocab_size
-from bpeviz.analysis.compare_history import compare_at
 from bpeviz.formats import import_files
+from bpeviz.present.compare_history import compare_at
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
 
@@ -162,7 +162,7 @@ def test_labels_are_the_sidebars_and_the_training_section_is_marked_unused():
 
 def test_an_opened_tokenizer_file_is_a_configuration():
     trained = reference("bbpe", 120)
-    opened = import_files(trained.at(120).export("tiktoken"))
+    opened = import_files(formats.export(trained.at(120), "tiktoken"))
     at = open_compare(text=TEXT, text_edited=True, imported=("mine.tiktoken", opened),
                       c2_source="opened")
     legend = [b for b in (el.proto.body for el in at.get("html")) if "bv-legend" in b][-1]
@@ -217,7 +217,7 @@ def test_the_cuts_are_sent_unchanged_while_the_position_moves():
     """The cuts' data holds no position: a move sends byte-identical data (so Streamlit's
     message cache can send a reference), equal to the plain lockstep_data of the
     configurations; a new text or the toggle makes new data."""
-    from bpeviz.analysis.compare_history import lockstep_data
+    from bpeviz.present.compare_history import lockstep_data
     from bpeviz.present.render_compare import colour
 
     at = open_compare(text=TEXT, text_edited=True)

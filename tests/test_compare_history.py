@@ -1,4 +1,4 @@
-"""What Compare sends the browser (bpeviz.analysis.compare_history) holds every position: each
+"""What Compare sends the browser (bpeviz.present.compare_history) holds every position: each
 configuration's cut at its step for a position is the engine's encoding at that step,
 the positions' steps are the engine's ``step_for_vocab_size``, and the browser's own
 difference rule (stepper.js, run in Node) gives the engine's ``compare()`` at every
@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpeviz import train
+from bpeviz import formats, train
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis.compare_history import compare_at, lockstep_data, positions, run_at, runs
 from bpeviz.formats import import_files
+from bpeviz.present.compare_history import compare_at, lockstep_data, positions, run_at, runs
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
 from tests.test_compare_unigram_app import unigram_reference
@@ -54,7 +54,8 @@ def test_runs_of_a_merging_training_are_few():
 
 @pytest.mark.parametrize("name", ["bpe", "bbpe", "wordpiece", "unigram", "opened"])
 def test_steps_for_every_vocabulary_size_are_step_for_vocab_size(trainings, name):
-    training = (import_files(trainings["bbpe"].at(150).export("tiktoken")) if name == "opened"
+    training = (import_files(formats.export(trainings["bbpe"].at(150), "tiktoken"))
+                if name == "opened"
                 else trainings[name])
     lo, hi = cmp.vocab_range(training)
     found = cmp.steps_for_vocab_sizes(training, lo - 5, hi + 5).tolist()
@@ -179,8 +180,8 @@ def test_the_browsers_rule_on_random_texts(trainings, tmp_path, node):
 def test_kept_runs_and_labels_equal_the_plain_computation(trainings, mode, names):
     """lockstep_data keeps each training's step and size runs and each text's labels; a
     second call (kept values) and every kept value equal what is made from scratch."""
-    from bpeviz.analysis.compare_history import _labels, round_history, size_runs, step_runs
-    from bpeviz.analysis.text_history import text_history
+    from bpeviz.present.compare_history import _labels, round_history, size_runs, step_runs
+    from bpeviz.present.text_history import text_history
 
     configurations = [(f"{letter}: {n}", trainings[n]) for letter, n in zip("ABC", names)]
     first = lockstep_data(configurations, TEXT, mode)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, replay_on, train
 from bpeviz.core.encoding import UNK_TOKENS
 from bpeviz.formats import import_files
 
@@ -98,7 +98,7 @@ def reference_replay(training, corpus):
 
 
 def assert_replay_matches_reference(training, corpus):
-    replayed = training.replay(corpus)
+    replayed = replay_on(training, corpus)
     records, splits = reference_replay(training, corpus)
     assert replayed.vocab == training.vocab
     assert [(m.left, m.right, m.token, m.left_id, m.right_id) for m in replayed.merges] == \
@@ -138,7 +138,7 @@ def test_replay_on_its_own_corpus_is_the_training(variant, text, merges):
     if not corpus.words:
         return
     training = train(corpus, algorithm, merges=merges, **options)
-    again = training.replay(corpus)
+    again = replay_on(training, corpus)
     assert again.merges == training.merges and again.vocab == training.vocab
     assert again.stop_reason == "replayed"
 
@@ -150,7 +150,7 @@ def test_replayed_splits_are_how_encoding_cuts_each_word(variant, trained_on, re
                                                          data):
     algorithm, options = VARIANTS[variant]
     training = train(Corpus.from_text(trained_on), algorithm, merges=10, **options)
-    replayed = training.replay(replayed_on)
+    replayed = replay_on(training, replayed_on)
     step = data.draw(st.integers(0, len(training.merges)))
     snap = replayed.at(step)
     for index, word in enumerate(replayed.corpus.words):
@@ -159,7 +159,7 @@ def test_replayed_splits_are_how_encoding_cuts_each_word(variant, trained_on, re
 
 def test_a_merge_that_never_occurs_is_kept_with_count_zero():
     training = train(Corpus.from_text("low low lower newest"), merges=4)
-    replayed = training.replay("zzz low")
+    replayed = replay_on(training, "zzz low")
     assert [m.token for m in replayed.merges] == [m.token for m in training.merges]
     assert [m.count for m in replayed.merges] == [1, 1, 0, 0]
     assert replayed.merges[3].replaced == 0 and replayed.at(4).splits["zzz"] == (
@@ -168,19 +168,19 @@ def test_a_merge_that_never_occurs_is_kept_with_count_zero():
 
 def test_a_text_is_cut_with_the_trainings_pretokenizer():
     training = train(Corpus.from_text("the cat, the hat", "gpt2"), "bbpe", merges=5)
-    by_text = training.replay("a cat, a bat")
+    by_text = replay_on(training, "a cat, a bat")
     assert by_text.corpus == Corpus.from_text("a cat, a bat", "gpt2")
     with pytest.raises(ValueError, match=r"'gpt2' pre-tokenizer.*'whitespace'"):
-        training.replay(Corpus.from_text("a cat"))
+        replay_on(training, Corpus.from_text("a cat"))
     counts = train(Corpus.from_counts({"low": 3, "lower": 1}), merges=2)
-    assert counts.replay(Corpus.from_text("low lowest")).merges[0].count == 2  # whitespace
+    assert replay_on(counts, Corpus.from_text("low lowest")).merges[0].count == 2  # whitespace
 
 
 def test_a_vocabulary_without_an_unknown_token_refuses_unknown_characters():
     training = train(Corpus.from_text("ab ab"), merges=1, special_tokens=())
-    assert training.replay("ba ab").merges[0].count == 1
+    assert replay_on(training, "ba ab").merges[0].count == 1
     with pytest.raises(ValueError, match="'zab' holds 'z', which this vocabulary lacks"):
-        training.replay("zab")
+        replay_on(training, "zab")
 
 
 def test_wordpiece_unknown_words_are_one_unknown_token():
@@ -208,11 +208,11 @@ def test_opened_files_replay_like_the_training_they_came_from(algorithm, pretoke
                                                               options):
     training = train(Corpus.from_text(TRAIN, pretokenizer), algorithm, merges=40, **options)
     step = 30
-    opened = import_files(training.at(step).export(fmt))
+    opened = import_files(formats.export(training.at(step), fmt))
     other = Corpus.from_text(OTHER, pretokenizer)
     replayed = assert_replay_matches_reference(opened, other)
     assert replayed.vocab == opened.vocab
-    direct = training.replay(other)
+    direct = replay_on(training, other)
     assert [(m.token_id, m.count, m.replaced) for m in replayed.merges[:step]] == \
         [(m.token_id, m.count, m.replaced) for m in direct.merges[:step]]
 
@@ -221,21 +221,21 @@ def test_opened_gpt2_files_keep_tokens_listed_after_the_merges():
     import json
 
     training = train(Corpus.from_text(TRAIN, "gpt2"), "bbpe", merges=20)
-    files = training.at().export("gpt2")
+    files = formats.export(training.at(), "gpt2")
     vocab = json.loads(files["vocab.json"])
     vocab["<|endoftext|>"] = len(vocab)
     files["vocab.json"] = json.dumps(vocab)
     opened = import_files(files)
-    replayed = opened.replay(OTHER)
+    replayed = replay_on(opened, OTHER)
     assert replayed.vocab == opened.vocab and replayed.vocab[-1] == b"<|endoftext|>"
     assert replayed.at(0).decode([len(vocab) - 1]) == "<|endoftext|>"
 
 
 def test_a_vocab_txt_has_nothing_to_replay():
     training = train(Corpus.from_text(TRAIN), "wordpiece", merges=30)
-    opened = import_files(training.at().export("vocab"))
+    opened = import_files(formats.export(training.at(), "vocab"))
     with pytest.raises(ValueError, match="no merges, so there is nothing to replay"):
-        opened.replay(OTHER)
+        replay_on(opened, OTHER)
     letters_only = import_files({"vocab.txt": "[UNK]\na\nb\n##a\n##b\n"})
-    replayed = letters_only.replay("ab ba abc")
+    replayed = replay_on(letters_only, "ab ba abc")
     assert replayed.at().splits["abc"] == ("[UNK]",) and replayed.vocab == letters_only.vocab

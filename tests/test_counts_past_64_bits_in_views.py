@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.explain import describe, to_dict
-from bpeviz.analysis.views import pair_words, token_frequencies, words_frame
+from bpeviz.analysis.views import token_frequencies, words_frame
+from bpeviz.core.explain import describe, pair_words, to_dict
 
 pytestmark = pytest.mark.usefixtures("engine")
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,16 +14,10 @@ import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, load, train
-from bpeviz.core.training import (
-    INT64_MAX,
-    _MergeLoop,
-    _weighted_counts,
-    base_vocabulary,
-    make_options,
-    replay,
-)
-from bpeviz.text.symbols import initial_symbols, join
+from bpeviz import Corpus, formats, load, save, train
+from bpeviz.algorithms import initial_symbols, join
+from bpeviz.core.training import _MergeLoop, base_vocabulary, make_options, replay
+from bpeviz.engine.inputs import INT64_MAX, _weighted_counts
 from tests.reference import apply_merge, pair_table
 
 ROOT = Path(__file__).parent.parent
@@ -119,7 +113,7 @@ def test_a_training_saved_by_the_python_engine_loads_under_the_compiled_one(tmp_
     table = {"ab": 2**62, "abab": 2**62, "ba": 2**62, "xy": 10**23}
     monkeypatch.setenv("BPEVIZ_ENGINE", "python")
     saved = train(Corpus.from_counts(table), "bpe", merges=4)
-    saved.save(str(tmp_path / "t.json"))
+    save(saved, str(tmp_path / "t.json"))
     monkeypatch.setenv("BPEVIZ_ENGINE", "compiled")
     assert merges_of(load(tmp_path / "t.json")) == merges_of(saved) == exact_bpe(table, 4)
 
@@ -156,21 +150,21 @@ def replayed_bbpe(pairs):
 
 def test_the_audits_merge_list_is_refused_for_tiktoken_with_the_reason():
     training = replayed_bbpe([(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")])
-    training.at(2).export("tiktoken")  # the first two merges alone are fine
+    formats.export(training.at(2), "tiktoken")  # the first two merges alone are fine
     with pytest.raises(ValueError, match=r"merge 3 makes b'abc' as b'ab' \+ b'c', but "
                                          r"tiktoken would make it from b'a' \+ b'bc'"):
-        training.at().export("tiktoken")
+        formats.export(training.at(), "tiktoken")
 
 
 def test_a_token_made_twice_is_refused_for_tiktoken():
     training = replayed_bbpe([(b"a", b"b"), (b"b", b"c"), (b"ab", b"c"), (b"a", b"bc")])
     with pytest.raises(ValueError, match=r"merge 4 makes b'abc'.*already made it"):
-        training.at().export("tiktoken")
+        formats.export(training.at(), "tiktoken")
 
 
 def test_the_cli_refuses_such_an_export_in_one_line(tmp_path):
     path = tmp_path / "t.json"
-    replayed_bbpe([(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")]).save(str(path))
+    save(replayed_bbpe([(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")]), str(path))
     result = run_cli("export", "--training", str(path), "--format", "tiktoken",
                      "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
@@ -201,7 +195,7 @@ def test_an_accepted_tiktoken_export_encodes_like_bpeviz(pairs, samples):
     for step in range(len(pairs) + 1):
         snap = training.at(step)
         try:
-            files = snap.export("tiktoken")
+            files = formats.export(snap, "tiktoken")
         except ValueError as err:
             assert "cannot be exported to tiktoken" in str(err)
             continue
@@ -284,7 +278,7 @@ def test_an_unwritable_out_names_the_target(tmp_path, out, why):
     corpus.write_text("low lower lowest", encoding="utf-8")
     target = tmp_path / out
     saved = tmp_path / "saved.json"
-    train(Corpus.from_text("low lower"), "bpe", merges=2).save(str(saved))
+    save(train(Corpus.from_text("low lower"), "bpe", merges=2), str(saved))
     runs = [["train", str(corpus), "--merges", "2", "--quiet", "--out", str(target)]]
     if out != "a-folder":  # (an export into an existing folder writes its files there)
         runs.append(["export", "--training", str(saved), "--format", "training",
@@ -327,7 +321,7 @@ def test_renamed_tokenizer_files_open_by_content(algorithm, fmt, rename):
     pretok = "gpt2" if algorithm == "bbpe" else "whitespace"
     text = "low lower lowest newer newest wider widest"
     snap = train(Corpus.from_text(text, pretok), algorithm, merges=12).at()
-    files = snap.export(fmt)
+    files = formats.export(snap, fmt)
     if rename == "browser":
         given = {browser_name(name, 2): content for name, content in files.items()}
     else:
@@ -360,7 +354,7 @@ def bbpe_with_replacement_tokens():
     text = ("hello world, the replacement character \ufffd\ufffd and x\ufffdy. " * 4
             + "café 中文 😀 " * 3)
     training = train(Corpus.from_text(text, "gpt2"), "bbpe", merges=60)
-    files = training.at().export("tiktoken")
+    files = formats.export(training.at(), "tiktoken")
     return training, tiktoken_encoding(files)
 
 

@@ -14,19 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, replay, train
-from bpeviz.core.encoding import (
-    MAX_WORDPIECE_CHARS,
-    Encoding,
-    Token,
-    _Encoder,
-    _merge_with_heap,
-    encode_ids,
-    merge_word,
-    split_words,
-)
+from bpeviz.algorithms import surface
+from bpeviz.core.encoded import Encoding, Token
+from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, _Encoder, encode_ids, split_words
 from bpeviz.core.training import make_options
+from bpeviz.engine.merge_word import _merge_with_heap, merge_word
 from bpeviz.text.pretokenize import spans
-from bpeviz.text.symbols import surface
 from tests.reference import apply_merge, random_ranks
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)

@@ -16,14 +16,10 @@ from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
 from bpeviz.core import encoding
-from bpeviz.core.encoding import _char_classes, _Encoder, merge_word, split_words
-from bpeviz.core.training import (
-    _MergeLoop,
-    base_vocabulary,
-    initial_ids,
-    initial_symbols,
-    make_options,
-)
+from bpeviz.core.encoding import _char_classes, _Encoder, split_words
+from bpeviz.core.training import _MergeLoop, base_vocabulary, initial_symbols, make_options
+from bpeviz.engine.inputs import initial_ids
+from bpeviz.engine.merge_word import merge_word
 from tests.reference import random_ranks
 
 # skipped where bpeviz.engine._merge is not built, but a failure under CI (see conftest.compiled)

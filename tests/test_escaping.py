@@ -21,6 +21,7 @@ from bpeviz import Corpus, train
 from bpeviz.analysis import views
 from bpeviz.present import figures, render
 from bpeviz.present.render import attr_text, chart_text, esc, md_escape
+from bpeviz.text import display
 
 #: Whole words of a corpus (whitespace-separated), so that training until no pair is left
 #: makes each of them one token: tags, handlers, attribute break-outs, entities, comment and
@@ -99,12 +100,12 @@ def test_attr_text_breaks_what_the_sanitizer_drops_and_keeps_the_rest(text):
 
 
 def test_label_keeps_user_text_literally_for_esc_to_escape():
-    """views.label makes whitespace visible but escapes nothing itself: esc is the one
+    """display.label makes whitespace visible but escapes nothing itself: esc is the one
     place, so a label escaped twice or not at all would show up here."""
     for word in HOSTILE_WORDS:
-        assert views.label(word) == word
-        assert views.label(word.encode(), "gpt2") == word
-    assert views.label(" <b>\n") == "·<b>↵"
+        assert display.label(word) == word
+        assert display.label(word.encode(), "gpt2") == word
+    assert display.label(" <b>\n") == "·<b>↵"
 
 
 # -- every renderer, with tokens that are whole pieces of HTML -------------------------------
@@ -163,7 +164,7 @@ def only_own_markup(fragment: str) -> Markup:
 
 def hostile_training(algorithm: str):
     training = train(Corpus.from_text(HOSTILE_TEXT, "whitespace"), algorithm, merges=1000)
-    labels = {views.label(t) for t in training.vocab}
+    labels = {display.label(t) for t in training.vocab}
     assert training.stop_reason == "no_pairs"
     assert {"<script>", "onerror=", '"onerror="alert(1)"', "</span>"} <= labels, \
         "the payloads are single tokens"
@@ -176,7 +177,7 @@ def hostile(request):
 
 
 def merges_making(training, words):
-    return [m for m in training.merges if views.label(m.token) in words]
+    return [m for m in training.merges if display.label(m.token) in words]
 
 
 def test_splits_table_shows_hostile_words_and_tokens_as_text(hostile):
@@ -184,7 +185,7 @@ def test_splits_table_shows_hostile_words_and_tokens_as_text(hostile):
     rows = [(i, w, c, snap.splits[w], snap.split_ids(i), True)
             for i, (w, c) in enumerate(zip(hostile.corpus.words, hostile.corpus.counts))]
     parsed = only_own_markup(render.splits_html(rows, new_token_id=hostile.merges[-1].token_id))
-    assert [text for text, _ in parsed.chips] == [views.label(s) for r in rows for s in r[3]]
+    assert [text for text, _ in parsed.chips] == [display.label(s) for r in rows for s in r[3]]
     assert {text for text, _ in parsed.chips} >= set(HOSTILE_WORDS)
     for _, word, *_ in rows:
         assert f"<td><bdi>{esc(word)}</bdi><" in render.splits_html(rows), word
@@ -192,22 +193,22 @@ def test_splits_table_shows_hostile_words_and_tokens_as_text(hostile):
 
 def test_merge_card_list_and_tree_show_hostile_tokens_as_text(hostile):
     made = merges_making(hostile, set(HOSTILE_WORDS))
-    assert {views.label(m.token) for m in made} == set(HOSTILE_WORDS)
+    assert {display.label(m.token) for m in made} == set(HOSTILE_WORDS)
     for merge in made:
         after = hostile.merges[merge.step] if merge.step < len(hostile.merges) else None
         card = only_own_markup(render.merge_card_html(merge, after, hostile.algorithm))
         texts = [text for text, _ in card.chips]
-        assert texts[:3] == [views.label(merge.left), views.label(merge.right),
-                             views.label(merge.token)]
+        assert texts[:3] == [display.label(merge.left), display.label(merge.right),
+                             display.label(merge.token)]
         raw = merge.token if isinstance(merge.token, bytes) else merge.token.encode()
         assert attr_text_removed(card.chips[2][1]) == (
-            f"id {merge.token_id} · {views.label(merge.token)} · bytes {raw.hex(' ')}")
+            f"id {merge.token_id} · {display.label(merge.token)} · bytes {raw.hex(' ')}")
         tree = only_own_markup(render.merge_tree_html(views.merge_tree(hostile,
                                                                        merge.token_id)))
-        assert tree.chips[0][0] == views.label(merge.token)
+        assert tree.chips[0][0] == display.label(merge.token)
     listed = only_own_markup(render.merge_list_html(hostile.merges, hostile.algorithm))
     assert [text for text, _ in listed.chips] == [
-        views.label(s) for m in hostile.merges for s in (m.left, m.right, m.token)]
+        display.label(s) for m in hostile.merges for s in (m.left, m.right, m.token)]
 
 
 def attr_text_removed(title: str) -> str:
@@ -218,11 +219,11 @@ def test_encoded_hostile_text_shows_literally(hostile):
     text = HOSTILE_TEXT + " <script>onerror=</span>"
     tokens = list(hostile.at().encode(text))
     parsed = only_own_markup(render.tokens_html(text, tokens))
-    assert [t for t, _ in parsed.chips] == [views.label(tok.text) if not text[
+    assert [t for t, _ in parsed.chips] == [display.label(tok.text) if not text[
         tok.start:tok.end].strip() else text[tok.start:tok.end] for tok in tokens]
     assert {"<script>", "onerror=", "</span>"} <= {t for t, _ in parsed.chips}
     for (_, title), tok in zip(parsed.chips, tokens):
-        assert attr_text_removed(title).startswith(f"id {tok.id} · {views.label(tok.text)} · ")
+        assert attr_text_removed(title).startswith(f"id {tok.id} · {display.label(tok.text)} · ")
 
 
 def figure_strings(fig) -> list[str]:
@@ -257,11 +258,11 @@ def test_chart_labels_and_hover_texts_show_hostile_tokens_as_text(hostile):
     fig = figures.heatmap_figure(grid, hostile.algorithm)
     only_own_chart_markup(figure_strings(fig))
     heat = fig.data[0]
-    assert [html.unescape(x) for x in heat.x] == [views.label(grid.symbols[i]) for i in grid.cols]
-    assert [html.unescape(y) for y in heat.y] == [views.label(grid.symbols[i]) for i in grid.rows]
-    assert views.label(last.left) in [html.unescape(y) for y in heat.y]
-    assert views.label(last.right) in [html.unescape(x) for x in heat.x]
-    assert "<" in views.label(last.left) and len(views.label(last.left)) > 1
+    assert [html.unescape(x) for x in heat.x] == [display.label(grid.symbols[i]) for i in grid.cols]
+    assert [html.unescape(y) for y in heat.y] == [display.label(grid.symbols[i]) for i in grid.rows]
+    assert display.label(last.left) in [html.unescape(y) for y in heat.y]
+    assert display.label(last.right) in [html.unescape(x) for x in heat.x]
+    assert "<" in display.label(last.left) and len(display.label(last.left)) > 1
     frame = views.merges_frame(hostile)
     bars = figures.merge_strength_figure(frame, hostile.algorithm, step=3)
     only_own_chart_markup(figure_strings(bars))

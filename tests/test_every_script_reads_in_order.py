@@ -15,10 +15,9 @@ import unicodedata
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.analysis import views
 from bpeviz.analysis.views import merges_frame
 from bpeviz.core.encoding import encode
-from bpeviz.present import render
+from bpeviz.present import render, stage_data
 from bpeviz.present.glossary import legend_html, token_notes
 from bpeviz.present.render import merges_window_html, splits_html, symbol_chip, tokens_html
 from bpeviz.present.render_explain import trace_html, why_merge_html
@@ -158,7 +157,7 @@ def test_the_legend_names_the_marks_and_isolates_its_samples(bpe):
 
 
 def test_the_step_bar_and_the_slides_get_the_names_of_the_marks(bbpe):
-    marks = views.stage_marks(bbpe, TEXT)
+    marks = stage_data.stage_marks(bbpe, TEXT)
     assert marks[VIRAMA] == ["◌्", "U+094D DEVANAGARI SIGN VIRAMA"]
     assert marks[ZWJ] == ["⟨ZWJ⟩", "U+200D ZERO WIDTH JOINER"]
     page = slides_html(bbpe, text=TEXT)

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
-from bpeviz.analysis.explain import describe, describe_trace, pair_text, to_dict
+from bpeviz import Corpus, replay_on, save, train
+from bpeviz.algorithms import initial_symbols, surface
 from bpeviz.cli import main
+from bpeviz.core.explain import describe, describe_trace, pair_text, to_dict
 from bpeviz.samples import load_sample
-from bpeviz.text.symbols import initial_symbols, surface
 from tests.reference import apply_merge, pair_table, priorities, unit_counts
 
 TOUR = {pretok: load_sample("tour", pretok) for pretok in ("whitespace", "gpt2")}
@@ -330,7 +330,7 @@ def saved(tmp_path):
     training = train(Corpus.from_text("low low low lowly lower newer newer happy dog happy"),
                      "bpe", merges=5, marker="</w>")
     path = tmp_path / "t.json"
-    training.save(str(path))
+    save(training, str(path))
     return training, path
 
 
@@ -375,7 +375,7 @@ def test_the_explain_modules_do_not_import_streamlit():
     import subprocess
     import sys
 
-    code = ("import sys, bpeviz.analysis.explain, bpeviz.present.render_explain,"
+    code = ("import sys, bpeviz.core.explain, bpeviz.present.render_explain,"
             " bpeviz.present.glossary;"
             "sys.exit('streamlit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
@@ -400,13 +400,13 @@ def test_replayed_merges_say_so_even_when_the_pair_is_not_the_best_or_absent():
 
 
 def test_a_replayed_wordpiece_merge_the_corpus_lacks_has_no_score_and_names_the_real_best():
-    from bpeviz.analysis.explain import pair_text
-    from bpeviz.analysis.views import stage_merges
+    from bpeviz.core.explain import pair_text
     from bpeviz.present.render_explain import why_merge_html
+    from bpeviz.present.stage_data import stage_merges
 
     source = train(Corpus.from_text("low lower lowest newer wider " * 5 + "zzz qqq qqq"),
                    "wordpiece", merges=30)
-    training = source.replay("low lower newest")
+    training = replay_on(source, "low lower newest")
     absent = next(m for m in training.merges if m.count == 0)
     why = training.explain(absent.step)
     assert why.rank is None

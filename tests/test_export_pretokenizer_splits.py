@@ -11,7 +11,7 @@ import pytest
 import tiktoken
 from tokenizers import Tokenizer
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.text.display import gpt2_to_bytes
 from bpeviz.text.pretokenize import PRETOKENIZERS, words
 
@@ -35,7 +35,7 @@ TEXTS = [
 
 def _export(algorithm: str, name: str, fmt: str) -> dict[str, str]:
     training = train(Corpus.from_text("hello world 123", name), algorithm, merges=1)
-    return training.at(0).export(fmt)
+    return formats.export(training.at(0), fmt)
 
 
 @pytest.mark.parametrize("algorithm", ["bpe", "bbpe", "wordpiece"])

@@ -18,12 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from bpeviz import Corpus, load, train
+from bpeviz import Corpus, formats, load, train
 from bpeviz.formats import FORMATS, import_files, import_path, write_files
 from bpeviz.formats.tiktoken_ranks import recover_merges
-from bpeviz.text.symbols import bytes_to_gpt2, display
+from bpeviz.text.display import bytes_to_gpt2, display
 
-# every test runs on both engines: the compiled one and the pure-Python one (conftest)
 pytestmark = pytest.mark.usefixtures("engine")
 
 #: Training text and a different text to encode: two standard-library modules.
@@ -80,7 +79,7 @@ def test_hf_export_encodes_like_snapshot_encode(name):
     for step in (0, 37, MERGES):
         snap = training.at(step)
         ours = snap.encode(UNSEEN)
-        hf = Tokenizer.from_str(snap.export("hf")["tokenizer.json"]).encode(UNSEEN)
+        hf = Tokenizer.from_str(formats.export(snap, "hf")["tokenizer.json"]).encode(UNSEEN)
         assert hf.ids == ours.ids, (name, step)
         assert hf.tokens == [t.text if t.unk else display(training.vocab[t.id]) for t in ours]
         assert hf.offsets == list(zip(ours.starts, ours.ends))
@@ -89,7 +88,7 @@ def test_hf_export_encodes_like_snapshot_encode(name):
 
 def test_hf_export_loads_from_a_file_and_decodes_bytes_exactly(tmp_path):
     snap = trained("bbpe").at()
-    (path,) = write_files(snap.export("hf"), tmp_path / "tokenizer.json")
+    (path,) = write_files(formats.export(snap, "hf"), tmp_path / "tokenizer.json")
     hf = Tokenizer.from_file(str(path))
     ids = hf.encode(UNSEEN).ids
     assert ids == snap.encode(UNSEEN).ids
@@ -98,7 +97,7 @@ def test_hf_export_loads_from_a_file_and_decodes_bytes_exactly(tmp_path):
 
 def test_hf_export_holds_the_merges_and_vocabulary_of_the_step():
     training = trained("bpe")
-    data = json.loads(training.at(37).export("hf")["tokenizer.json"])
+    data = json.loads(formats.export(training.at(37), "hf")["tokenizer.json"])
     assert len(data["model"]["merges"]) == 37
     assert len(data["model"]["vocab"]) == training.vocab_size_at(37)
     assert data["model"]["unk_token"] == "[UNK]" and data["added_tokens"] == []
@@ -106,7 +105,7 @@ def test_hf_export_holds_the_merges_and_vocabulary_of_the_step():
 
 def test_separate_marker_cannot_be_exported_to_hf():
     with pytest.raises(ValueError, match="no Hugging Face equivalent"):
-        trained("bpe-separate").at().export("hf")
+        formats.export(trained("bpe-separate").at(), "hf")
 
 
 # -- tiktoken parity -----------------------------------------------------------------------
@@ -124,7 +123,7 @@ def test_tiktoken_with_our_ranks_gives_the_same_ids(name):
     training = trained(name)
     for step in (0, 5, 120, MERGES):
         snap = training.at(step)
-        enc = tiktoken_encoding(snap.export("tiktoken"))
+        enc = tiktoken_encoding(formats.export(snap, "tiktoken"))
         ids = enc.encode_ordinary(UNSEEN)
         assert ids == snap.encode(UNSEEN).ids, (name, step)
         if name == "bbpe":
@@ -134,7 +133,7 @@ def test_tiktoken_with_our_ranks_gives_the_same_ids(name):
 def test_tiktoken_is_byte_level_only():
     for name in ("bpe", "wordpiece"):
         with pytest.raises(ValueError, match="byte-level BPE only"):
-            trained(name).at().export("tiktoken")
+            formats.export(trained(name).at(), "tiktoken")
 
 
 # -- export -> import -> encode ------------------------------------------------------------
@@ -147,9 +146,9 @@ def test_every_export_imports_back_to_identical_tokens(name):
     for fmt in FORMATS:
         if fmt not in EXPORTABLE[name]:
             with pytest.raises(ValueError):
-                snap.export(fmt)
+                formats.export(snap, fmt)
             continue
-        back = import_files(snap.export(fmt))
+        back = import_files(formats.export(snap, fmt))
         if fmt == "training":  # the whole training, every step
             assert len(back.merges) == MERGES
             back_snap = back.at(step)
@@ -162,12 +161,12 @@ def test_every_export_imports_back_to_identical_tokens(name):
 
 def test_export_rejects_unknown_formats():
     with pytest.raises(ValueError, match="unknown export format 'sentencepiece'"):
-        trained("bpe").at().export("sentencepiece")
+        formats.export(trained("bpe").at(), "sentencepiece")
 
 
 def test_imported_steps_are_the_merges_in_rank_order():
     training = trained("bpe")
-    back = import_files(training.at(40).export("hf"))
+    back = import_files(formats.export(training.at(40), "hf"))
     assert [(m.left, m.right) for m in back.merges] == [
         (m.left, m.right) for m in training.merges[:40]]
     for k in (0, 13, 40):
@@ -177,7 +176,7 @@ def test_imported_steps_are_the_merges_in_rank_order():
 
 def test_tiktoken_import_recovers_the_merges():
     training = trained("bbpe")
-    back = import_files(training.at().export("tiktoken"))
+    back = import_files(formats.export(training.at(), "tiktoken"))
     assert [(m.left, m.right) for m in back.merges] == [
         (m.left, m.right) for m in training.merges]
     assert recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}) == [
@@ -186,13 +185,13 @@ def test_tiktoken_import_recovers_the_merges():
 
 def test_write_files_and_import_path(tmp_path):
     snap = trained("bbpe").at(100)
-    written = write_files(snap.export("gpt2"), tmp_path / "gpt2")
+    written = write_files(formats.export(snap, "gpt2"), tmp_path / "gpt2")
     assert sorted(p.name for p in written) == ["bpeviz.json", "merges.txt", "vocab.json"]
     assert import_path(tmp_path / "gpt2").at().encode(UNSEEN) == snap.encode(UNSEEN)
-    (single,) = write_files(snap.export("training"), tmp_path / "mine.json")
+    (single,) = write_files(formats.export(snap, "training"), tmp_path / "mine.json")
     assert load(single).at(100).encode(UNSEEN) == snap.encode(UNSEEN)
     assert import_path(single).at(100).encode(UNSEEN) == snap.encode(UNSEEN)
-    write_files(snap.export("tiktoken"), tmp_path)  # an existing folder
+    write_files(formats.export(snap, "tiktoken"), tmp_path)  # an existing folder
     assert import_path(tmp_path / "tokenizer.tiktoken").at().encode(UNSEEN) == snap.encode(
         UNSEEN)
 
@@ -258,7 +257,7 @@ def test_import_a_wordpiece_tokenizer_trained_by_hf():
 def test_import_gpt2_layout_keeps_ids_with_endoftext_last():
     """GPT-2's files list <|endoftext|> after all merged tokens; ids must not shift."""
     snap = trained("bbpe").at()
-    files = snap.export("gpt2")
+    files = formats.export(snap, "gpt2")
     del files["bpeviz.json"]  # as downloaded: no bpeviz settings, the GPT-2 pattern assumed
     vocab = json.loads(files["vocab.json"])
     vocab["<|endoftext|>"] = len(vocab)
@@ -268,7 +267,7 @@ def test_import_gpt2_layout_keeps_ids_with_endoftext_last():
     assert training.at().encode(UNSEEN) == snap.encode(UNSEEN)
     assert training.at(0).decode([len(vocab) - 1]) == "<|endoftext|>"
     # the same layout in a HF tokenizer.json, as the hub's gpt2 ships it
-    hf = json.loads(snap.export("hf")["tokenizer.json"])
+    hf = json.loads(formats.export(snap, "hf")["tokenizer.json"])
     hf["model"]["vocab"] = vocab
     hf["added_tokens"] = [{"id": len(vocab) - 1, "content": "<|endoftext|>", "single_word": False,
                            "lstrip": False, "rstrip": False, "normalized": True,
@@ -280,7 +279,7 @@ def test_import_gpt2_layout_keeps_ids_with_endoftext_last():
     assert from_hf.vocab == training.vocab
     assert from_hf.at().encode(UNSEEN).ids == Tokenizer.from_str(text).encode(UNSEEN).ids
     # and it survives the training format (base and extra tokens are stored)
-    again = import_files(from_hf.at().export("training"))
+    again = import_files(formats.export(from_hf.at(), "training"))
     assert again.vocab == from_hf.vocab and again.at().encode(UNSEEN) == snap.encode(UNSEEN)
 
 
@@ -411,20 +410,20 @@ def test_oversized_files_are_refused(tmp_path, monkeypatch):
 
 def test_exports_name_what_cannot_be_written():
     with pytest.raises(ValueError, match=r"merges.txt cannot write"):
-        trained("bpe-gpt2").at().export("gpt2")
+        formats.export(trained("bpe-gpt2").at(), "gpt2")
     with pytest.raises(ValueError, match=r"cannot be a line of vocab.txt"):
-        trained("wordpiece-gpt2").at().export("vocab")
+        formats.export(trained("wordpiece-gpt2").at(), "vocab")
     with pytest.raises(ValueError, match="WordPiece encodes by longest match"):
-        trained("wordpiece").at().export("gpt2")
+        formats.export(trained("wordpiece").at(), "gpt2")
     with pytest.raises(ValueError, match=r"vocab.txt holds a WordPiece vocabulary"):
-        trained("bbpe").at().export("vocab")
+        formats.export(trained("bbpe").at(), "vocab")
 
 
 def test_byte_level_exports_spell_bytes_like_gpt2():
     snap = trained("bbpe").at()
-    vocab = json.loads(snap.export("gpt2")["vocab.json"])
+    vocab = json.loads(formats.export(snap, "gpt2")["vocab.json"])
     assert vocab["Ġ"] == ord(" ") and vocab[bytes_to_gpt2(b"\n")] == ord("\n")
-    assert snap.export("gpt2")["merges.txt"].startswith("#version: 0.2\n")
+    assert formats.export(snap, "gpt2")["merges.txt"].startswith("#version: 0.2\n")
 
 
 # -- parity on arbitrary text (Hypothesis) -------------------------------------------------------
@@ -457,12 +456,12 @@ def test_hf_and_tiktoken_agree_with_us_on_any_text(text):
 
 @functools.cache
 def _hf_tokenizer(name):
-    return Tokenizer.from_str(trained(name).at().export("hf")["tokenizer.json"])
+    return Tokenizer.from_str(formats.export(trained(name).at(), "hf")["tokenizer.json"])
 
 
 @functools.cache
 def _tiktoken_encoding():
-    return tiktoken_encoding(trained("bbpe").at().export("tiktoken"))
+    return tiktoken_encoding(formats.export(trained("bbpe").at(), "tiktoken"))
 
 
 def test_a_merge_that_remakes_an_existing_token_exports_and_imports():
@@ -477,10 +476,10 @@ def test_a_merge_that_remakes_an_existing_token_exports_and_imports():
     snap = training.at()
     text = "abc abd abcab cab ababc"
     expected = snap.encode(text)
-    assert Tokenizer.from_str(snap.export("hf")["tokenizer.json"]).encode(text).ids == (
+    assert Tokenizer.from_str(formats.export(snap, "hf")["tokenizer.json"]).encode(text).ids == (
         expected.ids)
     for fmt in ("hf", "gpt2", "training"):
-        back = import_files(snap.export(fmt))
+        back = import_files(formats.export(snap, fmt))
         assert back.vocab == training.vocab and len(back.merges) == 4
         assert back.at().encode(text) == expected
 

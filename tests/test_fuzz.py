@@ -7,9 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.text.symbols import surface
+from bpeviz.algorithms import surface
 
-# every test runs on both engines: the compiled one and the pure-Python one (conftest)
 pytestmark = pytest.mark.usefixtures("engine")
 
 unicode_text = st.text(

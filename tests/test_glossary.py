@@ -8,10 +8,10 @@ import re
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.views import label
 from bpeviz.present.glossary import legend_html, notes, token_notes
 from bpeviz.present.render import tokens_html
 from bpeviz.samples import load_sample
+from bpeviz.text.display import label
 
 TEXT = "The tokenizer learns tokens: lowest newer 自然语言处理 ありがとう 👍🏽 ŋŋ <b>x</b>"
 SETTINGS = [("bpe", {}), ("bpe", {"marker": "</w>"}),

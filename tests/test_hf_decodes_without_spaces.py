@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from tokenizers import Tokenizer
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, save, train
 from bpeviz.cli import main
 from bpeviz.formats.hf import lossy_decoding
 from tests.test_app import ok, open_page, plain
@@ -31,7 +31,7 @@ TEXT = "Tokenizers cut text into words, and words into tokens"
 def test_lossy_decoding_is_named_exactly_when_hugging_face_decodes_without_spaces(
         algorithm, pretokenizer, options):
     training = train(Corpus.from_text(TEXT * 3, pretokenizer), algorithm, merges=20, **options)
-    tok = Tokenizer.from_str(training.at(20).export("hf")["tokenizer.json"])
+    tok = Tokenizer.from_str(formats.export(training.at(20), "hf")["tokenizer.json"])
     decoded = tok.decode(tok.encode("cut text").ids)
     assert (lossy_decoding(training) is not None) == (decoded == "cuttext"), decoded
 
@@ -43,7 +43,7 @@ def test_the_lossy_note_names_the_marker_that_makes_it_reversible():
 
 def test_cli_export_hf_warns_that_it_decodes_without_spaces(tmp_path, capsys):
     path = tmp_path / "training.json"
-    train(Corpus.from_text(TEXT), "bpe", merges=5).save(str(path))
+    save(train(Corpus.from_text(TEXT), "bpe", merges=5), str(path))
     assert main(["export", "--training", str(path), "--format", "hf",
                  "--out", str(tmp_path / "t.json")]) == 0
     assert "warning: This tokenizer.json decodes without the spaces" in capsys.readouterr().err

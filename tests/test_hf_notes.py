@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
+from bpeviz import formats
 from bpeviz.formats import by_name, import_files
 from bpeviz.formats.hf import import_notes
 from tests.test_app import ok, open_page
@@ -72,7 +73,8 @@ def test_byte_fallback_is_noted():
 def test_a_file_bpeviz_models_fully_has_no_notes():
     from bpeviz import Corpus, train
 
-    text = train(Corpus.from_text(TEXT), "bpe", merges=20).at().export("hf")["tokenizer.json"]
+    trained = train(Corpus.from_text(TEXT), "bpe", merges=20)
+    text = formats.export(trained.at(), "hf")["tokenizer.json"]
     assert import_notes(text) == []
 
 

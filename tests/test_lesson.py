@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
+from bpeviz.algorithms import initial_symbols
 from bpeviz.analysis.lesson import LESSON_SAMPLES, SMALL_SAMPLES, build_lesson, lesson_training
-from bpeviz.analysis.views import label
 from bpeviz.present.render_lesson import lesson_step_html
 from bpeviz.samples import SAMPLES
-from bpeviz.text.symbols import initial_symbols
+from bpeviz.text.display import label
 
 ALGORITHMS = ["bpe", "wordpiece", "bbpe"]
 

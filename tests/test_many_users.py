@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.views import label
 from bpeviz.samples import SAMPLES, load_sample
+from bpeviz.text.display import label
 from bpeviz.ui import ALGORITHM_LABELS, pretokenizer_for, train_options
 
 pytestmark = pytest.mark.browser

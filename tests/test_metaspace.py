@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, formats, train
 from bpeviz.core.encoding import encoder
 from bpeviz.text.pretokenize import PRETOKENIZERS, spans, words
 
@@ -152,7 +152,7 @@ def test_hf_export_encodes_and_decodes_the_same(trainings, text):
 
     for algorithm, t in trainings.items():
         snap = t.at(25)
-        data = snap.export("hf")["tokenizer.json"]
+        data = formats.export(snap, "hf")["tokenizer.json"]
         hf = tokenizers.Tokenizer.from_str(data)
         encoded = snap.encode(text)
         ids = encoded.ids
@@ -166,4 +166,4 @@ def test_hf_export_encodes_and_decodes_the_same(trainings, text):
 
 def test_tiktoken_export_says_why_not(trainings):
     with pytest.raises(ValueError, match="no tiktoken pattern"):
-        trainings["bbpe"].at().export("tiktoken")
+        formats.export(trainings["bbpe"].at(), "tiktoken")

@@ -4,10 +4,10 @@ with count 0."""
 
 from __future__ import annotations
 
-from bpeviz import Corpus, train
-from bpeviz.analysis.recount import pretokenizer_of
-from bpeviz.analysis.views import NEVER
+from bpeviz import Corpus, formats, replay_on, train
+from bpeviz.core.recount import pretokenizer_of
 from bpeviz.formats import import_files
+from bpeviz.present.stage_data import NEVER
 from bpeviz.samples import load_sample, sample_bytes
 from tests.test_app import ok, open_page, stage
 
@@ -17,7 +17,7 @@ OTHER = "the quick brown fox jumps over the lazy dog; zebras zigzag quietly " * 
 def opened_file():
     """A byte-level tokenizer trained on another text, written and opened as GPT-2 files."""
     trained = train(Corpus.from_text(OTHER, "gpt2"), "bbpe", merges=60)
-    files = trained.at().export("gpt2")
+    files = formats.export(trained.at(), "gpt2")
     return ", ".join(files), import_files(files)
 
 
@@ -25,7 +25,7 @@ def test_explore_replays_the_opened_tokenizer_on_the_corpus_with_zero_counts_sho
     names, opened = opened_file()
     at = ok(open_page("pages/1_Explore.py", imported=(names, opened), replay=True))
     corpus = Corpus.from_bytes(sample_bytes("tour"), pretokenizer_of(opened), "auto")
-    expected = opened.replay(corpus)
+    expected = replay_on(opened, corpus)
     assert any(m.count == 0 for m in expected.merges) and any(m.count for m in expected.merges)
     card = stage(at, "card")
     assert [m[:3] for m in card["merges"]] == [[m.left_id, m.right_id, m.token_id]

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpeviz.analysis.views import stage_words, words_frame
+from bpeviz.analysis.views import words_frame
 from bpeviz.present.render import part_of_notes
 from bpeviz.present.render_explain import trace_html, why_merge_html
+from bpeviz.present.stage_data import stage_words
 from tests.test_app import reference
 from tests.test_browser import browser, no_error, page, ready  # noqa: F401
 from tests.test_browser_stage import blur, hook, settled

@@ -9,16 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import Corpus, train
-from bpeviz.analysis.views import (
-    expand_stage_merges,
-    merges_frame,
-    merges_matching,
-    stage_merges,
-    token_labels,
-)
+from bpeviz import Corpus, formats, train
+from bpeviz.analysis.views import merges_frame, merges_matching, token_labels
 from bpeviz.core.limits import LIMITS
 from bpeviz.formats import import_files
+from bpeviz.present.stage_data import expand_stage_merges, stage_merges
 from bpeviz.samples import load_sample
 from tests.test_app import ok, open_page
 
@@ -86,7 +81,7 @@ def test_the_compact_card_data_rebuilds_every_merge_and_label(algorithm, style):
 
 def test_the_compact_card_data_keeps_an_opened_files_extra_tokens():
     training = train(load_sample("tour", "gpt2"), "bbpe", merges=100)
-    files = training.at().export("gpt2")
+    files = formats.export(training.at(), "gpt2")
     opened = import_files(files)
     assert len(opened.vocab) >= len(training.vocab)
     data = expand_stage_merges(stage_merges(opened, "gpt2"))

@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
+from bpeviz.algorithms import initial_symbols
 from bpeviz.analysis import views
 from bpeviz.core.limits import _weighted_symbols
 from bpeviz.core.training import make_options
 from bpeviz.present import figures
 from bpeviz.samples import load_sample
 from bpeviz.text.display import label
-from bpeviz.text.symbols import initial_symbols
 
 WORDS = st.dictionaries(st.text(alphabet="abcé€ \U0001f600", min_size=1, max_size=6),
                         st.integers(1, 9), min_size=1, max_size=12)
@@ -142,7 +142,7 @@ def _first_seen_plain(snapshot, pairs):
 @settings(max_examples=60, deadline=None)
 @given(WORDS, st.integers(0, 12), st.data())
 def test_first_occurrences_of_pairs_equal_the_plain_search(words, merges, data):
-    from bpeviz.analysis.explain import _first_seen
+    from bpeviz.core.explain import _first_seen
 
     t = train(Corpus.from_counts(words), "bpe", merges=merges, special_tokens=())
     snap = t.at(data.draw(st.integers(0, len(t.merges))))

@@ -21,15 +21,15 @@ from hypothesis import strategies as st
 from scipy.stats import chi2
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.sampling import (
+from bpeviz.algorithms import initial_symbols
+from bpeviz.core.encoding import encoder
+from bpeviz.core.sampling import (
     dropout_sampler,
     encode_dropout,
     segmentation_cloud,
     unigram_sampler,
 )
-from bpeviz.core.encoding import encoder
 from bpeviz.text.pretokenize import words
-from bpeviz.text.symbols import initial_symbols
 
 TEXT = ("the hugging pug hugs the hugger and the pugs hug back while the huggers "
         "jump over lazy dogs; naïve café 日本語 ") * 4

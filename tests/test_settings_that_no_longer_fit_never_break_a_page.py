@@ -172,12 +172,12 @@ def test_a_failing_page_says_so_logs_the_trace_and_offers_a_reset(monkeypatch, c
 
 def test_a_failing_callback_is_caught_the_same_way(monkeypatch):
     at = open_page("pages/4_Vocabulary.py")
-    import bpeviz.ui as ui
+    from bpeviz.ui import page_setup
 
     def broken():
         raise RuntimeError("planted failure in a callback")
 
-    monkeypatch.setattr(ui, "_apply_sample_settings", broken)
+    monkeypatch.setattr(page_setup, "_apply_sample_settings", broken)
     # the select box's callback is the one bound when it was drawn: draw it again
     at.run()
     other = next(name for name in SAMPLES if name != at.session_state["sample"])

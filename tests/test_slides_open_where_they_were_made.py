@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz import Corpus, train
+from bpeviz import Corpus, save, train
 from bpeviz.present.slides import slides_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,7 @@ def test_a_training_file_without_a_corpus_name_is_named_as_the_corpus_in_that_fi
     from bpeviz.core.serialize import saved_corpus_name
 
     saved, out = tmp_path / "t500.json", tmp_path / "talk.html"
-    _training().save(str(saved))  # saved from Python: no corpus name in the file
+    save(_training(), str(saved))  # saved from Python: no corpus name in the file
     assert saved_corpus_name(saved) is None
     done = subprocess.run([sys.executable, "-m", "bpeviz", "slides", "--training", str(saved),
                            "--out", str(out)], cwd=ROOT, capture_output=True, text=True,

@@ -2,7 +2,8 @@
 names the file and says what is wrong: ``load_spm`` checks the model as the
 ``sentencepiece`` library itself would load it (a one-empty-piece model is refused, as
 sentencepiece refuses it), and the tokenizer-file opener (CLI ``--training``, the app's
-box) says a ``.model`` is a SentencePiece model, or not one, instead of "not UTF-8 text"."""
+box) opens a Unigram ``.model`` and says what is wrong with any other, never "not UTF-8
+text"."""
 
 from __future__ import annotations
 
@@ -48,18 +49,24 @@ def test_opening_a_bad_model_as_a_tokenizer_says_what_it_is_not(tmp_path, data):
         assert "UTF-8" not in message
 
 
-def test_opening_a_real_model_as_a_tokenizer_says_where_it_opens(tmp_path):
+def test_a_real_unigram_model_opens_as_a_tokenizer_and_a_bpe_one_says_where_it_opens():
     import io
 
     import sentencepiece as spm
 
-    out = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(["hello world", "hello there"] * 5), model_writer=out,
-        vocab_size=14, model_type="unigram", minloglevel=3)
+    models = {}
+    for kind in ("unigram", "bpe"):
+        out = io.BytesIO()
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(["hello world", "hello there"] * 5), model_writer=out,
+            vocab_size=14, model_type=kind, minloglevel=3)
+        models[kind] = out.getvalue()
+    opened = import_files({"good.model": models["unigram"]})
+    assert [t.id for t in opened.at(0).encode("hello world")] == \
+        load_spm(models["unigram"]).encode_ids("hello world")
     with pytest.raises(ValueError) as err:
-        import_files({"good.model": out.getvalue()})
+        import_files({"good.model": models["bpe"]})
     message = str(err.value)
-    assert message.startswith("good.model is a SentencePiece model")
+    assert message.startswith("good.model is a SentencePiece bpe model")
     assert "load_spm" in message and "UTF-8" not in message
-    assert load_spm(out.getvalue()).pieces  # (and it opens there)
+    assert load_spm(models["bpe"]).pieces  # (and it opens there)

@@ -13,14 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.views import (
-    expand_stage_merges,
-    label,
-    stage_merges,
-    stage_words,
-    token_labels,
-    words_frame,
-)
+from bpeviz.analysis.views import token_labels, words_frame
+from bpeviz.present.stage_data import expand_stage_merges, stage_merges, stage_words
+from bpeviz.text.display import label
 from tests.reference import apply_merge
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]

@@ -1,4 +1,4 @@
-"""A text's tokens at every step (bpeviz.analysis.text_history, drawn by the stage on Tokenize)
+"""A text's tokens at every step (bpeviz.present.text_history, drawn by the stage on Tokenize)
 equal the encoder's at every step: BPE (with and without an end-of-word marker), BBPE
 and WordPiece, on random corpora and texts (Hypothesis)."""
 
@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpeviz import Corpus, train
-from bpeviz.analysis.text_history import text_history, tokens_at
 from bpeviz.core import encoding
+from bpeviz.present.text_history import text_history, tokens_at
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
 

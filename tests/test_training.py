@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpeviz import Corpus, load, replay, train
+from bpeviz import Corpus, load, replay, save, train
+from bpeviz.algorithms import surface
 from bpeviz.text.pretokenize import GPT2_PATTERN
-from bpeviz.text.symbols import surface
 from tests.reference import apply_merge, best_pair, naive_train, pair_table, priorities
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)
@@ -260,7 +260,7 @@ def test_save_and_load_round_trip_exactly(tmp_path, algorithm):
     corpus = Corpus.from_text(stdlib_text("LICENSE.txt", 4000))
     training = train(corpus, algorithm, merges=60, tie_break="ids")
     path = tmp_path / "training.json"
-    training.save(str(path))
+    save(training, str(path))
     loaded = load(path)
     assert loaded.merges == training.merges
     assert loaded.vocab == training.vocab and loaded.options == training.options
@@ -271,7 +271,7 @@ def test_save_and_load_round_trip_exactly(tmp_path, algorithm):
 def test_load_rejects_a_tampered_file(tmp_path):
     training = train(Corpus.from_counts({"low": 5, "lower": 2}), "bpe", merges=2)
     path = tmp_path / "t.json"
-    training.save(str(path))
+    save(training, str(path))
     data = json.loads(path.read_text())
     data["merges"][0][2] = 99
     path.write_text(json.dumps(data))
@@ -301,7 +301,7 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
 
     path = tmp_path / "training.json"
     first = train(Corpus.from_counts({"low": 5, "lower": 2}), "bpe", merges=1)
-    first.save(str(path))
+    save(first, str(path))
     before = path.read_bytes()
 
     def broken_replace(src, dst):
@@ -310,6 +310,6 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", broken_replace)
     second = train(Corpus.from_counts({"new": 5, "newer": 2}), "bpe", merges=2)
     with pytest.raises(OSError, match="disk full"):
-        second.save(str(path))
+        save(second, str(path))
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["training.json"]  # no temp file left

@@ -7,10 +7,9 @@ import pytest
 
 from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
-from bpeviz.analysis import views
 from bpeviz.core import encoding
-from bpeviz.text import display, symbols
-from bpeviz.ui import settings
+from bpeviz.text import display
+from bpeviz.ui import labels, settings
 
 TOY = Algorithm(name="toy_scored", label="Toy (scored, bytes)", help="A test algorithm.",
                 units="bytes", pretokenizer="none", score=lambda n, a, b: n / (a + b),
@@ -25,10 +24,10 @@ def toy():
 
 
 def test_labels_and_auto_come_from_the_records(toy):
-    assert settings.algorithm_labels()[toy.name] == "Toy (scored, bytes)"
-    assert settings.algorithm_labels()["wordpiece"] == algorithms.get("wordpiece").label
-    assert settings.pretokenizer_for("auto", toy.name) == "none"
-    assert settings.pretokenizer_label(toy.name)("auto") == "auto: one word per line"
+    assert labels.algorithm_labels()[toy.name] == "Toy (scored, bytes)"
+    assert labels.algorithm_labels()["wordpiece"] == algorithms.get("wordpiece").label
+    assert labels.pretokenizer_for("auto", toy.name) == "none"
+    assert labels.pretokenizer_label(toy.name)("auto") == "auto: one word per line"
 
 
 def test_options_follow_what_the_record_takes(toy):
@@ -44,7 +43,7 @@ def test_a_new_lesson_is_listed_in_its_order(toy):
 
 
 def test_old_paths_show_with_the_display_module():
-    assert symbols.display is display.display and symbols.bytes_to_gpt2 is display.bytes_to_gpt2
-    assert views.label is display.label and views.visible is display.visible
+    assert display.display is display.display and display.bytes_to_gpt2 is display.bytes_to_gpt2
+    assert display.label is display.label and display.visible is display.visible
     assert encoding.readable is display.readable
     assert display.label(" \t\n") == "·→↵" and display.readable(b"\xe6") == "<0xE6>"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bpeviz.analysis.compare_history import lockstep_data
+from bpeviz.present.compare_history import lockstep_data
 from bpeviz.present.render import tokens_html
 from bpeviz.unigram.cards import cloud_html, piece_chip, splits_html
 from bpeviz.unigram.model import UnigramModel, UnigramStep, UnigramTraining

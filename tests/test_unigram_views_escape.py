@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 import pytest
 
 from bpeviz import Corpus
-from bpeviz.analysis import views
-from bpeviz.ui.unigram import lattice_figure
+from bpeviz.text import display
+from bpeviz.ui.unigram_figures import lattice_figure
 from bpeviz.unigram.cards import cloud_html, round_card_html
 from bpeviz.unigram.corpus_words import train_corpus
 from bpeviz.unigram.views import (
@@ -64,7 +64,7 @@ def check_html(body: str, named: list[str]) -> None:
     assert not [name for name, _ in reader.attrs if name.startswith("on")]
     readable = "".join(reader.text) + " ".join(v or "" for _, v in reader.attrs)
     for piece in named:
-        assert views.label(piece) in readable, piece
+        assert display.label(piece) in readable, piece
 
 
 def hostile(piece: str) -> bool:
@@ -82,7 +82,7 @@ def test_the_round_card_escapes_every_piece_it_names(variant):
         check_html(body, named)
         named_hostile += sum(map(hostile, named))
         if used:  # the lead sentence names the cheapest piece
-            assert f"‘{html.escape(views.label(used[0].piece), quote=False)}’" in body
+            assert f"‘{html.escape(display.label(used[0].piece), quote=False)}’" in body
     if variant == "sentencepiece":
         assert named_hostile, "the corpus must make the card name a hostile piece"
 
@@ -127,7 +127,7 @@ def test_the_lattice_labels_and_hover_texts_are_escaped(variant):
         shown = html.unescape(" ".join(texts).replace("<br>", " ")).replace("&#36;", "$")
         for node in found.nodes:
             if node[2] is not None:
-                assert views.label(node[2]) in shown, node[2]
+                assert display.label(node[2]) in shown, node[2]
     assert any(hostile(p) for p in pieces), pieces
 
 
@@ -143,6 +143,6 @@ def test_the_removed_table_holds_the_pieces_as_text():
         seen += [p for p in frame["piece"] if hostile(p)]
         for r in removed:
             row = frame[frame["piece"] == r.piece].iloc[0]
-            expected = " + ".join(f"‘{views.label(p)}’" for p in r.alternative or ())
+            expected = " + ".join(f"‘{display.label(p)}’" for p in r.alternative or ())
             assert row["instead"] == (expected if r.alternative else "")
     assert seen

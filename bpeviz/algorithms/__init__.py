@@ -21,6 +21,7 @@ from bpeviz.algorithms.bbpe import BBPE
 from bpeviz.algorithms.bpe import BPE
 from bpeviz.algorithms.unigram import UNIGRAM
 from bpeviz.algorithms.wordpiece import WORDPIECE
+from bpeviz.text.symbols import Symbol
 
 _REGISTRY: dict[str, Algorithm] = {}
 
@@ -75,6 +76,39 @@ register(BBPE)
 register(WORDPIECE)
 register(UNIGRAM)
 
+def initial_symbols(
+    word: str, algorithm: str, marker: str | None = None, marker_style: str = "separate"
+) -> list[Symbol]:
+    """The symbols a word starts as, before any merge (``Algorithm.initial_symbols``).
+
+    >>> initial_symbols("hug", "wordpiece")
+    ['h', '##u', '##g']
+    >>> initial_symbols("low", "bpe", marker="</w>", marker_style="glued")
+    ['l', 'o', 'w</w>']
+    """
+    return get(algorithm).initial_symbols(word, marker, marker_style)
+
+
+def join(left: Symbol, right: Symbol, algorithm: str) -> Symbol:
+    """The token a merge of ``left`` and ``right`` creates (``Algorithm.join``).
+
+    >>> join("##p", "##l", "wordpiece"), join("S", "##h", "wordpiece")
+    ('##pl', 'Sh')
+    """
+    return get(algorithm).join(left, right)
+
+
+def surface(
+    symbols: tuple[Symbol, ...] | list[Symbol], algorithm: str, marker: str | None = None
+) -> str:
+    """The text a split stands for: markers and ``##`` removed, bytes decoded.
+
+    >>> surface(("tall", "er_"), "bpe"), surface(("Sh", "##e"), "wordpiece")
+    ('taller_', 'She')
+    """
+    return get(algorithm).surface(symbols, marker)
+
+
 #: the built-in algorithms' names (``names()`` also lists those registered later)
 ALGORITHMS = names()
 #: special tokens put first in the vocabulary unless a training says otherwise
@@ -82,4 +116,5 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
                                                       for a in _REGISTRY.values()}
 
 __all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
-           "Algorithm", "get", "labels", "lessons", "names", "register", "unregister"]
+           "Algorithm", "get", "initial_symbols", "join", "labels", "lessons", "names", "register",
+           "surface", "unregister"]

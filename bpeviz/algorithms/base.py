@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from bpeviz.text.display import display
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
@@ -26,6 +28,10 @@ UNITS = ("characters", "bytes")
 ENCODERS = ("merges", "longest_match", "viterbi")
 #: what one step of a training does: merge a pair (the vocabulary grows), or prune (it shrinks)
 STEP_KINDS = ("merge", "prune")
+#: what a pair wins with: its count; its count over the product of its parts' counts
+#: (WordPiece), which the compiled merge loop also computes itself; or any other formula,
+#: the record's ``score``, which the Python merge loop calls (same results, slower)
+SCORE_KINDS = ("count", "count_over_parts", "custom")
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,9 @@ class Algorithm:
     special_tokens: tuple[str, ...] = ()
     #: ``score(pair count, left count, right count)`` a pair wins with; None: its count
     score: Callable[[int, int, int], float] | None = None
+    #: which formula :attr:`score` is (one of :data:`SCORE_KINDS`): the merge loops compute
+    #: "count" and "count_over_parts" natively, "custom" by calling :attr:`score`
+    score_kind: str = "count"
     #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.text.pretokenize`)
     pretokenizer: str = "whitespace"
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
@@ -71,6 +80,12 @@ class Algorithm:
     def __post_init__(self) -> None:
         if self.step_kind not in STEP_KINDS:
             raise ValueError(f"step_kind must be one of {STEP_KINDS}, got {self.step_kind!r}")
+        if self.score_kind not in SCORE_KINDS:
+            raise ValueError(f"score_kind must be one of {SCORE_KINDS}, got {self.score_kind!r}")
+        if (self.score is None) != (self.score_kind == "count"):
+            raise ValueError("a score formula goes with score_kind 'count_over_parts' or "
+                             "'custom', and the pair's count (score=None) with 'count'; got "
+                             f"score={self.score!r}, score_kind={self.score_kind!r}")
         if self.units not in UNITS:
             raise ValueError(f"units must be one of {UNITS}, got {self.units!r}")
         if self.encoder not in ENCODERS:
@@ -156,6 +171,24 @@ class Algorithm:
     def show(self, symbol: Symbol, byte_style: str = "gpt2") -> str:
         """A readable string for one of its symbols (bytes as GPT-2 characters or hex)."""
         return display(symbol, byte_style)
+
+    def pair_scores(self, pair_counts: np.ndarray, left_counts: np.ndarray,
+                    right_counts: np.ndarray) -> np.ndarray:
+        """:attr:`score` of many pairs at once (float64), as the merge loops compute it.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("wordpiece").pair_scores(np.array([6, 2]), np.array([3, 2]), np.array([4, 1]))
+        array([0.5, 1. ])
+        """
+        if self.score_kind == "count_over_parts":
+            return np.asarray(pair_counts, dtype=np.float64) / (
+                np.asarray(left_counts, dtype=np.float64) * np.asarray(right_counts))
+        if self.score is None:
+            return np.asarray(pair_counts, dtype=np.float64)
+        return np.fromiter(
+            (self.score(int(c), int(a), int(b)) if c else 0.0
+             for c, a, b in zip(pair_counts, left_counts, right_counts)),
+            np.float64, len(pair_counts))
 
     def value_name(self, scoring: str = "score") -> str:
         """What a pair wins with under ``scoring``: "score" or "count"."""

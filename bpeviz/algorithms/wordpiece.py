@@ -14,7 +14,8 @@ from bpeviz.text.symbols import WORDPIECE_PREFIX as PREFIX  # the mark on pieces
 def score(pair: int, left: int, right: int) -> float:
     """WordPiece's score of a pair: its count over the product of its parts' counts.
 
-    The merge loops (bpeviz.engine) compute this formula natively.
+    Named ``score_kind="count_over_parts"`` below, so the compiled merge loop computes it
+    natively; the Python loop calls this function.
     """
     return pair / (left * right)
 
@@ -29,6 +30,7 @@ WORDPIECE = Algorithm(
     continuing_prefix=PREFIX,
     special_tokens=("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
     score=score,
+    score_kind="count_over_parts",
     pretokenizer="whitespace",
     encoder="longest_match",
     export_formats=("hf", "vocab", "training"),

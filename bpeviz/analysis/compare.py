@@ -46,7 +46,8 @@ import numpy as np
 import regex
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core.encoding import Encoding, known_ids
+from bpeviz.core.encoded import Encoding
+from bpeviz.core.encoding import known_ids
 
 if TYPE_CHECKING:
     from bpeviz.core.snapshot import Snapshot

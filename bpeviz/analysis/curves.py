@@ -7,7 +7,7 @@
 
 Computed without re-encoding the text from scratch at each step where that is
 avoidable: byte-level and character BPE replay the merges once on the text's words
-(:mod:`bpeviz.analysis.recount`) and read every step from the replay; WordPiece cuts again, from
+(:mod:`bpeviz.core.recount`) and read every step from the replay; WordPiece cuts again, from
 one step to the next, only the words that hold a token added in between. The metrics
 are :class:`bpeviz.analysis.compare.Metrics`, the same numbers as
 :func:`bpeviz.analysis.compare.metrics`
@@ -56,7 +56,7 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     (and per script when ``by_script``), with ``step`` and ``vocab_size``.
 
     Byte-level and character BPE are not re-encoded per step: the training's merges are
-    replayed once on the text's words (:mod:`bpeviz.analysis.recount`, whose splits are exactly how
+    replayed once on the text's words (:mod:`bpeviz.core.recount`, whose splits are exactly how
     encoding cuts each word) and every step's tokens are read from that replay. WordPiece
     re-cuts, from one step to the next, only the words holding a token added in between
     (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
@@ -104,8 +104,8 @@ def _replayed_spans(training: Training, text: str,
     (no unknown token), and texts whose characters the arithmetic below does not model
     (surrogates and non-ASCII whitespace for byte-level BPE; the end-of-word marker or the
     unknown token's text written in the text itself for BPE)."""
-    from bpeviz.analysis.recount import pretokenizer_of, replay_on
     from bpeviz.core.encoding import split_words, unk_token
+    from bpeviz.core.recount import pretokenizer_of, replay_on
     from bpeviz.text.corpus import Corpus
 
     alg, marker = get_algorithm(training.algorithm), training.options.marker
@@ -191,8 +191,8 @@ def _wordpiece_spans(training: Training,
     Between two steps only the words holding a token added in between (its text without
     ``##``) are cut again: every other word's lookups find the same tokens. Steps are
     fastest in increasing order."""
-    from bpeviz.analysis.recount import pretokenizer_of
     from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, known_ids, longest_match, split_words
+    from bpeviz.core.recount import pretokenizer_of
 
     if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
         return None

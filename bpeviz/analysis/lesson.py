@@ -2,8 +2,8 @@
 
 :func:`build_lesson` turns one training into steps (the corpus; cut into symbols; the
 first merge; the next merge; repeat; tokenize a new word). Every sentence is made from
-that training's own numbers (:func:`bpeviz.analysis.explain.explain`,
-:func:`bpeviz.analysis.explain.trace`),
+that training's own numbers (:func:`bpeviz.core.explain.explain`,
+:func:`bpeviz.core.explain.trace`),
 so another corpus gives another lesson. A sentence is a tuple of parts: plain text, or a
 :class:`Sym` (a vocabulary symbol, drawn as a chip); :meth:`LessonStep.text` gives the
 plain sentences. No streamlit here (the page is ``pages/0_Learn.py``).
@@ -26,7 +26,6 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import lessons
-from bpeviz.analysis.explain import explain, text_words
 from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the lesson's public names)
     PRETOKENIZER_NAMES,
     RULE_NAMES,
@@ -53,7 +52,9 @@ from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the
     sentence_text,
 )
 from bpeviz.analysis.views import created_at
+from bpeviz.core.explain import explain
 from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.trace import text_words
 from bpeviz.core.training import STOP_REASONS, Training
 from bpeviz.samples import SAMPLES, load_sample
 

@@ -22,9 +22,10 @@ from bpeviz.text.display import label, visible
 from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
-    from bpeviz.analysis.explain import Explanation, Trace
+    from bpeviz.core.explain import Explanation
 
 #: how the lesson names each pre-tokenizer
+    from bpeviz.core.trace import Trace
 PRETOKENIZER_NAMES = {"gpt2": "GPT-2", "whitespace": "whitespace", "none": "one-word-per-line"}
 
 #: the tie rules, named for a newcomer (as the "Why this merge?" panel names them)

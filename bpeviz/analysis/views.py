@@ -6,8 +6,8 @@ them into HTML and figures.
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}),
 ...           merges=3, special_tokens=())
->>> pair_words(t.at(0), *t.at(0).pairs.iloc[0][["left_id", "right_id"]])["word"].tolist()
-['hug', 'pug', 'hugs']
+>>> select_words(words_frame(t.at(3)), "ug")["word"].tolist()
+['hug', 'hugs', 'pug']
 >>> print(tree_text(merge_tree(t, t.merges[2].token_id)))
 hug = h + ug
   ug = u + g
@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.snapshot import Snapshot, exact_counts
+from bpeviz.core.trace import _first_merges, created_at
 from bpeviz.core.training import Training
-from bpeviz.text.display import VISIBLE_WHITESPACE, label, raw_bytes, visible  # noqa: F401  (old paths)
+from bpeviz.text.display import label, raw_bytes
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
@@ -109,32 +109,6 @@ def _cache(training: Training, key: Any, value: Any) -> Any:
     return _PER_TRAINING.get(training, key, lambda: value)
 
 
-def created_at(training: Training) -> np.ndarray:
-    """For every token id, the step that created it (0 for special tokens and the alphabet).
-
-    Computed once per training; each call returns a copy the caller may change.
-    """
-    found = _cached(training, "created_at")
-    if found is None:
-        steps = np.zeros(len(training.vocab), dtype=np.int64)
-        for i, m in _first_merges(training).items():
-            if i >= training.n_base:
-                steps[i] = m.step
-        found = _cache(training, "created_at", steps)
-    return found.copy()
-
-
-def _first_merges(training: Training) -> dict[int, Any]:
-    """Token id -> the first merge that makes it, once per training (read-only)."""
-    found = _cached(training, "first_merges")
-    if found is None:
-        first: dict[int, Any] = {}
-        for m in training.merges:
-            first.setdefault(m.token_id, m)
-        found = _cache(training, "first_merges", first)
-    return found
-
-
 def token_label_list(training: Training, byte_style: str = "gpt2") -> list[str]:
     """``label(token, byte_style)`` of every token, by id; once per training and byte
     style (treat it as read-only)."""
@@ -145,20 +119,6 @@ def token_label_list(training: Training, byte_style: str = "gpt2") -> list[str]:
     return found
 
 
-def stage_marks(training: Training, text: str = "") -> dict[str, list[str]]:
-    """The combining marks and invisible characters of ``training``'s tokens and of
-    ``text``, each drawn and named (:func:`bpeviz.text.display.mark_table`), for the step
-    bar's views: they draw and name them as Python's renderers do."""
-    from bpeviz.text.display import mark_table
-
-    found = _cached(training, "stage_marks")
-    if found is None:
-        found = _cache(training, "stage_marks", mark_table(
-            raw_bytes(s).decode("utf-8", "ignore") for s in training.vocab))
-    return {**found, **mark_table([text])} if text else found
-
-
-# -- words ----------------------------------------------------------------------------
 def words_frame(snapshot: Snapshot) -> pd.DataFrame:
     """Every corpus word with its count, its number of tokens and whether this step changed it.
 
@@ -207,30 +167,6 @@ def select_words(frame: pd.DataFrame, search: str = "",
         column, ascending = SORTS[sort]
         return rows.sort_values(column, ascending=ascending, kind="stable")
     return rows
-
-
-def pair_words(snapshot: Snapshot, left_id: int, right_id: int) -> pd.DataFrame:
-    """The words holding the pair (left_id, right_id) at this step.
-
-    Columns: word, count (of the word), occurrences (adjacent positions in one copy of the
-    word; overlaps count), weighted (count x occurrences); the frame index is the word index.
-    """
-    ids, word_of = snapshot.token_ids
-    corpus = snapshot.training.corpus
-    if len(ids) < 2:
-        hit = np.zeros(0, dtype=np.int64)
-    else:
-        mask = (ids[:-1] == left_id) & (ids[1:] == right_id) & (word_of[:-1] == word_of[1:])
-        hit = word_of[:-1][mask]
-    words, occurrences = np.unique(hit, return_counts=True)
-    counts = (exact_counts(snapshot.training)[words] if len(words)
-              else np.zeros(0, dtype=np.int64))
-    return pd.DataFrame({
-        "word": [corpus.words[w] for w in words.tolist()],
-        "count": counts,
-        "occurrences": occurrences.astype(np.int64),
-        "weighted": counts * occurrences,
-    }, index=pd.Index(words.tolist(), name="index"))
 
 
 # -- heatmap --------------------------------------------------------------------------
@@ -438,120 +374,3 @@ def token_labels(training: Training, ids: Any = None,
 
 
 #: the card's note for a replayed merge whose pair is not in the corpus
-NEVER = "count 0: this merge never happens in your corpus"
-
-
-def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]:
-    """Every merge and the label of every token, compact (columns of ids, and only the
-    labels that cannot be rebuilt from the merges): the merge card of any step, drawn in
-    the browser, which rebuilds the rows as :func:`expand_stage_merges` does. At 50,000
-    byte-level merges this is about a third of the row form's 3.8 MB. Built once per
-    training and byte style (treat it as read-only).
-
-    ``{"mergeCols": {"left", "right", "token", "count" | "text"}, "labels": {"base":
-    [[label, hex], ...] for the tokens no merge makes, "extra": {id: [label, hex]} for
-    merged tokens whose label is not left + right}, "notes": [the chips' notes],
-    "noteOf": [index into notes, or -1, per token]}``; ``text`` (WordPiece: "score 0.25 ·
-    count 12") replaces ``count`` when the card shows more than a count.
-    """
-    key = ("stage_merges", byte_style)
-    found = _cached(training, key)
-    if found is None:
-        merges = training.merges
-        columns: dict[str, list[Any]] = {
-            "left": [m.left_id for m in merges], "right": [m.right_id for m in merges],
-            "token": [m.token_id for m in merges]}
-        if get_algorithm(training.algorithm).scored:  # as the merge card shows it
-            columns["text"] = [f"score {m.score:.4g} · count {m.count:,}" if m.count else NEVER
-                               for m in merges]
-        elif any(m.count == 0 for m in merges):  # replayed on another corpus
-            columns["text"] = [f"count {m.count:,}" if m.count else NEVER for m in merges]
-        else:
-            columns["count"] = [m.count for m in merges]
-        labels = token_labels(training, None, byte_style)
-        rows = [list(v) for v in labels.values()]
-        notes = chip_notes(training, rows, byte_style)  # (appends a note's index to rows)
-        made: dict[int, tuple[int, int]] = {}
-        for m in merges:
-            made.setdefault(m.token_id, (m.left_id, m.right_id))
-        base, extra = [], {}
-        for i, (shown, raw) in labels.items():
-            if i not in made:
-                if i != len(base):  # a token no merge makes, after merged ones
-                    extra[str(i)] = [shown, raw]
-                else:
-                    base.append([shown, raw])
-                continue
-            left, right = (labels[j] for j in made[i])
-            if (shown, raw) != (left[0] + right[0], f"{left[1]} {right[1]}".strip()):
-                extra[str(i)] = [shown, raw]
-        found = _cache(training, key, {
-            "mergeCols": columns, "labels": {"base": base, "extra": extra}, "notes": notes,
-            "noteOf": [row[2] if len(row) > 2 else -1 for row in rows],
-            "marks": stage_marks(training)})
-    return found
-
-
-def expand_stage_merges(data: dict[str, Any]) -> dict[str, Any]:
-    """The card data of :func:`stage_merges` as rows: ``merges`` ``[left id, right id,
-    token id, "count 12"]`` and ``labels`` ``[label, hex]`` by id (what the browser
-    rebuilds; ``stepper.js``'s ``expandCard`` does the same)."""
-    cols = data["mergeCols"]
-    texts = cols.get("text") or [f"count {c:,}" for c in cols["count"]]
-    merges = [list(row) for row in zip(cols["left"], cols["right"], cols["token"], texts)]
-    labels: dict[int, list[str]] = dict(enumerate(data["labels"]["base"]))
-    labels.update((int(i), row) for i, row in data["labels"]["extra"].items())
-    for left, right, token, _ in merges:
-        if token not in labels:
-            a, b = labels[left], labels[right]
-            labels[token] = [a[0] + b[0], f"{a[1]} {b[1]}".strip()]
-    note_of = data.get("noteOf") or []
-    rows = [labels[i][:2] + ([note_of[i]] if i < len(note_of) and note_of[i] >= 0 else [])
-            for i in range(len(labels))]
-    return {**{k: v for k, v in data.items() if k not in ("mergeCols", "labels", "noteOf")},
-            "merges": merges, "labels": rows}
-
-
-def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
-                max_chars: int = 120) -> dict[str, Any]:
-    """The words of ``rows`` (a slice of :func:`words_frame`, indexed by corpus word)
-    with their whole split history (:meth:`bpeviz.core.training.SplitLog.history`):
-    ``[index, word as shown, count, token ids, made at, merged at]`` each, and the labels
-    of the tokens they use. Byte-level words whose tokens cut a character add, per
-    token, the index in ``notes`` of the character it is part of (-1: none)."""
-    from bpeviz.present.render import history_part_notes
-
-    log = training._log
-    words, used, parts = [], set(), []
-    byte_level = get_algorithm(training.algorithm).byte_level
-    for index, word, count in zip(rows.index.tolist(), rows["word"].tolist(),
-                                  rows["count"].tolist()):
-        tokens, made, merged = log.history(int(index))
-        used.update(tokens)
-        shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
-        words.append([int(index), shown, int(count), tokens, made, merged])
-        if byte_level and not word.isascii():
-            parts.append((words[-1], history_part_notes(training.vocab, word, tokens, made)))
-    labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
-    notes = chip_notes(training, labels, byte_style)
-    found: dict[str, int] = {}
-    for row, texts in parts:
-        row.append([found.setdefault(t, len(notes) + len(found)) if t else -1 for t in texts])
-    return {"words": words, "labels": labels, "notes": notes + list(found),
-            "marks": stage_marks(training)}
-
-
-def chip_notes(training: Training, labels: Any, byte_style: str) -> list[str]:
-    """What the marks of each labelled token mean (:func:`bpeviz.present.glossary.chip_note`),
-    for the chips' titles in the browser: the distinct notes, and the index of its note
-    appended to each noted token's label (``[label, hex, index]``), in place."""
-    from bpeviz.present.glossary import ChipNotes
-
-    notes = ChipNotes(training, byte_style)
-    texts: dict[str, int] = {}
-    vocab = training.vocab
-    for i, lab in (labels.items() if isinstance(labels, dict) else enumerate(labels)):
-        note = notes(vocab[int(i)])
-        if note:
-            lab.append(texts.setdefault(note, len(texts)))
-    return list(texts)

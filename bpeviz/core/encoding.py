@@ -57,9 +57,9 @@ import numpy as np
 import regex
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core.encoded import _PARTIAL, _UNK, Encoding, Token, _Columns  # noqa: F401
+from bpeviz.core.encoded import _PARTIAL, _UNK, Encoding, _Columns
 from bpeviz.engine import compiled_module, default_engine
-from bpeviz.engine.merge_word import _HEAP_FROM, _merge_with_heap, merge_word  # noqa: F401
+from bpeviz.engine.merge_word import merge_word
 from bpeviz.text import pretokenize
 from bpeviz.text.display import readable  # (also its old path: bpeviz.core.encoding.readable)
 from bpeviz.text.owned import OwnedCache
@@ -405,7 +405,7 @@ def longest_match(word: str, start: int, head: str, prefixes: Container[str],
                   ids: Mapping[str, int], longest: int,
                   known: Callable[[int], bool] | None = None) -> tuple[int, int]:
     """WordPiece's longest match at ``start``: ``(token id, end)``, or ``(-1, -1)``, for
-    the step-limited cutters (:mod:`bpeviz.analysis.text_history`, :mod:`bpeviz.analysis.curves`);
+    the step-limited cutters (:mod:`bpeviz.present.text_history`, :mod:`bpeviz.analysis.curves`);
     the
     encoder inlines the same loop (its hot path).
 

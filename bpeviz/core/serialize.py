@@ -1,7 +1,10 @@
 """Saving a training as JSON and loading it back, exactly.
 
 The file holds the corpus, the options and the merges; loading replays the merges on
-the corpus and checks that every recorded count comes out the same.
+the corpus and checks that every recorded count comes out the same. A Unigram training
+is saved and loaded the same way (:mod:`bpeviz.unigram.saved`: its file holds what the
+trainer read, loading trains again and checks the result), and :func:`load` also opens
+a SentencePiece ``.model``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.core.training import Training
+    from bpeviz.unigram.model import UnigramTraining
+    from bpeviz.unigram.spm import OpenedModel
 
 FORMAT = "bpeviz.core.training"
 VERSION = 1
@@ -176,10 +181,24 @@ def _write_error(err: OSError, target: Path) -> OSError:
     return type(err)(f"cannot write {target}: {why}")
 
 
-def save_training(training: Training, path: str | os.PathLike[str],
-                  corpus_name: str | None = None) -> None:
-    write_atomic(path, json.dumps(training_to_dict(training, corpus_name),
-                                  ensure_ascii=False))
+def save_training(training: Training | UnigramTraining | OpenedModel,
+                  path: str | os.PathLike[str], corpus_name: str | None = None) -> None:
+    """Write ``training`` to ``path`` (atomically) so that :func:`load` reads it back: a
+    merge training or a Unigram one as JSON (:mod:`bpeviz.unigram.saved`), an opened
+    ``.model`` as the model's own bytes."""
+    from bpeviz.unigram.model import UnigramTraining
+    from bpeviz.unigram.spm import OpenedModel
+
+    if isinstance(training, UnigramTraining):
+        from bpeviz.unigram.saved import training_to_dict as unigram_to_dict
+
+        data = unigram_to_dict(training, corpus_name)
+    elif isinstance(training, OpenedModel):
+        write_atomic(path, training.model.data)
+        return
+    else:
+        data = training_to_dict(training, corpus_name)
+    write_atomic(path, json.dumps(data, ensure_ascii=False))
 
 
 def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
@@ -194,10 +213,24 @@ def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
     return name if isinstance(name, str) and name.strip() else None
 
 
-def load(path: str | os.PathLike[str]) -> Training:
-    """Load a training saved with :meth:`Training.save`."""
+def load(path: str | os.PathLike[str]) -> Training | UnigramTraining | OpenedModel:
+    """Load a training saved with :func:`save_training` (``bpeviz.save``), a merge
+    training or a Unigram one, or open a SentencePiece Unigram ``.model`` (a training of
+    one step: :func:`bpeviz.unigram.spm.open_model`). Each answers
+    :mod:`bpeviz.core.protocol`."""
+    if Path(path).suffix == ".model":
+        from bpeviz.unigram.spm import open_model
+
+        return open_model(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path} is not a JSON training file: {err}") from None
+        raise ValueError(f"{path} is not a JSON training file (nor a SentencePiece .model): "
+                         f"{err}") from None
+    from bpeviz.unigram.saved import FORMAT as UNIGRAM_FORMAT
+
+    if isinstance(data, dict) and data.get("format") == UNIGRAM_FORMAT:
+        from bpeviz.unigram.saved import training_from_dict as unigram_from_dict
+
+        return unigram_from_dict(data)
     return training_from_dict(data)

@@ -29,7 +29,7 @@ from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
-    from bpeviz.analysis.explain import Trace
+    from bpeviz.core.trace import Trace
     from bpeviz.core.training import Merge, Training
 
 
@@ -141,10 +141,11 @@ class Snapshot:
         # best first: higher score, then the earlier first occurrence ("first") or the
         # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
         tie = first if training.options.tie_break == "first" else ranks
-        if get_algorithm(training.algorithm).value_name(training.options.scoring) == "score":
+        alg = get_algorithm(training.algorithm)
+        if alg.value_name(training.options.scoring) == "score":
             units = np.bincount(ids, weights=tables.counts[word_of].astype(np.float64),
                                 minlength=len(training.vocab))
-            score = pair_count.astype(np.float64) / (units[lid] * units[rid])
+            score = alg.pair_scores(pair_count, units[lid], units[rid])
             order = np.lexsort((tie, -score))
         elif pair_count.dtype == object:  # counts past 64 bits: sort Python ints exactly
             score = pair_count.astype(np.float64)
@@ -172,10 +173,10 @@ class Snapshot:
         """Cut ``text`` into the tokens of this step (see :mod:`bpeviz.core.encoding`).
 
         ``dropout=p`` > 0: BPE-dropout, each candidate merge skipped with probability p,
-        reproducible with ``seed`` (see :mod:`bpeviz.analysis.sampling`).
+        reproducible with ``seed`` (see :mod:`bpeviz.core.sampling`).
         """
         if dropout:
-            from bpeviz.analysis.sampling import encode_dropout
+            from bpeviz.core.sampling import encode_dropout
 
             return encode_dropout(self, text, dropout, seed)
         from bpeviz.core.encoding import encode
@@ -183,8 +184,8 @@ class Snapshot:
         return encode(self, text)
 
     def trace(self, word: str) -> Trace:
-        """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.analysis.explain`)."""
-        from bpeviz.analysis.explain import trace
+        """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`)."""
+        from bpeviz.core.trace import trace
 
         return trace(self, word)
 
@@ -193,16 +194,6 @@ class Snapshot:
         from bpeviz.core.encoding import decode
 
         return decode(self, ids)
-
-    def export(self, fmt: str) -> dict[str, str]:
-        """This step's vocabulary and merges as files: ``{file name: content}``.
-
-        ``fmt`` is ``"hf"``, ``"tiktoken"``, ``"vocab"``, ``"gpt2"`` or ``"training"``
-        (see :mod:`bpeviz.formats`).
-        """
-        from bpeviz.formats import export
-
-        return export(self, fmt)
 
 
 def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,

@@ -22,21 +22,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.engine import ENGINES, compiled_module, default_engine
-from bpeviz.engine.inputs import (  # noqa: F401  (re-exported: this module was their home)
+from bpeviz.algorithms import initial_symbols
+from bpeviz.engine import COMPILED_SCORES, ENGINES, compiled_module, default_engine
+from bpeviz.engine.inputs import (
     INT64_MAX,
     _weighted_counts,
-    count_array,
     initial_ids,
 )
-from bpeviz.engine.python import PairState, _PairState  # noqa: F401
-from bpeviz.engine.splitlog import NEVER, SplitLog  # noqa: F401
+from bpeviz.engine.python import PairState
+from bpeviz.engine.splitlog import SplitLog
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.owned import OwnedCache
-from bpeviz.text.symbols import Symbol, initial_symbols
+from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
-    from bpeviz.analysis.explain import Explanation
+    from bpeviz.core.explain import Explanation
     from bpeviz.core.snapshot import Snapshot
 
 
@@ -301,26 +301,30 @@ class _MergeLoop:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
     def _initial_ids(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.analysis.recount` maps
+        """Every word's initial symbols as ids (a hook: :mod:`bpeviz.core.recount` maps
         symbols the vocabulary lacks to its unknown token)."""
         return initial_ids(self.corpus, self.options, self.ids)
 
     def _start(self) -> None:
         flat, lengths = self._initial_ids()
         counts, self.initial_tokens = _weighted_counts(self.corpus.counts, lengths)
-        engine: type[PairState] | Any = PairState
+        # what a pair wins with: the algorithm's score, or its count when scoring is off
+        scored = self.alg.value_name(self.options.scoring) == "score"
+        kind = self.alg.score_kind if scored else "count"
         fits = counts.dtype == np.int64 and self.options.min_frequency <= INT64_MAX
-        if (self.engine == "compiled" and fits
+        first_rule = self.options.tie_break == "first"
+        if (self.engine == "compiled" and fits and kind in COMPILED_SCORES
                 and (not len(counts) or counts.min() > 0)):
             compiled = compiled_module("compiled")
             if compiled is None:
                 raise RuntimeError("the compiled merge loop is not built: run "
                                    "`python setup.py build_ext --inplace`")
-            engine = compiled.State
-        self.state = engine(flat, lengths, counts, len(self.vocab),
-                            self.options.tie_break == "first",
-                            self.alg.value_name(self.options.scoring) == "score",
-                            self.options.min_frequency)
+            self.state = compiled.State(flat, lengths, counts, len(self.vocab), first_rule,
+                                        COMPILED_SCORES[kind], self.options.min_frequency)
+        else:  # a formula the compiled loop lacks, or counts past 64 bits: the Python loop
+            self.state = PairState(flat, lengths, counts, len(self.vocab), first_rule,
+                                   self.alg.score if scored else None,
+                                   self.options.min_frequency)
 
     def _merge(self, p: tuple[int, int], step: int) -> None:
         a, b = p
@@ -456,25 +460,12 @@ class Training:
             raise ValueError(f"step must be between 0 and {len(self.merges)}, got {step}")
         return Snapshot(self, int(step))
 
-    def replay(self, corpus: Corpus | str) -> Training:
-        """The same merges, base vocabulary and ids, counted on another corpus (or text);
-        see :func:`bpeviz.analysis.recount.replay_on`."""
-        from bpeviz.analysis.recount import replay_on
-
-        return replay_on(self, corpus)
-
     def explain(self, step: int) -> Explanation:
         """Why merge ``step`` was chosen: the words, rivals and tie behind it
-        (see :mod:`bpeviz.analysis.explain`)."""
-        from bpeviz.analysis.explain import explain
+        (see :mod:`bpeviz.core.explain`)."""
+        from bpeviz.core.explain import explain
 
         return explain(self, step)
-
-    def save(self, path: str) -> None:
-        """Write this training as JSON (atomically); :func:`bpeviz.load` reads it back."""
-        from bpeviz.core.serialize import save_training
-
-        save_training(self, path)
 
 
 _TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("token counts")

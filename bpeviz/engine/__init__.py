@@ -25,6 +25,9 @@ except ImportError:  # not built: the pure-Python loop gives the same results, s
 
 #: "compiled" (bpeviz.engine._merge, a C extension) or "python" (the reference loop)
 ENGINES = ("compiled", "python")
+#: the scores the compiled merge loop computes itself, by the code its State takes; an
+#: algorithm whose ``score_kind`` is not here trains on the Python loop
+COMPILED_SCORES = {"count": 0, "count_over_parts": 1}
 
 
 def default_engine() -> str:

@@ -1,8 +1,8 @@
 /* bpeviz.engine._merge: the incremental merge loop of bpeviz.core.training, compiled.
  *
  * The pair counts, word index, heap and choosing rules are a line-for-line port of the
- * pure-Python engine ``_PairState`` in bpeviz/core/training.py, which stays the reference:
- * the tests (tests/test_engines.py) train with both and compare every merge, count,
+ * pure-Python engine ``PairState`` in bpeviz/engine/python.py, which stays the reference:
+ * the engine tests train with both and compare every merge, count,
  * score and forest node. Read the Python version first; the comments here only cover
  * what C adds (the hash table, the heap, the vectors, the forest kept per symbol).
  * The module also has three snapshot helpers, tested against NumPy code in
@@ -388,7 +388,9 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const
 }
 
 /* State(flat, lengths, counts, n_vocab, first_rule, scored, min_frequency)
- * flat: int32 ids of all words' initial symbols; lengths, counts: int64 per word. */
+ * flat: int32 ids of all words' initial symbols; lengths, counts: int64 per word.
+ * scored: the code of a score this loop computes (bpeviz.engine.COMPILED_SCORES):
+ * 0 the pair's count, 1 count / (count(a) * count(b)), WordPiece's. */
 static int State_init(State *s, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"flat", "lengths", "counts", "n_vocab", "first_rule", "scored",
                              "min_frequency", NULL};
@@ -1962,7 +1964,7 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef merge_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bpeviz.engine._merge",
-    .m_doc = "The compiled merge loop of bpeviz.core.training (see _PairState there).",
+    .m_doc = "The compiled merge loop of bpeviz.core.training (see PairState in bpeviz.engine.python).",
     .m_size = -1,
     .m_methods = module_methods,
 };

@@ -1,11 +1,13 @@
 """The merge loop in pure Python: the reference the compiled ``bpeviz.engine._merge`` follows.
 
-Both take the same inputs and give identical merges, counts and merge forests (the tests
-in tests/test_engines.py compare them). A worked example: "aaa" twice and "ab" once.
+Both take the same inputs and give identical merges, counts and merge forests (the engine
+tests compare them), except the score: this loop calls the algorithm's ``score`` function
+(any formula), the compiled one takes a code for a formula it computes itself
+(:data:`bpeviz.engine.COMPILED_SCORES`). A worked example: "aaa" twice and "ab" once.
 
 >>> import numpy as np
 >>> state = PairState(np.array([0, 0, 0, 0, 1], dtype=np.int32), np.array([3, 2]),
-...                   np.array([2, 1]), n_vocab=3, first_rule=True, scored=False,
+...                   np.array([2, 1]), n_vocab=3, first_rule=True, score=None,
 ...                   min_frequency=0)
 >>> state.pop_best()  # (a, a): 2 occurrences in each "aaa" (weight 2) = 4
 (0, 0)
@@ -18,6 +20,7 @@ in tests/test_engines.py compare them). A worked example: "aaa" twice and "ab" o
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from itertools import pairwise
 
 import numpy as np
@@ -35,13 +38,17 @@ class PairState:
     """
 
     def __init__(self, flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray,
-                 n_vocab: int, first_rule: bool, scored: bool, min_frequency: int) -> None:
+                 n_vocab: int, first_rule: bool,
+                 score: Callable[[int, int, int], float] | None, min_frequency: int) -> None:
         symbols = flat.tolist()
         ends = np.cumsum(lengths).tolist()
         self.words: list[list[int]] = [symbols[e - n : e]
                                        for e, n in zip(ends, lengths.tolist())]
         self.counts: list[int] = counts.tolist()
-        self.first_rule, self.scored, self.min_freq = first_rule, scored, min_frequency
+        self.first_rule, self.min_freq = first_rule, min_frequency
+        # the algorithm's score(pair count, left count, right count), or None: the count
+        self.score = score
+        self.scored = score is not None
         self.filtered = False  # a pair was passed over for min_frequency
         self.stop = "no_pairs"
         # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
@@ -89,7 +96,7 @@ class PairState:
     def _priority(self, p: tuple[int, int]) -> float:
         count = self.pc.get(p, 0)
         if self.scored and count:
-            return count / (self.unit_count[p[0]] * self.unit_count[p[1]])
+            return self.score(count, self.unit_count[p[0]], self.unit_count[p[1]])  # type: ignore[misc]
         return count
 
     def _entry(self, p: tuple[int, int]) -> tuple:

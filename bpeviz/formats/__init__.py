@@ -2,7 +2,7 @@
 
 Export the vocabulary and merges of any step::
 
-    files = training.at(100).export("hf")      # {"tokenizer.json": "..."}
+    files = formats.export(training.at(100), "hf")    # {"tokenizer.json": "..."}
     write_files(files, "out/")                  # atomically, one file per entry
 
 and open what other tools wrote, as a :class:`~bpeviz.core.training.Training` whose steps
@@ -21,6 +21,12 @@ vocab      vocab.txt + bpeviz.json                  WordPiece
 gpt2       vocab.json + merges.txt + bpeviz.json    BPE, BBPE
 training   training.json (replayable, all steps)    all
 ========== ======================================== ====================================
+
+Two more open (not exported here): a SentencePiece Unigram ``.model``, as a training
+of one step that encodes as ``sentencepiece`` does
+(:func:`bpeviz.unigram.spm.open_model`), and a Unigram training saved by
+``bpeviz.save`` (every pruning round; :mod:`bpeviz.unigram.saved`). A Unigram step
+exports as ``hf`` (a ``tokenizer.json`` with a Unigram model).
 
 ``bpeviz.json`` records what the plain files cannot (pre-tokenizer, end-of-word marker);
 imports read it when it is there. An export that cannot encode exactly like bpeviz
@@ -45,12 +51,14 @@ from typing import TYPE_CHECKING
 from bpeviz.core.serialize import FORMAT as TRAINING_FORMAT
 from bpeviz.core.serialize import write_atomic
 from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
-from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, recognise_sidecar
+from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, Opener, recognise_sidecar
 from bpeviz.text.corpus import decode_utf8
 
 if TYPE_CHECKING:
     from bpeviz.core.snapshot import Snapshot
     from bpeviz.core.training import Training
+    from bpeviz.unigram.model import UnigramTraining
+    from bpeviz.unigram.spm import OpenedModel
 
 #: The format modules, in the order exports are listed. Each declares ``NAME`` (the
 #: export's name), ``ABOUT`` (what it holds), ``FILES`` (the file names it reads and
@@ -78,24 +86,40 @@ def export(snapshot: Snapshot, fmt: str) -> dict[str, str]:
     module = _BY_NAME.get(fmt) if isinstance(fmt, str) else None
     if module is None:
         raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    from bpeviz.unigram.model import UnigramStep
+    from bpeviz.unigram.spm import ModelStep
+
+    if isinstance(snapshot, UnigramStep):  # a pruning round: its pieces and scores
+        from bpeviz.algorithms import get as get_algorithm
+        from bpeviz.unigram.hf_export import to_hf_json
+
+        get_algorithm("unigram").check_export(
+            fmt, f"{module.ABOUT.split(' (')[0]} does not hold a Unigram model")
+        return {"tokenizer.json": to_hf_json(snapshot.model)}
+    if isinstance(snapshot, ModelStep):
+        raise ValueError(f"{snapshot.training.name} is a SentencePiece model, already a "
+                         "tokenizer file: bpeviz exports the steps it trains (Hugging Face's "
+                         "tokenizers converts a .model to a tokenizer.json)")
     return module.export(snapshot)  # type: ignore[no-any-return]
 
 
-def import_files(files: Mapping[str, str | bytes]) -> Training:
+def import_files(files: Mapping[str, str | bytes]) -> Training | UnigramTraining | OpenedModel:
     """Open tokenizer files, given as ``{file name: content}``, as a training.
 
     The names decide the format (only the last part of a path counts):
     ``*.tiktoken`` (+ ``tiktoken.json``), ``vocab.json`` + ``merges.txt``,
-    ``vocab.txt``, or one JSON file: a Hugging Face tokenizer or a bpeviz training
-    (told apart by their content). ``bpeviz.json`` may come with any of them. A file
-    with another name (``vocab (1).json``, as a browser renames a second download) is
-    recognised by its content (see :data:`RECOGNISERS`) and read under the usual name. Given
+    ``vocab.txt``, a SentencePiece ``*.model`` (a Unigram model, opened as a training
+    of one step), or one JSON file: a Hugging Face tokenizer or a bpeviz training, of
+    merges or of Unigram's pruning rounds (told apart by their content).
+    ``bpeviz.json`` may come with any of them. A file with another name
+    (``vocab (1).json``, as a browser renames a second download) is recognised by its
+    content (see :data:`RECOGNISERS`) and read under the usual name. Given
     several formats at once (a model folder often holds both ``tokenizer.json`` and
     ``vocab.txt``), the first in that list is opened.
     """
-    for name, content in files.items():
-        if PurePath(name).suffix == ".model":
-            _refuse_spm(PurePath(name).name, content)
+    models = [name for name in files if PurePath(name).suffix == ".model"]
+    if models:
+        return _open_spm(files, models)
     texts = {PurePath(name).name: _text(content, name) for name, content in files.items()}
     texts, renamed = _recognise(texts)
     try:
@@ -107,27 +131,53 @@ def import_files(files: Mapping[str, str | bytes]) -> Training:
         raise ValueError(f"{err} (read {read_as})") from None
 
 
-def _refuse_spm(name: str, content: str | bytes) -> None:
-    """A ``.model`` file is SentencePiece's, which is not a training to step through:
-    say so, and whether it is a usable model at all (never "not UTF-8 text")."""
-    from bpeviz.unigram.spm import check_spm
+def _open_spm(files: Mapping[str, str | bytes], models: list[str]) -> OpenedModel:
+    """A SentencePiece ``.model``, alone (a ``bpeviz.json`` beside it is ignored), opened
+    as a training of one step; a ValueError naming the file when it is not a usable
+    Unigram model (never "not UTF-8 text")."""
+    from bpeviz.unigram.spm import open_model
 
-    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-    check_spm(data, name)  # a ValueError naming the file when it is not a model
-    raise ValueError(f"{name} is a SentencePiece model: bpeviz opens these tokenizer files "
-                     "as trainings to step through, which a .model is not; open it with "
-                     "bpeviz.unigram.spm.load_spm to encode with it, or train Unigram on "
-                     "your corpus to see its rounds")
+    others = [PurePath(n).name for n in files
+              if n not in models and PurePath(n).name != SIDECAR]
+    if len(models) > 1 or others:
+        raise ValueError(f"{', '.join(PurePath(n).name for n in [*models, *others])}: a "
+                         "SentencePiece .model is a tokenizer on its own; open one file")
+    name = models[0]
+    content = files[name]
+    if isinstance(content, str):
+        content = content.encode("utf-8", "surrogateescape")
+    if len(content) > MAX_FILE_BYTES:
+        raise ValueError(f"{PurePath(name).name} is {len(content):,} bytes; bpeviz opens "
+                         f"files up to {MAX_FILE_BYTES:,} bytes")
+    return open_model(bytes(content), PurePath(name).name)
+
+
+def _unigram_opens(files: dict[str, str], lone: Lone | None) -> Opener | None:
+    """A Unigram training saved by ``bpeviz.save`` (told by its content, any name)."""
+    from bpeviz.unigram.saved import FORMAT as UNIGRAM_FORMAT
+
+    if lone is None or not lone.json_like:
+        return None
+    data = lone.data
+    if not isinstance(data, dict) or data.get("format") != UNIGRAM_FORMAT:
+        return None
+
+    def opener() -> UnigramTraining:
+        from bpeviz.unigram.saved import training_from_dict
+
+        return training_from_dict(data)
+
+    return opener  # type: ignore[return-value]
 
 
 #: Who opens a set of files, most specific first: each ``opens(files, lone)`` returns the
 #: function that reads them when they are its format's (None otherwise; ValueError when
 #: they are, but incomplete). ``lone`` is the one file besides the companions, if one.
 OPENERS = (tiktoken_ranks.opens, gpt2.opens, vocab_txt.opens, tiktoken_ranks.opens_by_content,
-           training_json.opens, hf.opens)
+           training_json.opens, _unigram_opens, hf.opens)
 
 
-def _import(texts: dict[str, str]) -> Training:
+def _import(texts: dict[str, str]) -> Training | UnigramTraining:
     """:func:`import_files` once every file has its format's usual name."""
     if not texts:
         raise ValueError("no files given: give a tokenizer.json, vocab.txt, vocab.json + "
@@ -191,7 +241,7 @@ def _recognise(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     return out, renamed
 
 
-def import_path(path: str | os.PathLike[str]) -> Training:
+def import_path(path: str | os.PathLike[str]) -> Training | UnigramTraining | OpenedModel:
     """Open a tokenizer file, or a folder holding one format's files (see
     :func:`import_files`)."""
     path = Path(path)
@@ -199,9 +249,11 @@ def import_path(path: str | os.PathLike[str]) -> Training:
         names = {*_KNOWN_NAMES}
         chosen = [p for p in path.iterdir()
                   if p.is_file() and (p.name in names or p.suffix == tiktoken_ranks.SUFFIX)]
+        if not chosen:  # a SentencePiece model, when the folder holds nothing else
+            chosen = [p for p in path.iterdir() if p.is_file() and p.suffix == ".model"]
         if not chosen:
             raise ValueError(f"{path} holds no tokenizer files ({', '.join(sorted(names))}, "
-                             "*.tiktoken)")
+                             "*.tiktoken, *.model)")
         return import_files({p.name: _read(p) for p in chosen})
     return import_files({path.name: _read(path)})
 

@@ -10,11 +10,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.algorithms import join
 from bpeviz.core.encoding import UNK_TOKENS, known_ids
 from bpeviz.core.training import make_options, replay
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.pretokenize import PRETOKENIZERS
-from bpeviz.text.symbols import Symbol, join
+from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.core.snapshot import Snapshot

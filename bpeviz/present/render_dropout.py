@@ -3,7 +3,7 @@ splits as chips, each with a bar of its share, the plain (no dropout) split star
 Every token is drawn by :func:`bpeviz.present.render.symbol_chip`, which escapes it.
 
 >>> from bpeviz import Corpus, train
->>> from bpeviz.analysis.sampling import dropout_sampler, segmentation_cloud
+>>> from bpeviz.core.sampling import dropout_sampler, segmentation_cloud
 >>> t = train(Corpus.from_text("hug hug hug pug pug hugs"), merges=4, special_tokens=())
 >>> cloud = segmentation_cloud(dropout_sampler(t.at(), 1.0), "hugs", n=4,
 ...                            key=lambda tok: tok.id)
@@ -46,7 +46,7 @@ STYLE = """<style>
 def dropout_cloud_html(cloud: pd.DataFrame, samples: int, plain: Sequence[int],
                        training: Training, byte_style: str = "gpt2", strong: bool = False,
                        rows: int = CLOUD_ROWS) -> str:
-    """``cloud``: :func:`bpeviz.analysis.sampling.segmentation_cloud` keyed by token ids;
+    """``cloud``: :func:`bpeviz.core.sampling.segmentation_cloud` keyed by token ids;
     ``plain``: the ids of the split without dropout (starred where it comes up)."""
     vocab, notes = training.vocab, ChipNotes(training, byte_style)
     out = [STYLE, '<table class="bv-dcloud"><thead><tr><th>how often</th>'

@@ -1,5 +1,5 @@
 """The "Why this merge?" panel as HTML text (no streamlit): sentences made from an
-:class:`bpeviz.analysis.explain.Explanation`, to be read aloud, by a screen reader, or by a test.
+:class:`bpeviz.core.explain.Explanation`, to be read aloud, by a screen reader, or by a test.
 
 Every corpus word and symbol is escaped (:func:`bpeviz.present.render.esc`). The numbers are
 also carried as ``data-*`` attributes: ``data-count``, ``data-score``, ``data-words``
@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.analysis.explain import Explanation, Trace
+from bpeviz.core.explain import Explanation
+from bpeviz.core.trace import Trace
 from bpeviz.present.glossary import ChipNotes
 from bpeviz.present.render import (
     bdi,

@@ -1,41 +1,14 @@
-"""Symbols (str or bytes) and how they are shown; the per-algorithm facts (initial symbols,
-joins, surface forms) live in :mod:`bpeviz.algorithms`, and the functions here ask it.
+"""Symbols: a token of text (``str``) or of bytes (``bytes``), and the bytes text starts as.
 
->>> initial_symbols("hug", "wordpiece")
-['h', '##u', '##g']
->>> initial_symbols("low", "bpe", marker="</w>", marker_style="glued")
-['l', 'o', 'w</w>']
->>> join("##p", "##l", "wordpiece"), join("S", "##h", "wordpiece")
-('##pl', 'Sh')
+What an algorithm makes of them (initial symbols, joins, surface forms) is its record's,
+in :mod:`bpeviz.algorithms`; how they are shown is :mod:`bpeviz.text.display`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-# how symbols show moved to bpeviz.text.display; these names stay importable from here
-from bpeviz.text.display import (  # noqa: F401
-    _gpt2_char_index,
-    bytes_to_gpt2,
-    bytes_to_hex,
-    display,
-    gpt2_byte_chars,
-    gpt2_to_bytes,
-)
-
 Symbol = str | bytes
 
 WORDPIECE_PREFIX = "##"
-
-
-def __getattr__(name: str) -> Any:
-    """``ALGORITHMS`` and ``DEFAULT_SPECIAL_TOKENS``, kept here for old imports, come from
-    :mod:`bpeviz.algorithms` (read lazily: it imports this module)."""
-    if name in ("ALGORITHMS", "DEFAULT_SPECIAL_TOKENS"):
-        from bpeviz import algorithms
-
-        return getattr(algorithms, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def utf8_bytes(text: str) -> bytes:
@@ -51,39 +24,3 @@ def utf8_bytes(text: str) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # what tiktoken's Encoding.encode does then
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
-
-
-def check_algorithm(name: str) -> str:
-    """``name`` if it is a registered algorithm, else ValueError naming the choices."""
-    from bpeviz.algorithms import get
-
-    return get(name).name
-
-
-def initial_symbols(
-    word: str, algorithm: str, marker: str | None = None, marker_style: str = "separate"
-) -> list[Symbol]:
-    """The symbols a word starts as, before any merge (see ``Algorithm.initial_symbols``)."""
-    from bpeviz.algorithms import get
-
-    return get(algorithm).initial_symbols(word, marker, marker_style)
-
-
-def join(left: Symbol, right: Symbol, algorithm: str) -> Symbol:
-    """The token a merge of ``left`` and ``right`` creates (see ``Algorithm.join``)."""
-    from bpeviz.algorithms import get
-
-    return get(algorithm).join(left, right)
-
-
-def surface(
-    symbols: tuple[Symbol, ...] | list[Symbol], algorithm: str, marker: str | None = None
-) -> str:
-    """The text a split stands for: markers and ``##`` removed, bytes decoded.
-
-    >>> surface(("tall", "er_"), "bpe"), surface(("Sh", "##e"), "wordpiece")
-    ('taller_', 'She')
-    """
-    from bpeviz.algorithms import get
-
-    return get(algorithm).surface(symbols, marker)

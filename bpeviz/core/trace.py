@@ -1,6 +1,6 @@
 """How encoding reaches a word's tokens at a step (``snapshot.trace(word)``): each merge
 applied, in order (BPE, BBPE), or each longest match with the pieces tried (WordPiece).
-:mod:`bpeviz.analysis.explain` says it in sentences. No streamlit here.
+:mod:`bpeviz.core.explain` says it in sentences. No streamlit here.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"hats": 2, "its": 1}), merges=2, special_tokens=())
@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -160,7 +163,6 @@ def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
 
 
 def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
-    from bpeviz.analysis.views import created_at
     from bpeviz.core.encoding import MAX_WORDPIECE_CHARS
 
     made = created_at(snapshot.training)
@@ -192,3 +194,33 @@ def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
         start = match.end
     return Trace(word, name, snapshot.step, initial, (), tuple(pieces),
                  tuple(p.id for p in pieces))
+
+
+# -- the step each token was made at ------------------------------------------------
+_PER_TRAINING: OwnedCache[Any] = OwnedCache("trace")
+
+
+def created_at(training: Training) -> np.ndarray:
+    """For every token id, the step that created it (0 for special tokens and the alphabet).
+
+    Computed once per training; each call returns a copy the caller may change.
+    """
+    found = _PER_TRAINING.peek(training, "created_at")
+    if found is None:
+        steps = np.zeros(len(training.vocab), dtype=np.int64)
+        for i, m in _first_merges(training).items():
+            if i >= training.n_base:
+                steps[i] = m.step
+        found = _PER_TRAINING.get(training, "created_at", lambda: steps)
+    return found.copy()
+
+
+def _first_merges(training: Training) -> dict[int, Any]:
+    """Token id -> the first merge that makes it, once per training (read-only)."""
+    found = _PER_TRAINING.peek(training, "first_merges")
+    if found is None:
+        first: dict[int, Any] = {}
+        for m in training.merges:
+            first.setdefault(m.token_id, m)
+        found = _PER_TRAINING.get(training, "first_merges", lambda: first)
+    return found

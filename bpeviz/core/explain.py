@@ -30,13 +30,9 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.analysis.trace import (  # noqa: F401  (their old home: bpeviz.analysis.explain.trace, ...)
+from bpeviz.core.snapshot import exact_counts
+from bpeviz.core.trace import (
     Trace,
-    TracePiece,
-    TraceStep,
-    _trace_wordpiece,
-    text_words,
-    trace,
 )
 from bpeviz.text.display import display
 from bpeviz.text.symbols import Symbol
@@ -142,8 +138,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     merge = training.merges[step - 1]
     if before is None or before.training is not training or before.step != step - 1:
         before = training.at(step - 1)
-    from bpeviz.analysis.views import pair_words
-    from bpeviz.core.snapshot import exact_counts
+
 
     a, b = merge.left_id, merge.right_id
     words = pair_words(before, a, b).rename(columns={"weighted": "contribution"})
@@ -154,7 +149,8 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     rank = int(found[0]) + 1 if len(found) else None
     count_left = count_right = None
     alg = get_algorithm(training.algorithm)
-    if alg.scored:
+    value = alg.value_name(training.options.scoring)
+    if alg.value_name() == "score":  # the parts' counts its score is computed from
         ids, word_of = before.token_ids
         counts = exact_counts(training)
         count_left = int(counts[word_of[ids == a]].sum())
@@ -167,7 +163,6 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     # the rows of the other pairs that are shown, taken by position: a copy of every
     # other pair (100,000 rows at 10 MB) was most of the time
     others = np.flatnonzero(~is_merged)
-    value = alg.value_name(training.options.scoring)
     if rank:  # (counts compared exactly: doubles round counts past 2**53 together)
         column = "count" if value == "count" else "score"
         tied = others[pairs[column].to_numpy()[others] == winner[column].iat[0]]
@@ -440,3 +435,27 @@ def trace_dict(tr: Trace) -> dict[str, Any]:
                     "step": p.step, "tried": list(p.tried)} for p in tr.pieces],
         "text": describe_trace(tr),
     }
+
+
+def pair_words(snapshot: Snapshot, left_id: int, right_id: int) -> pd.DataFrame:
+    """The words holding the pair (left_id, right_id) at this step.
+
+    Columns: word, count (of the word), occurrences (adjacent positions in one copy of the
+    word; overlaps count), weighted (count x occurrences); the frame index is the word index.
+    """
+    ids, word_of = snapshot.token_ids
+    corpus = snapshot.training.corpus
+    if len(ids) < 2:
+        hit = np.zeros(0, dtype=np.int64)
+    else:
+        mask = (ids[:-1] == left_id) & (ids[1:] == right_id) & (word_of[:-1] == word_of[1:])
+        hit = word_of[:-1][mask]
+    words, occurrences = np.unique(hit, return_counts=True)
+    counts = (exact_counts(snapshot.training)[words] if len(words)
+              else np.zeros(0, dtype=np.int64))
+    return pd.DataFrame({
+        "word": [corpus.words[w] for w in words.tolist()],
+        "count": counts,
+        "occurrences": occurrences.astype(np.int64),
+        "weighted": counts * occurrences,
+    }, index=pd.Index(words.tolist(), name="index"))

@@ -1,6 +1,7 @@
 """Replaying a training's merges on another corpus: "how GPT-2's merges play out on your text".
 
-``training.replay(corpus)`` (or :func:`replay_on`) returns a :class:`~bpeviz.core.training.Training`
+``replay_on(training, corpus)`` (``bpeviz.replay_on``) returns a
+:class:`~bpeviz.core.training.Training`
 with the same merges, in the same order, the same base vocabulary and the same ids, but
 with every count taken from ``corpus``: merge ``k`` is applied at step ``k`` to every word
 of ``corpus`` (leftmost first, no overlaps), and its ``count`` is how often its pair
@@ -11,7 +12,7 @@ count 0 (and replaces nothing), so step ``k`` means the same merge in both train
 >>> t = train(Corpus.from_text("low low lower lowest"), merges=3)
 >>> [(m.left, m.right, m.count) for m in t.merges]
 [('l', 'o', 4), ('lo', 'w', 4), ('low', 'e', 2)]
->>> r = t.replay("slow flow blew")
+>>> r = replay_on(t, "slow flow blew")
 >>> [(m.left, m.right, m.count) for m in r.merges], r.vocab == t.vocab
 ([('l', 'o', 2), ('lo', 'w', 2), ('low', 'e', 0)], True)
 >>> r.at(3).splits["flow"]
@@ -48,10 +49,12 @@ from dataclasses import replace
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.algorithms import initial_symbols
 from bpeviz.core.encoding import unk_token
-from bpeviz.core.training import Training, TrainOptions, _MergeLoop, initial_ids
+from bpeviz.core.training import Training, TrainOptions, _MergeLoop
+from bpeviz.engine.inputs import initial_ids
 from bpeviz.text.corpus import Corpus
-from bpeviz.text.symbols import WORDPIECE_PREFIX, Symbol, initial_symbols
+from bpeviz.text.symbols import WORDPIECE_PREFIX, Symbol
 
 
 def _same_cut(a: str, b: str) -> bool:

@@ -44,7 +44,7 @@ import pandas as pd
 from bpeviz.algorithms import get as get_algorithm
 
 if TYPE_CHECKING:
-    from bpeviz.core.encoding import Encoding, Token
+    from bpeviz.core.encoded import Encoding, Token
     from bpeviz.core.snapshot import Snapshot
 
 #: A sampler cuts a text into tokens, drawing with the given seed.
@@ -109,7 +109,8 @@ class DropoutEncoder:
 
     def encode(self, text: str, seed: int | None = None) -> Encoding:
         """One sample: every word occurrence drawn on its own."""
-        from bpeviz.core.encoding import _IDS, Encoding, _flat_columns, split_words
+        from bpeviz.core.encoded import Encoding
+        from bpeviz.core.encoding import _IDS, _flat_columns, split_words
 
         self._rng.seed(seed)
         enc = self._encoder

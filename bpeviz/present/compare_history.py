@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis.text_history import text_history, tokens_at
 from bpeviz.core.encoded import _PARTIAL, _UNK
+from bpeviz.present.text_history import text_history, tokens_at
 from bpeviz.text.display import label, raw_bytes
 from bpeviz.text.owned import OwnedCache
 

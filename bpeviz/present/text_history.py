@@ -31,8 +31,10 @@ from __future__ import annotations
 from typing import Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core import encoding
+from bpeviz.core import encoded, encoding
 from bpeviz.core.training import Training
+from bpeviz.engine import merge_word
+from bpeviz.present import stage_data
 from bpeviz.text.symbols import WORDPIECE_PREFIX
 
 _Pieces = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -68,7 +70,7 @@ class _Stepper:
             found = self._wordpiece(word, step)
         else:
             ranks = _RanksUpTo(enc.ranks, step)
-            enc._merge = lambda ids, s, e: encoding.merge_word(ids, s, e, ranks)  # type: ignore[assignment]
+            enc._merge = lambda ids, s, e: merge_word.merge_word(ids, s, e, ranks)  # type: ignore[assignment]
             found = enc._bbpe(word) if self.byte_level else enc._bpe(word)
         return tuple(zip(*found)) if found else ((), (), (), ())  # type: ignore[return-value]
 
@@ -78,7 +80,7 @@ class _Stepper:
         size, final = self.training.vocab_size_at(step), self.final
         n = len(word)
         if n > encoding.MAX_WORDPIECE_CHARS:
-            return ((enc.unk_id, 0, n, encoding._UNK),)
+            return ((enc.unk_id, 0, n, encoded._UNK),)
         ids, prefixes = enc.ids, enc.prefixes
         pieces = []
         start = 0
@@ -87,7 +89,7 @@ class _Stepper:
                 word, start, WORDPIECE_PREFIX if start else "", prefixes, ids, enc.longest,
                 lambda i: i < size or i >= final)
             if found < 0:
-                return ((enc.unk_id, 0, n, encoding._UNK),)
+                return ((enc.unk_id, 0, n, encoded._UNK),)
             pieces.append((found, start, found_end, 0))
             start = found_end
         return tuple(pieces)
@@ -169,7 +171,7 @@ def stage_tokens(training: Training, text: str, byte_style: str = "gpt2",
     history = text_history(training, text) if history is None else history
     used = {i for form in history["forms"] for version in form for i in version[1] if i >= 0}
     labels = {str(i): list(v) for i, v in views.token_labels(training, used, byte_style).items()}
-    notes = views.chip_notes(training, labels, byte_style)  # (a note's index joins its label)
+    notes = stage_data.chip_notes(training, labels, byte_style)  # (a note's index joins its label)
     return {"text": text, "labels": labels, "notes": notes,
             "unkText": encoding.unk_token(training) or "[UNK]",
-            "marks": views.stage_marks(training, text), **history}
+            "marks": stage_data.stage_marks(training, text), **history}
