@@ -58,6 +58,13 @@ class Algorithm:
     #: which formula :attr:`score` is (one of :data:`SCORE_KINDS`): the merge loops compute
     #: "count" and "count_over_parts" natively, "custom" by calling :attr:`score`
     score_kind: str = "count"
+    #: the score written out for sentences, in symbols and in numbers (``str.format``
+    #: templates over ``{pair}``, ``{left}``, ``{right}`` and ``{count}``, ``{left_count}``,
+    #: ``{right_count}``); empty: "score(...)" of the same
+    score_words: str = ""
+    score_numbers: str = ""
+    #: what ranking by count instead of the score means for it (a clause for sentences)
+    count_ranking_note: str = ""
     #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.text.pretokenize`)
     pretokenizer: str = "whitespace"
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
@@ -189,6 +196,34 @@ class Algorithm:
             (self.score(int(c), int(a), int(b)) if c else 0.0
              for c, a, b in zip(pair_counts, left_counts, right_counts)),
             np.float64, len(pair_counts))
+
+    def score_in_words(self, left: str, right: str) -> str:
+        """The score of the pair ``left`` + ``right``, written with symbols.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("wordpiece").score_in_words("a", "b")
+        'count(a b) / (count(a) × count(b))'
+        """
+        template = self.score_words or "score({pair})"
+        return template.format(pair=f"{left} {right}", left=left, right=right)
+
+    def score_in_numbers(self, count: int, left_count: int, right_count: int) -> str:
+        """The score with its numbers put in (``score_in_words``' numbers).
+
+        >>> from bpeviz.algorithms import get
+        >>> get("wordpiece").score_in_numbers(15, 15, 1036)
+        '15 / (15 × 1,036)'
+        """
+        template = self.score_numbers or "score({count}, {left_count}, {right_count})"
+        return template.format(count=f"{count:,}", left_count=f"{left_count:,}",
+                               right_count=f"{right_count:,}")
+
+    def score_of(self, count: int, left_count: int, right_count: int) -> float:
+        """:attr:`score` of one pair (its count when the record has no formula; 0 when a
+        part has no count, as a pair that no longer occurs)."""
+        if self.score is None:
+            return float(count)
+        return self.score(count, left_count, right_count) if left_count and right_count else 0.0
 
     def value_name(self, scoring: str = "score") -> str:
         """What a pair wins with under ``scoring``: "score" or "count"."""

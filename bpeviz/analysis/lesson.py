@@ -311,11 +311,11 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
             elif (a.id, b.id) == (m.left_id, m.right_id):
                 sentences.append(("It is also the most frequent pair: no rarer pair "
                                   "scored better.",))
-    elif alg.scored:
+    elif why.count_left is not None and why.count_right is not None:
+        note = f", {alg.count_ranking_note}" if alg.count_ranking_note else ""
         sentences.append((
-            "Scoring “frequency” ranks pairs by count only, as Hugging Face's "
-            f"WordPieceTrainer does (the WordPiece score would be {m.count:,} / "
-            f"({why.count_left:,} × {why.count_right:,}) = "
+            f"Scoring “frequency” ranks pairs by count only{note} (the {alg.short} score "
+            f"would be {alg.score_in_numbers(m.count, why.count_left, why.count_right)} = "
             f"{_num(why.formula_score or 0.0)}).",))
     # rivals and ties
     value = "score" if score else "count"

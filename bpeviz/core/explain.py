@@ -104,11 +104,12 @@ class Explanation:
 
     @property
     def formula_score(self) -> float | None:
-        """WordPiece: count / (count_left x count_right), whatever the scoring; else None."""
+        """The algorithm's score of the merged pair from its parts' counts, whatever the
+        scoring; None when the algorithm ranks by count."""
         if self.count_left is None or self.count_right is None:
             return None
-        product = self.count_left * self.count_right
-        return self.merge.count / product if product else 0.0
+        return get_algorithm(self.algorithm).score_of(self.merge.count, self.count_left,
+                                                      self.count_right)
 
     @property
     def replayed(self) -> bool:
@@ -278,16 +279,17 @@ def describe(why: Explanation, byte_style: str = "gpt2", max_words: int = 8,
     else:
         lines.append(f"{_after(why.step)}, {pair} does not occur in the corpus: this "
                      "merge was replayed from a tokenizer file, not chosen here.")
-    if get_algorithm(why.algorithm).scored and m.count:
-        formula = (f"count({label(m.left, byte_style)} {label(m.right, byte_style)}) / "
-                   f"(count({label(m.left, byte_style)}) × count({label(m.right, byte_style)}))"
-                   f" = {m.count:,} / ({why.count_left:,} × {why.count_right:,}) = "
+    alg = get_algorithm(why.algorithm)
+    if why.count_left is not None and why.count_right is not None and m.count:
+        formula = (f"{alg.score_in_words(label(m.left, byte_style), label(m.right, byte_style))}"
+                   f" = {alg.score_in_numbers(m.count, why.count_left, why.count_right)} = "
                    f"{_num(why.formula_score or 0.0)}")
         if why.value == "score":
-            lines.append(f"WordPiece score = {formula}.")
+            lines.append(f"{alg.short} score = {formula}.")
         else:
-            lines.append("Scoring 'frequency': pairs are ranked by count only, as Hugging "
-                         f"Face's WordPieceTrainer does; the WordPiece score would be {formula}.")
+            note = f", {alg.count_ranking_note}" if alg.count_ranking_note else ""
+            lines.append(f"Scoring 'frequency': pairs are ranked by count only{note}; the "
+                         f"{alg.short} score would be {formula}.")
     others = why.runners_up.iloc[:max_pairs]
     if len(others):
         lines.append(("Runner-up pairs: " if why.rank is not None else

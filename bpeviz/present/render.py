@@ -266,35 +266,6 @@ def word_row(index: int, word: str, count: int, chips: str, more: int, changed: 
             f'<td class="bv-num">{int(count):,}</td><td>{chips}</td></tr>')
 
 
-def merge_card_html(merge: Merge | None, next_merge: Merge | None, algorithm: str,
-                    byte_style: str = "gpt2", strong: bool = False) -> str:
-    """The merge just made (left + right -> token, count, score) and the one coming next."""
-    scored = get_algorithm(algorithm).scored
-
-    def one(m: Merge) -> str:
-        value = (f"score {m.score:.4g} · count {m.count:,}" if scored
-                 else f"count {m.count:,}")
-        # a wrapping row: a token too long for the card is cut with an ellipsis (its
-        # title holds it whole) and the numbers go to the next line, never under a chip
-        return (f'<span class="bv-merge">'
-                f'{symbol_chip(m.left, m.left_id, byte_style, strong=strong)}<span>+</span>'
-                f'{symbol_chip(m.right, m.right_id, byte_style, strong=strong)}'
-                f'<span class="bv-arrow">→</span>'
-                f'{symbol_chip(m.token, m.token_id, byte_style, new=True, strong=strong)}'
-                f'<span class="bv-muted bv-nums">{esc(value)} · id {m.token_id}</span></span>')
-
-    if merge is None:
-        now = ('<div><b>Step 0</b>: no merge yet; every word is split into its initial '
-               'symbols.</div>')
-    else:
-        now = (f'<div class="bv-muted">Merge {merge.step}</div>'
-               f'<div class="bv-big">{one(merge)}</div>')
-    after = (f'<div class="bv-muted" style="margin-top:.4em">Next: {one(next_merge)}</div>'
-             if next_merge is not None else
-             '<div class="bv-muted" style="margin-top:.4em">This is the last merge.</div>')
-    return f'<div class="bv-card">{now}{after}</div>'
-
-
 def merges_window_html(frame: pd.DataFrame, step: int) -> str:
     """Rows of :func:`bpeviz.analysis.views.merges_frame` as a table; the row of ``step`` marked ▶.
 
@@ -324,10 +295,10 @@ def merge_list_html(merges: Sequence[Merge], algorithm: str, byte_style: str = "
                     strong: bool = False,
                     notes: Callable[[Symbol], str] | None = None) -> str:
     """Merges as lines of chips: ``3. e + r → er  count 28``."""
-    scored = get_algorithm(algorithm).scored
+    by_score = get_algorithm(algorithm).value_name() == "score"  # what a pair wins with
     lines = []
     for m in merges:
-        value = f"score {m.score:.3g}" if scored else f"count {m.count:,}"
+        value = f"score {m.score:.3g}" if by_score else f"count {m.count:,}"
         lines.append(
             f"<div style='margin:.15em 0'><span class='bv-muted'>{m.step}.</span> "
             f"{symbol_chip(m.left, m.left_id, byte_style, strong=strong, notes=notes)} + "

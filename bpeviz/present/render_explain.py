@@ -148,23 +148,24 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
     else:
         parts.append(f'<p class="bv-why-count">{pair} does not occur in the corpus {after}: '
                      "this merge was replayed from a tokenizer file, not chosen here.</p>")
-    # WordPiece: the score written out
-    if get_algorithm(algorithm).scored and why.count_left is not None and m.count:
+    # the algorithm's score written out, from the counts of the pair and of its parts
+    alg = get_algorithm(algorithm)
+    if why.count_left is not None and why.count_right is not None and m.count:
         left, right = bdi(label(m.left, byte_style)), bdi(label(m.right, byte_style))
-        formula = (f'<span class="bv-why-formula">count({left} {right}) / '
-                   f"(count({left}) × count({right})) = {m.count:,} / "
-                   f"({why.count_left:,} × {why.count_right:,}) = "
+        formula = (f'<span class="bv-why-formula">{alg.score_in_words(left, right)} = '
+                   f"{alg.score_in_numbers(m.count, why.count_left, why.count_right)} = "
                    f"{esc(_num(why.formula_score or 0.0))}</span>")
         if why.value == "score":
-            parts.append(f'<p class="bv-why-score">Its WordPiece score: {formula}. '
+            parts.append(f'<p class="bv-why-score">Its {esc(alg.short)} score: {formula}. '
                          f"“{left}” appears {_times(why.count_left)} in the corpus and is "
                          f"followed by “{right}” {_times(m.count)}; “{right}” appears "
                          f"{_times(why.count_right)} and follows “{left}” "
                          f"{_times(m.count)}.</p>")
         else:
+            note = f", {esc(alg.count_ranking_note)}" if alg.count_ranking_note else ""
             parts.append(f'<p class="bv-why-score">Scoring “frequency”: pairs are ranked by '
-                         "count only, as Hugging Face's WordPieceTrainer does. With the "
-                         f"WordPiece score formula this pair would score {formula}.</p>")
+                         f"count only{note}. With the {esc(alg.short)} score formula this "
+                         f"pair would score {formula}.</p>")
     # the runner-up pairs
     value = why.value
     rivals = why.runners_up.iloc[:max_rivals]

@@ -65,7 +65,7 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
         columns: dict[str, list[Any]] = {
             "left": [m.left_id for m in merges], "right": [m.right_id for m in merges],
             "token": [m.token_id for m in merges]}
-        if get_algorithm(training.algorithm).scored:  # as the merge card shows it
+        if get_algorithm(training.algorithm).value_name() == "score":  # as the card shows it
             columns["text"] = [f"score {m.score:.4g} · count {m.count:,}" if m.count else NEVER
                                for m in merges]
         elif any(m.count == 0 for m in merges):  # replayed on another corpus
