@@ -14,6 +14,7 @@ from tokenizers import Tokenizer
 
 from bpeviz import Corpus, algorithms, formats, train
 from bpeviz.algorithms import Algorithm
+from bpeviz.core.explain import describe
 
 TEXT = ("the cat sat on the mat and the hat sat on the cat; a rat ran at the tall hall "
         "where all the small balls fall") * 2
@@ -24,7 +25,10 @@ def squared_over_sum(pair: int, left: int, right: int) -> float:
 
 
 TOY = Algorithm(name="sqbpe", label="Squared BPE (toy)", help="Pairs win by count² / (a + b).",
-                score=squared_over_sum, score_kind="custom", special_tokens=("[UNK]",))
+                score=squared_over_sum, score_kind="custom", special_tokens=("[UNK]",),
+                short_label="Squared",
+                score_words="count({pair})² / (count({left}) + count({right}))",
+                score_numbers="{count}² / ({left_count} + {right_count})")
 
 
 @pytest.fixture
@@ -91,6 +95,12 @@ def test_each_merge_records_and_explains_its_own_score():
         why = training.explain(k)
         assert int(why.words["contribution"].sum()) == merge.count
         assert why.value == "score" and why.score == pytest.approx(merge.score)
+        assert why.formula_score == pytest.approx(merge.score)
+        # the sentences write the record's formula with this merge's numbers
+        text = " ".join(describe(why))
+        assert (f"Squared score = count({merge.left} {merge.right})² / (count({merge.left}) + "
+                f"count({merge.right})) = {merge.count:,}² / ({why.count_left:,} + "
+                f"{why.count_right:,})") in text, text
     # the pair table's score column is the formula of each row's counts
     snap = training.at(5)
     ids, word_of = snap.token_ids
