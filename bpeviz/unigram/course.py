@@ -132,4 +132,5 @@ def train_course(word_freqs: Mapping[str, int] | Iterable[tuple[str, int]], voca
                                     course=True), loss, removals[k], words, counts)
         for k, (m, loss) in enumerate(states))
     return UnigramTraining("course", steps, {"vocab_size": vocab_size, "seed_size": seed_size,
-                                             "prune_fraction": prune_fraction})
+                                             "prune_fraction": prune_fraction},
+                           source=word_freqs)

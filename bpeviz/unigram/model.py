@@ -23,11 +23,16 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bpeviz.core.encoded import Token
+from bpeviz.text.owned import OwnedCache
 from bpeviz.unigram import lattice as lat
+
+if TYPE_CHECKING:
+    from bpeviz.unigram.views import RoundExplanation, WordLattice
 
 WS = "\u2581"
 #: SentencePiece's default meta pieces, ids 0, 1, 2.
@@ -281,6 +286,25 @@ class UnigramStep:
     def encode(self, text: str, **options: object) -> list[Token]:
         return self.model.encode(text, **options)  # type: ignore[arg-type]
 
+    @property
+    def token_count(self) -> int:
+        """Tokens in the whole corpus at this step: every word's count times the pieces of
+        its best split (as ``Snapshot.token_count`` for a merge step)."""
+        splits = self.splits
+        return sum(c * len(splits[w]) for w, c in zip(self.words, self.counts))
+
+    def trace(self, word: str, n: int = 5) -> WordLattice:
+        """How ``word`` is cut at this step: its lattice, the best split and the ``n``
+        best (see :func:`bpeviz.unigram.views.word_lattice`); the word is read as a
+        corpus word is (``▁`` in front when it has none)."""
+        from bpeviz.unigram.corpus_words import unigram_word
+        from bpeviz.unigram.views import word_lattice
+
+        normalized = unigram_word(word)
+        if not normalized:
+            raise ValueError(f"{word!r} holds no characters to cut")
+        return word_lattice(self.model, normalized, n)
+
 
 #: Why a Unigram vocabulary has the size it has (:attr:`UnigramTraining.stop_reason`).
 UNIGRAM_STOP_REASONS = {
@@ -308,11 +332,34 @@ class UnigramTraining:
     variant: str
     steps: tuple[UnigramStep, ...]
     options: dict[str, object] = field(default_factory=dict)
+    #: what the trainer read (a ``SentencePieceInput``; the course's word table), which
+    #: ``bpeviz.save`` keeps so that ``bpeviz.load`` trains again to the very same steps
+    source: object = field(default=None, repr=False, compare=False)
 
     @property
     def algorithm(self) -> str:
         """The registered algorithm's name (what ``Training.algorithm`` is for merges)."""
         return "unigram"
+
+    # -- what every training answers (bpeviz.core.protocol) ------------------------------
+    def vocab_size_at(self, step: int) -> int:
+        """How many tokens the vocabulary holds after ``step`` rounds: the special tokens
+        and the pieces (every id the step's model gives)."""
+        return len(self.at(step).model.ids)
+
+    def token_counts(self) -> np.ndarray:
+        """Tokens in the whole corpus after each step, for steps ``0..len(steps) - 1``:
+        every word's count times the pieces of its best split (counted once per
+        training; each call returns a copy the caller may change)."""
+        return _TOKEN_COUNTS.get(self, None, lambda: np.asarray(
+            [s.token_count for s in self.steps], dtype=np.int64)).copy()
+
+    def explain(self, step: int) -> RoundExplanation:
+        """What round ``step`` removed and why, and what it cost
+        (see :func:`bpeviz.unigram.views.explain_round`)."""
+        from bpeviz.unigram.views import explain_round
+
+        return explain_round(self, step)
 
     def at(self, k: int | None = None) -> UnigramStep:
         """The vocabulary after ``k`` rounds (default: the last step, the final one)."""
@@ -408,3 +455,6 @@ class UnigramTraining:
 
     def __len__(self) -> int:
         return len(self.steps)
+
+
+_TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("round token counts")

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from bpeviz.core.encoding import Token
+from bpeviz.core.encoded import Token
 from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.model import normalize_identity
 
@@ -59,6 +59,22 @@ def load_spm(source: str | Path | bytes, name: str | None = None) -> SentencePie
     else:
         data, name = Path(source).read_bytes(), name or str(source)
     return SentencePieceModel(check_spm(data, name), data)
+
+
+def open_model(source: str | Path | bytes, name: str | None = None) -> OpenedModel:
+    """A SentencePiece Unigram ``.model`` (a path or its bytes) opened as a training of
+    one step, what :func:`bpeviz.load` and :func:`bpeviz.formats.import_files` give:
+    ``at(0).encode(text)`` gives the ids ``load_spm(source).encode`` gives. A BPE model
+    (or a word or char one) is a ValueError: encode with those through :func:`load_spm`.
+    """
+    model = load_spm(source, name)
+    if name is None:
+        name = "the model data" if isinstance(source, bytes | bytearray) else Path(source).name
+    if model.model_type != "unigram":
+        raise ValueError(f"{name} is a SentencePiece {model.model_type} model; bpeviz opens "
+                         "SentencePiece's Unigram models as tokenizers to step through "
+                         "(encode with any model through bpeviz.unigram.spm.load_spm)")
+    return OpenedModel(model, name)
 
 
 def check_spm(data: bytes, name: str) -> object:
@@ -172,7 +188,7 @@ class SentencePieceModel:
         normalized, offsets = self.normalize(text)
         rng = None
         if alpha is not None:
-            from bpeviz.analysis.sampling import check_probability
+            from bpeviz.core.sampling import check_probability
 
             check_probability(alpha, "alpha", upper=None if self.model_type == "unigram"
                               else 1.0)
@@ -189,8 +205,9 @@ class SentencePieceModel:
     def encode_ids(self, text: str) -> list[int]:
         return [t.id for t in self.encode(text)]
 
-    def _unigram(self, normalized: str, alpha: float | None = None, nbest_size: int = -1,
-                 rng: random.Random | None = None) -> list[tuple[int, int, int]]:
+    def lattice(self, normalized: str) -> lat.Lattice:
+        """Every way to cut ``normalized`` (already normalized) into the model's pieces,
+        scored as the Unigram encoder scores them."""
         scores = self._normal_scores
         min_score = min(scores) if scores else 0.0
         max_score = max(scores) if scores else 0.0
@@ -201,8 +218,12 @@ class SentencePieceModel:
                 continue
             table[piece] = lat.f32(len(piece) * max_score - 0.1) if kind == USER_DEFINED \
                 else score
-        lattice = lat.Lattice.build(normalized, table,
-                                    unk_score=lat.f32(min_score - lat.UNK_PENALTY))
+        return lat.Lattice.build(normalized, table,
+                                 unk_score=lat.f32(min_score - lat.UNK_PENALTY))
+
+    def _unigram(self, normalized: str, alpha: float | None = None, nbest_size: int = -1,
+                 rng: random.Random | None = None) -> list[tuple[int, int, int]]:
+        lattice = self.lattice(normalized)
         if rng is None or alpha is None or nbest_size in (0, 1):
             path, _ = lat.viterbi(lattice)
         elif nbest_size < 0:
@@ -299,3 +320,84 @@ class SentencePieceModel:
                 tokens.append(Token(self.pieces[self.unk_id][0], self.unk_id, s, e, raw,
                                     unk=True))
         return tokens
+
+
+@dataclass(frozen=True, eq=False)
+class OpenedModel:
+    """A SentencePiece Unigram model read from a ``.model`` file, as a training of one
+    step (step 0: the model; a file holds no training history): what every training
+    answers (:mod:`bpeviz.core.protocol`), read from the model. It has no corpus, so
+    its corpus takes 0 tokens, as an imported tokenizer file's does."""
+
+    model: SentencePieceModel
+    name: str = "the model"
+
+    @property
+    def algorithm(self) -> str:
+        return "unigram"
+
+    @property
+    def stop_message(self) -> str:
+        return (f"Opened {self.name}: a SentencePiece Unigram model of {len(self.pieces):,} "
+                "pieces (one step: a model file holds no training).")
+
+    @property
+    def stopped_early(self) -> bool:
+        return False
+
+    @property
+    def pieces(self) -> list[str]:
+        """Every piece by id (special, control and byte pieces included)."""
+        return [p for p, _, _ in self.model.pieces]
+
+    def at(self, step: int | None = None) -> ModelStep:
+        """The model (only step 0 exists)."""
+        if step is None:
+            step = 0
+        if isinstance(step, bool) or not isinstance(step, int) or step != 0:
+            raise ValueError(f"{self.name} is a trained model with one step, 0 (a model file "
+                             f"holds no training history), got {step!r}")
+        return ModelStep(self, 0)
+
+    def vocab_size_at(self, step: int) -> int:
+        self.at(step)
+        return len(self.model.pieces)
+
+    def token_counts(self):  # -> np.ndarray
+        import numpy as np
+
+        return np.zeros(1, dtype=np.int64)
+
+    def explain(self, step: int) -> object:
+        raise ValueError(f"{self.name} is a trained model, not a training: there is no "
+                         "pruning round to explain (train Unigram on a corpus to see its "
+                         "rounds)")
+
+
+@dataclass(frozen=True, eq=False)
+class ModelStep:
+    """Step 0 of an :class:`OpenedModel`: the model, encoding as sentencepiece does."""
+
+    training: OpenedModel
+    step: int = 0
+
+    @property
+    def model(self) -> SentencePieceModel:
+        return self.training.model
+
+    def encode(self, text: str, **options: object) -> list[Token]:
+        """Tokens with the ids ``SentencePieceProcessor.encode`` gives (``alpha``,
+        ``nbest_size``, ``seed``: subword sampling, see :meth:`SentencePieceModel.encode`)."""
+        return self.model.encode(text, **options)  # type: ignore[arg-type]
+
+    def trace(self, word: str, n: int = 5) -> object:
+        """How ``word`` is cut: its lattice, the best split and the ``n`` best, as
+        :meth:`bpeviz.unigram.model.UnigramStep.trace` (a
+        :class:`~bpeviz.unigram.views.WordLattice`); the word is normalized by the model."""
+        from bpeviz.unigram.views import lattice_of
+
+        normalized, _ = self.model.normalize(word)
+        if not normalized:
+            raise ValueError(f"{word!r} holds no characters to cut")
+        return lattice_of(self.model.lattice(normalized), normalized,
+                          self.model.pieces[self.model.unk_id][0], n)

@@ -366,8 +366,10 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
                                  tuple(pieces[i] for i in restored[k][1])))
     options = {"vocab_size": vocab_size, "seed_size": seed_size,
                "max_piece_length": max_piece_length, "shrinking_factor": shrinking_factor,
-               "num_sub_iterations": num_sub_iterations}
-    return UnigramTraining("sentencepiece", tuple(steps), options)
+               "num_sub_iterations": num_sub_iterations, "num_threads": num_threads,
+               "split_by_unicode_script": split_by_unicode_script,
+               "split_by_number": split_by_number, "specials": tuple(specials)}
+    return UnigramTraining("sentencepiece", tuple(steps), options, source=data)
 
 
 def _m_step(state: _State, expected: np.ndarray, n_seed: int) -> _State:

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from bpeviz.text import display
 from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.model import (
     UNIGRAM_STOP_REASONS,
@@ -190,12 +192,16 @@ class WordLattice:
 
 def word_lattice(model: UnigramModel, word: str, n: int = 10) -> WordLattice:
     """The lattice of ``word`` (already normalized: with its ``▁``) under ``model``."""
-    lattice = model.lattice(word)
+    return lattice_of(model.lattice(word), word, model.unk, n)
+
+
+def lattice_of(lattice: lat.Lattice, word: str, unk: str, n: int = 10) -> WordLattice:
+    """:func:`word_lattice` of a lattice already built (an unknown piece named ``unk``)."""
     path, score = lat.viterbi(lattice)
     on_path = {(node.start, node.end) for node in path}
 
     def text(node: lat.Node) -> str:
-        return node.piece if node.piece is not None else model.unk
+        return node.piece if node.piece is not None else unk
 
     nodes = tuple((nd.start, nd.end, nd.piece, float(nd.score), (nd.start, nd.end) in on_path)
                   for nd in lattice.nodes())
@@ -224,9 +230,8 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
 
 
 def _quote(piece: str) -> str:
-    from bpeviz.analysis import views as shown
 
-    return f"‘{shown.label(piece)}’"
+    return f"‘{display.label(piece)}’"
 
 
 def rounds_sentence(training: UnigramTraining) -> str:
@@ -302,3 +307,110 @@ def rounds_sentence(training: UnigramTraining) -> str:
         if why:
             text += " Why: " + "; ".join(why) + " (set your own in the sidebar)."
     return text
+
+
+# -- explain: a round, and a word's cut (what the CLI's explain prints) -----------------
+@dataclass(frozen=True)
+class RoundExplanation:
+    """What pruning round ``step`` did (``training.explain(k)``, as a merge training's
+    ``explain(k)`` says why merge ``k`` was chosen): the vocabulary and the loss before
+    and after, the pieces it removed (the pieces in use first, cheapest first, then the
+    others in the trainer's order) and the round in words (:func:`round_sentence`)."""
+
+    step: int
+    last_step: int
+    variant: str
+    pieces_before: int
+    pieces_after: int
+    loss_before: float
+    loss_after: float
+    removed: tuple[Removal, ...]
+    sentence: str
+
+    @property
+    def used(self) -> list[Removal]:
+        """The removed pieces some best split used, cheapest first."""
+        return used_removals(self.removed)
+
+    def describe(self, max_pieces: int = 8) -> list[str]:
+        """The explanation as sentences (``max_pieces``: removed pieces in use named)."""
+        last = " (the final vocabulary)" if self.step == self.last_step else ""
+        lines = [f"Round {self.step:,} of {self.last_step:,}{last}: "
+                 f"{self.pieces_before:,} → {self.pieces_after:,} pieces.", self.sentence]
+        used = self.used
+        if used:
+            lines.append(f"The {len(used):,} removed {'piece' if len(used) == 1 else 'pieces'}"
+                         " in use, cheapest first:")
+            lines += ["  " + removal_sentence(r, self.variant == "course")
+                      for r in used[:max_pieces]]
+            if len(used) > max_pieces:
+                lines.append(f"  … and {len(used) - max_pieces:,} more")
+        return lines
+
+    def to_dict(self, max_pieces: int | None = None) -> dict[str, object]:
+        """The explanation as JSON-ready data (``max_pieces``: at most so many removals)."""
+        used = self.used
+        rest = [r for r in self.removed if r not in used]
+        shown = (used + rest)[:max_pieces] if max_pieces is not None else used + rest
+        return {
+            "step": self.step, "last_step": self.last_step, "variant": self.variant,
+            "pieces_before": self.pieces_before, "pieces_after": self.pieces_after,
+            "loss_before": self.loss_before, "loss_after": self.loss_after,
+            "sentence": self.sentence, "removed_count": len(self.removed),
+            "removed": [{"piece": r.piece, "reason": r.reason, "cost": r.cost, "uses": r.uses,
+                         "nats": r.nats, "log_prob": r.log_prob,
+                         "alternative": list(r.alternative) if r.alternative else None}
+                        for r in shown],
+        }
+
+
+def explain_round(training: UnigramTraining, step: int) -> RoundExplanation:
+    """What round ``step`` (1 <= step <= the last step) did; ValueError otherwise.
+
+    >>> from bpeviz.unigram.model import UnigramStep
+    >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
+    ...                  (Removal("ab", 0.25, "pruned", 2.0, -2.0, ("a", "b"), 1.5),), (), ())
+    >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
+    >>> why = explain_round(UnigramTraining("course", (s0, s1)), 1)
+    >>> why.pieces_before, why.pieces_after, [r.piece for r in why.removed]
+    (3, 2, ['ab'])
+    >>> print(why.describe()[0])
+    Round 1 of 1 (the final vocabulary): 3 → 2 pieces.
+    """
+    last = len(training.steps) - 1
+    if isinstance(step, bool) or not isinstance(step, int | np.integer):
+        raise ValueError(f"step must be a whole number, got {step!r}")
+    if not last:
+        raise ValueError("this training made no pruning round: there is no step to explain")
+    if not 1 <= step <= last:
+        raise ValueError(f"step must be between 1 and {last} (the pruning rounds), got "
+                         f"{step}; step 0 is the seed, before any round")
+    step = int(step)
+    before, after = training.at(step - 1), training.at(step)
+    return RoundExplanation(step, last, training.variant, len(before.pieces),
+                            len(after.pieces), before.loss, after.loss,
+                            removed_at(training, step), round_sentence(training, step))
+
+
+def describe_lattice(found: WordLattice) -> list[str]:
+    """How a word is cut (:meth:`UnigramStep.trace`), as sentences.
+
+    >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
+    >>> print("\\n".join(describe_lattice(word_lattice(m, "▁ab", 2))))
+    ▁ab is cut into ▁a + b (log-probability -3.500), the best of its 2 best splits:
+      1. ▁a + b  (-3.500)
+      2. ▁ + ab  (-5.000)
+    """
+    def cut(pieces: tuple[str, ...]) -> str:
+        return " + ".join(display.label(p) for p in pieces)
+
+    lines = [f"{display.label(found.word)} is cut into {cut(found.best)} (log-probability "
+             f"{found.best_score:.3f}), the best of its {len(found.nbest)} best splits:"]
+    lines += [f"  {i}. {cut(p)}  ({s:.3f})" for i, (p, s) in enumerate(found.nbest, 1)]
+    return lines
+
+
+def lattice_dict(found: WordLattice) -> dict[str, object]:
+    """How a word is cut, as JSON-ready data."""
+    return {"word": found.word, "best": list(found.best), "best_score": found.best_score,
+            "nbest": [{"pieces": list(p), "score": s} for p, s in found.nbest]}
