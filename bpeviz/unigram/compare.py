@@ -1,5 +1,10 @@
 """What Compare asks of a Unigram training, answered for pruning rounds. No streamlit here.
 
+Every function here is now read from what every training answers
+(:mod:`bpeviz.core.protocol`: ``at``, ``vocab_size_at``, ``token_counts``), so it works
+for any training, an opened ``.model`` too; what is left to Unigram is only
+:func:`round_for_vocab_size`'s rule for sizes that shrink.
+
 A merging training's step k has k merged tokens and its vocabulary grows with k; a
 Unigram training's step k is the vocabulary after k pruning rounds (step 0: the large
 seed), so its vocabulary shrinks as k grows (every round keeps every character of the
@@ -32,9 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from bpeviz.analysis.compare import VocabStep
+from bpeviz.core import protocol
 from bpeviz.core.encoded import Token
-from bpeviz.text.owned import OwnedCache
-from bpeviz.unigram.model import UnigramTraining
+from bpeviz.core.protocol import AnyTraining
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,31 +47,32 @@ class RoundSnapshot:
     """Round ``step`` of a Unigram training, read as Compare reads a merge snapshot:
     ``training``, ``step``, ``encode(text)`` (Viterbi with that round's pieces)."""
 
-    training: UnigramTraining
+    training: AnyTraining
     step: int
 
     def encode(self, text: str) -> list[Token]:
-        return self.training.at(self.step).encode(text)
+        return list(self.training.at(self.step).encode(text))
 
 
-def at(training: UnigramTraining, step: int) -> RoundSnapshot:
+def at(training: AnyTraining, step: int) -> RoundSnapshot:
     """Round ``step`` (ValueError naming the range when there is no such round)."""
     step = int(step)
     training.at(step)  # checks the range
     return RoundSnapshot(training, step)
 
 
-def vocab_sizes(training: UnigramTraining) -> list[int]:
-    """The vocabulary size (special tokens included) after each round, round 0 first."""
-    return [len(s.model.ids) for s in training.steps]
+def vocab_sizes(training: AnyTraining) -> list[int]:
+    """The vocabulary size (special tokens included) after each round, round 0 first
+    (:func:`bpeviz.core.protocol.vocab_sizes`)."""
+    return protocol.vocab_sizes(training).tolist()
 
 
-def vocabulary_size(training: UnigramTraining, step: int) -> int:
-    """The vocabulary size after ``step`` rounds."""
-    return len(training.at(step).model.ids)
+def vocabulary_size(training: AnyTraining, step: int) -> int:
+    """The vocabulary size after ``step`` rounds (``training.vocab_size_at(step)``)."""
+    return training.vocab_size_at(step)
 
 
-def round_for_vocab_size(training: UnigramTraining, target: int) -> VocabStep:
+def round_for_vocab_size(training: AnyTraining, target: int) -> VocabStep:
     """The round whose vocabulary is the largest of at most ``target`` tokens (the
     earliest such round on a tie), as :func:`bpeviz.analysis.compare.step_for_vocab_size` finds
     the last merge step with at most ``target`` tokens; the round of the smallest
@@ -84,20 +90,11 @@ def round_for_vocab_size(training: UnigramTraining, target: int) -> VocabStep:
     return VocabStep(step, sizes[step], int(target), prunes=True)
 
 
-_TOKENS: OwnedCache[np.ndarray] = OwnedCache("round_tokens")
-
-
-def corpus_tokens(training: UnigramTraining) -> np.ndarray:
+def corpus_tokens(training: AnyTraining) -> np.ndarray:
     """The tokens the training's corpus takes after each round: every word's count times
-    the pieces of its Viterbi split with that round's vocabulary (made once per training)."""
-    def count() -> np.ndarray:
-        out = []
-        for s in training.steps:
-            splits = s.splits
-            out.append(sum(c * len(splits[w]) for w, c in zip(s.words, s.counts)))
-        return np.asarray(out, dtype=np.int64)
-
-    return _TOKENS.get(training, None, count)
+    the pieces of its Viterbi split with that round's vocabulary (``token_counts()``,
+    made once per training)."""
+    return training.token_counts()
 
 
 __all__ = ["RoundSnapshot", "at", "corpus_tokens",

@@ -1,0 +1,104 @@
+"""What every training answers, whatever its steps do.
+
+A training of merges (:class:`bpeviz.core.training.Training`: a step adds a token), a
+Unigram training (:class:`bpeviz.unigram.UnigramTraining`: a step is a pruning round)
+and an opened SentencePiece ``.model`` (:class:`bpeviz.unigram.spm.OpenedModel`: one
+step, the model) all answer :class:`AnyTraining`, so Compare, the curves and the app can
+ask any of them the same things, and never whether it prunes:
+
+- ``algorithm``: the registered algorithm's name (its record names a step:
+  :func:`step_name`);
+- ``at(k)``: the state after ``k`` steps (``at()``: after the last one), an
+  :class:`AnyStep`: its ``step`` and ``encode(text)``;
+- ``vocab_size_at(k)``: how many tokens the vocabulary holds after ``k`` steps;
+- ``token_counts()``: how many tokens the training's corpus takes after each step, from
+  step 0 (zeros for a tokenizer file, which has no corpus);
+- ``explain(k)``: why step ``k`` did what it did (a merge's words and rivals, a round's
+  removed pieces and their costs); a ValueError for step 0 and for a file that holds no
+  training;
+- ``stop_message``: the size reached and why, in one sentence.
+
+:func:`last_step`, :func:`step_name`, :func:`vocab_sizes` and :func:`corpus_tokens` are
+read from those alone.
+
+>>> from bpeviz import Corpus, train
+>>> words = Corpus.from_text("hug pug hug pun bun hugs")
+>>> merges = train(words, algorithm="bpe", merges=5)
+>>> rounds = train(words, algorithm="unigram", vocab_size=12, variant="course")
+>>> [(step_name(t), last_step(t)) for t in (merges, rounds)]
+[('merge', 5), ('pruning round', 12)]
+>>> [t.vocab_size_at(last_step(t)) for t in (merges, rounds)]
+[13, 13]
+>>> [[tok.text for tok in t.at().encode("hugs")] for t in (merges, rounds)]
+[['hug', 's'], ['▁hug', 's']]
+>>> isinstance(merges, AnyTraining), isinstance(rounds, AnyTraining)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from bpeviz.algorithms import get as get_algorithm
+
+
+@runtime_checkable
+class AnyStep(Protocol):
+    """The state after some steps of a training: what ``training.at(k)`` gives
+    (a :class:`~bpeviz.core.snapshot.Snapshot`, a Unigram round, an opened model)."""
+
+    step: int
+
+    def encode(self, text: str) -> Sequence[Any]:
+        """The tokens of ``text`` (:class:`bpeviz.core.encoded.Token`: text, id, offsets,
+        bytes, unknown, partial) with this step's vocabulary."""
+        ...
+
+
+@runtime_checkable
+class AnyTraining(Protocol):
+    """What every training answers; see the module docstring."""
+
+    @property
+    def algorithm(self) -> str: ...
+
+    @property
+    def stop_message(self) -> str: ...
+
+    def at(self, step: int | None = None) -> AnyStep: ...
+
+    def vocab_size_at(self, step: int) -> int: ...
+
+    def token_counts(self) -> np.ndarray: ...
+
+    def explain(self, step: int) -> Any: ...
+
+
+def last_step(training: AnyTraining) -> int:
+    """The number of the last step: merges made, or pruning rounds (the final cut
+    included), 0 for a model file."""
+    return int(training.at().step)
+
+
+def step_name(training: AnyTraining) -> str:
+    """What one step is called, from the algorithm's record: "merge" or "pruning round"."""
+    return get_algorithm(training.algorithm).step
+
+
+def vocab_sizes(training: AnyTraining) -> np.ndarray:
+    """:meth:`~AnyTraining.vocab_size_at` every step, step 0 first (growing for merges,
+    shrinking for pruning rounds)."""
+    return np.fromiter((training.vocab_size_at(k) for k in range(last_step(training) + 1)),
+                       dtype=np.int64)
+
+
+def corpus_tokens(training: AnyTraining, step: int) -> int:
+    """How many tokens the training's corpus takes after ``step`` steps."""
+    return int(training.token_counts()[step])
+
+
+__all__ = ["AnyStep", "AnyTraining", "corpus_tokens", "last_step", "step_name",
+           "vocab_sizes"]
