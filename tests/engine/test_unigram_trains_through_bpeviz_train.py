@@ -131,3 +131,18 @@ def test_merging_algorithms_train_as_before():
     assert [(m.left, m.right, m.count) for m in t.merges] == [("e", "s", 9), ("es", "t", 9)]
     with pytest.raises(TypeError, match="given twice"):
         train(words, "unigram", algorithm="unigram", vocab_size=10)
+
+
+@pytest.mark.parametrize("settings", [
+    {"algorithm": "unigram", "vocab_size": None, "variant": "sentencepiece",
+     "shrinking_factor": None},
+    {"algorithm": "unigram", "vocab_size": 120, "variant": "sentencepiece",
+     "shrinking_factor": 0.9},
+    {"algorithm": "unigram", "vocab_size": None, "variant": "course", "seed_size": None},
+], ids=["planned", "sized", "course"])
+def test_the_apps_settings_train_through_train_as_through_train_corpus(settings):
+    """The app's Unigram settings (None: chosen for the corpus) go through ``train`` as
+    they go through ``train_corpus`` today."""
+    words = Corpus.from_text("hug pug hug pun bun hugs the huge pug puns " * 3)
+    rest = {k: v for k, v in settings.items() if k != "algorithm"}
+    assert train(words, **settings) == train_corpus(words, **rest)
