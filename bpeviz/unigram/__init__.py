@@ -12,10 +12,13 @@ rounds (step 0: the seed)::
     training.final.encode("any text")                         # Token(text, id, start, end, ...)
 
 ``variant="course"`` is the Hugging Face course's algorithm (chapter 6), exactly.
+``bpeviz.train(corpus, algorithm="unigram", vocab_size=..., variant=...)`` trains the
+same way on a corpus's words (:func:`bpeviz.unigram.corpus_words.train_keywords`), and a
+training answers what every training answers (:mod:`bpeviz.core.protocol`).
 Modules: :mod:`.lattice` (Viterbi, forward-backward, n-best, sampling), :mod:`.model`
 (a model and the step records), :mod:`.trainer` (SentencePiece), :mod:`.course`,
-:mod:`.spm` (open a SentencePiece ``.model``), :mod:`.hf_export` (``tokenizer.json``),
-:mod:`.metaspace` (the ``▁word`` pre-tokenizer).
+:mod:`.spm` (open a SentencePiece ``.model``), :mod:`.saved` (save and load a training),
+:mod:`.hf_export` (``tokenizer.json``), :mod:`.metaspace` (the ``▁word`` pre-tokenizer).
 """
 
 from __future__ import annotations
