@@ -48,7 +48,7 @@ class PairState:
         self.first_rule, self.min_freq = first_rule, min_frequency
         # the algorithm's score(pair count, left count, right count), or None: the count
         self.score = score
-        self.scored = score is not None
+        self._by_score = score is not None
         self.filtered = False  # a pair was passed over for min_frequency
         self.stop = "no_pairs"
         # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
@@ -81,7 +81,7 @@ class PairState:
                     where[p] = {w}
                     first[p] = (w, i)  # initial symbols are one unit each
         self.pc, self.where, self.first = pc, where, first
-        if self.scored:
+        if self._by_score:
             self.pairs_of: dict[int, set[tuple[int, int]]] = {}
             for w, word in enumerate(self.words):
                 c = self.counts[w]
@@ -95,7 +95,7 @@ class PairState:
 
     def _priority(self, p: tuple[int, int]) -> float:
         count = self.pc.get(p, 0)
-        if self.scored and count:
+        if self._by_score and count:
             return self.score(count, self.unit_count[p[0]], self.unit_count[p[1]])  # type: ignore[misc]
         return count
 
@@ -147,7 +147,7 @@ class PairState:
                     heapq.heapreplace(heap, (entry[0], true, p))
                     continue
             if count < min_freq:
-                if not self.scored:  # counts come out in order: nothing better is left
+                if not self._by_score:  # counts come out in order: nothing better is left
                     self.stop = "min_frequency"
                     return None
                 heapq.heappop(heap)  # its count may not rise again, but a new entry would
@@ -179,7 +179,7 @@ class PairState:
         grown: set[tuple[int, int]] = set()
         dropped: set[tuple[int, int]] = set()
         replaced = self._merge_words(a, b, t, step, grown, dropped)
-        if self.scored:  # scores rise when a unit count falls: every pair of a, b, t moves
+        if self._by_score:  # scores rise when a unit count falls: every pair of a, b, t moves
             uc = self.unit_count
             uc[a] -= replaced
             uc[b] -= replaced
