@@ -5,8 +5,6 @@ variant's trainer does not take are ValueErrors that name them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import bpeviz
@@ -14,8 +12,8 @@ from bench.data import corpus_text
 from bpeviz import Corpus, train
 from bpeviz.unigram import UnigramTraining, train_unigram
 from bpeviz.unigram.corpus_words import train_corpus, unigram_words
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 TOUR = (ROOT / "bpeviz" / "samples" / "multilingual_tour.txt").read_text(encoding="utf-8")
 
 

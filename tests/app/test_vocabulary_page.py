@@ -1,0 +1,48 @@
+"""The Vocabulary page: the token table at the step, the merge tree of a picked token
+(its list holds the newest tokens the table shows, a search reaches older ones), the
+strength chart and the downloads."""
+
+from __future__ import annotations
+
+from tests.support.app import body_with, html_text, ok, open_page
+from tests.support.trainings import reference
+
+
+def test_vocabulary_table_tree_and_downloads():
+    training = reference()
+    at = open_page("pages/4_Vocabulary.py", step=30)
+    ok(at)
+    table = at.dataframe[0].value
+    assert len(table) == training.vocab_size_at(30)
+    assert at.selectbox(key="w_tree_token").value == training.merges[29].token_id
+    tree = body_with(at, "bv-tree")
+    assert tree.count("<li>") >= 3  # a token and its two parts at least
+    assert any(c.value == "One bar per merge: the count of the pair it merged."
+               for c in at.caption)
+    labels = [b.label for b in at.get("download_button")]
+    assert "tokenizer.json" in labels and "training.json" in labels
+
+
+def test_the_merge_tree_list_holds_the_newest_tokens_the_table_shows():
+    """Past 500 merged tokens the tree's list holds the 500 newest the table shows (not
+    every token, which would travel to the browser on every step) and says so; a search
+    in the table reaches an older token, and the picked one stays a choice."""
+    training = reference(merges=700)
+    assert len(training.merges) == 700
+    at = open_page("pages/4_Vocabulary.py", merges=700, step=700)
+    box = at.selectbox(key="w_tree_token")
+    ids = [int(o.rsplit("(id ", 1)[1].rstrip(")")) for o in box.options]
+    assert box.value == training.merges[-1].token_id == ids[0]
+    assert ids == sorted(ids, reverse=True) and len(ids) == 500
+    assert any("500 newest merged tokens" in c.value for c in at.caption)
+    old = training.merges[9]  # made at step 10: far from the newest 500
+    assert old.token_id not in ids
+    at.text_input(key="vocab_search").set_value(old.token).run()
+    ok(at)
+    box = at.selectbox(key="w_tree_token")
+    ids = [int(o.rsplit("(id ", 1)[1].rstrip(")")) for o in box.options]
+    assert old.token_id in ids and len(ids) < 500
+    box.set_value(old.token_id).run()
+    ok(at)
+    assert at.selectbox(key="w_tree_token").value == old.token_id
+    assert html_text(at).count("<li>") >= 3

@@ -1,0 +1,98 @@
+"""The app under Streamlit's AppTest: open a page with settings preset, read what it
+shows.
+
+AppTest runs no JavaScript: it reads ``st.html`` bodies, Plotly specs and the data a page
+sends its stage component from the element protos (the browser tests in tests/browser/
+check the drawing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from streamlit.testing.v1 import AppTest
+
+from bpeviz.present.stage_data import expand_stage_merges
+from tests.support import APP
+
+PAGES = ["app.py", "pages/1_Explore.py", "pages/2_Tokenize.py", "pages/3_Compare.py",
+         "pages/4_Vocabulary.py"]
+ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
+HOSTILE = ('<script>alert(1)</script> <img src=x onerror=alert(1)> $x$ **bold** </span> '
+           '[link](javascript:alert(1)) :red[red] <b>b</b> & &amp;')
+
+
+def open_page(page: str = "app.py", **state) -> AppTest:
+    """An AppTest on ``page`` with session settings preset (as if chosen in the sidebar)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    if page != "app.py":
+        at.switch_page(page).run()
+    return ok(at)
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    return [el.proto.body for el in at.get("html")]
+
+
+def html_text(at: AppTest) -> str:
+    return "\n".join(html_bodies(at))
+
+
+def body_with(at: AppTest, marker: str) -> str:
+    """The first ``st.html`` body holding ``marker`` (a CSS class such as "bv-card")."""
+    return next(b for b in html_bodies(at) if marker in b)
+
+
+def plain(message: str) -> str:
+    """A message without the backslashes that keep Markdown from reading it."""
+    return re.sub(r"\\(.)", r"\1", message)
+
+
+def stage(at: AppTest, role: str) -> dict:
+    """The data the Explore page sends its stage component (``role``: "controls",
+    "card" or "words"); the browser draws the step bar, the card and the splits from it
+    (AppTest runs no JavaScript: tests/browser/test_stepping_in_the_browser.py checks the
+    drawing)."""
+    for el in at.get("bidi_component"):
+        data = json.loads(el.proto.json or "null")
+        if isinstance(data, dict) and data.get("role") == role:
+            return expand_stage_merges(data) if "mergeCols" in data else data
+    raise AssertionError(f"no stage component {role!r}")
+
+
+def shown_splits(at: AppTest) -> dict[int, list[int]]:
+    """Each word on the Explore page -> its token ids at the page's step, as the stage
+    component draws them (the tokens made at or before the step and not yet merged)."""
+    data = stage(at, "words")
+    k = data["step"]
+    return {index: [t for t, made, gone in zip(tokens, made_at, merged_at) if made <= k < gone]
+            for index, _, _, tokens, made_at, merged_at, *_ in data["words"]}
+
+
+def chart_spec(at: AppTest, key_part: str) -> dict:
+    for el in at.get("plotly_chart"):
+        if key_part in el.proto.id:
+            return json.loads(el.proto.spec)
+    raise AssertionError(f"no chart with key {key_part!r}")
+
+
+def unigram_app(page: str = "app.py", **state) -> AppTest:
+    """The app with Unigram chosen in the sidebar's Algorithm box, then on ``page``."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in state.items():
+        at.session_state[key] = value
+    ok(at.run())
+    ok(at.selectbox(key="w_algo").set_value("unigram").run())
+    if page != "app.py":
+        ok(at.switch_page(page).run())
+    return at
