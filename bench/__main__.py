@@ -1,4 +1,5 @@
-"""bpeviz benchmarks (issue 5), side by side with the reference implementations.
+"""bpeviz benchmarks, side by side with the reference implementations (results:
+bench/RESULTS.md).
 
     python setup.py build_ext --inplace    # the compiled merge loop (else: pure Python)
     python -m bench                        # everything, 3 repeats, 1/5/20 MB (~5 min)

@@ -1,4 +1,4 @@
-"""Benchmarks for issue 11 (Compare in lockstep): replaying merges on another text, and
+"""Benchmarks for Compare in lockstep: replaying merges on another text, and
 what Compare computes per position and per curve.
 
     python -m bench.compare            # 30,000 byte-level merges trained on 5 MB

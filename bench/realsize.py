@@ -1,4 +1,4 @@
-"""Benchmarks for the live explorer at real size (issue 11): 50,000 merges, 10 MB of text.
+"""Benchmarks for the live explorer at real size: 50,000 merges, 10 MB of text.
 
     python -m bench.realsize            # everything (about 5 minutes on 2 cores)
     python -m bench.realsize --quick    # fewer repeats and page moves
