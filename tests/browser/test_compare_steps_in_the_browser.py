@@ -146,7 +146,7 @@ def test_keys_move_by_vocabulary_size_each_configuration_at_its_own_step(page, s
 
 
 def test_unigram_beside_bpe_steps_by_vocabulary_size_in_the_browser(page, server):
-    from tests.test_compare_unigram_app import unigram_reference
+    from tests.support.trainings import unigram_reference
 
     text = open_compare(page, server, "c2_algo=unigram&c2_vocab=400&cmp_vocab=500")
     bpe, uni = reference("bpe"), unigram_reference(400)
@@ -241,7 +241,7 @@ def test_the_curves_dots_follow_the_settled_position(page, server):
 
 
 def test_play_on_compare_runs_at_the_set_rate_and_space_pauses(page, server):
-    from tests.test_browser_stage import play_rate
+    from tests.support.browser import play_rate
 
     trainings = [reference(a) for a in ("bpe", "bbpe")]
     text = open_compare(page, server, "cmp_step=0")

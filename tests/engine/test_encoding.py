@@ -280,7 +280,7 @@ def test_heap_and_scan_merge_loops_agree():
 
 def test_a_very_long_word_encodes_quickly_and_exactly():
     """A word of 10,000 characters (merged with a heap past _HEAP_FROM symbols) is cut as
-    the merges applied one after the other, in order, cut it (tests.reference)."""
+    the merges applied one after the other, in order, cut it (tests.support.reference)."""
     rng = random.Random(11)
     lines = ["".join(rng.choice("aab c") for _ in range(60)) for _ in range(30)]
     training = train(Corpus.from_text("\n".join(lines), "none"), "bpe", merges=60)

@@ -50,7 +50,8 @@ def test_more_characters_than_asked_is_said_where_sentencepiece_refuses():
 
 
 def test_a_size_chosen_for_the_corpus_says_chosen_and_the_app_does_not_warn():
-    from tests.test_app_unigram import ok, sample_training, unigram_app
+    from tests.support.app import ok, unigram_app
+    from tests.support.trainings import sample_training
 
     training = sample_training(sample="hug")  # the plan goes under the characters
     assert training.size_is_chosen and training.stop_reason == "characters"
@@ -78,7 +79,8 @@ def test_the_course_variant_says_when_its_seed_is_smaller_than_asked():
 
 def test_the_app_shows_the_message_above_the_round_bar():
     from bpeviz.present.render import md_escape
-    from tests.test_app_unigram import ok, sample_training, unigram_app
+    from tests.support.app import ok, unigram_app
+    from tests.support.trainings import sample_training
 
     expected = sample_training(vocab=1000, sample="hug").stop_message
     assert expected.startswith("Only ")
