@@ -13,12 +13,13 @@ comparing names, so an algorithm's facts live in its own module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from bpeviz.text.display import display
+from bpeviz.text.display import bytes_to_gpt2, display, gpt2_to_bytes
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
 #: what a word starts as: its characters, or the bytes of its UTF-8 encoding
@@ -32,6 +33,8 @@ STEP_KINDS = ("merge", "prune")
 #: (WordPiece), which the compiled merge loop also computes itself; or any other formula,
 #: the record's ``score``, which the Python merge loop calls (same results, slower)
 SCORE_KINDS = ("count", "count_over_parts", "custom")
+#: a byte-level vocabulary's first 256 symbols, byte 0 first
+_ALL_BYTES = tuple(bytes((b,)) for b in range(256))
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,15 @@ class Algorithm:
     pretokenizer: str = "whitespace"
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
     encoder: str = "merges"
+    #: how encoding cuts one word, when not the built-in way of :attr:`encoder` over
+    #: :attr:`units`: a :class:`bpeviz.core.encoding.WordCoder`; None for the built-in one
+    #: (:func:`bpeviz.core.encoding.coder_of` chooses)
+    coder: Any = None
     #: the export formats that hold it exactly (see :data:`bpeviz.formats.FORMATS`)
     export_formats: tuple[str, ...] = ("hf", "training")
+    #: what a Hugging Face tokenizer.json holds it as: "BPE", "byte-level BPE" (a BPE
+    #: model between ByteLevel pre-tokenizer and decoder), "WordPiece" or "Unigram"
+    hf_model: str = "BPE"
     #: what one step of a training is, in words a newcomer reads ("merge")
     step: str = "merge"
     #: a short name for tight places (the Learn page's switch: "BPE"); the label if empty
@@ -81,6 +91,9 @@ class Algorithm:
     lesson_order: int = 100
     #: "merge" (a step adds one token) or "prune" (a step removes pieces: Unigram)
     step_kind: str = "merge"
+    #: the function that trains it when the merge loop does not, as messages name it
+    #: ("bpeviz.unigram.train_unigram"); "" for the merge loop
+    trainer: str = ""
     #: how a training's length is given: ("merges", "vocab") or only ("vocab",)
     sizes: tuple[str, ...] = ("merges", "vocab")
 
@@ -154,6 +167,94 @@ class Algorithm:
             else:
                 symbols.append(marker)
         return symbols
+
+    @property
+    def base_symbols(self) -> tuple[Symbol, ...]:
+        """The symbols every vocabulary of it starts with, ids 0 up, whatever the corpus:
+        the 256 bytes; none when its alphabet is the corpus's characters.
+
+        >>> from bpeviz.algorithms import get
+        >>> len(get("bbpe").base_symbols), get("bpe").base_symbols
+        (256, ())
+        """
+        return _ALL_BYTES if self.byte_level else ()
+
+    def check_base_symbols(self, vocab: Container[Symbol], source: str) -> None:
+        """Raise ValueError, naming ``source``, when ``vocab`` lacks one of
+        :attr:`base_symbols` (an imported byte-level vocabulary must hold every byte)."""
+        missing = [s for s in self.base_symbols if s not in vocab]
+        if missing:
+            raise ValueError(f"{source} is byte-level but its vocabulary lacks {len(missing)} "
+                             f"of the 256 bytes (the first: 0x{missing[0][0]:02X})")
+
+    def check_special_tokens(self, tokens: Sequence[str]) -> None:
+        """Raise ValueError unless a training of it may start its vocabulary with
+        ``tokens``: the ids of :attr:`base_symbols` come first, so then it takes none."""
+        if tokens and self.base_symbols:
+            raise ValueError("byte-level BPE keeps ids 0-255 for the bytes; it takes no "
+                             "special tokens")
+
+    def unit_codes(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The units the words start as, as numbers (code points, or byte values: uint32),
+        every word's in a row, and how many each word has (int64): the units of
+        :meth:`initial_symbols` for many words at once, before any prefix or marker.
+
+        >>> from bpeviz.algorithms import get
+        >>> [a.tolist() for a in get("bbpe").unit_codes(["hé", "a"])]
+        [[104, 195, 169, 97], [3, 1]]
+        >>> [a.tolist() for a in get("bpe").unit_codes(["hé", "a"])]
+        [[104, 233, 97], [2, 1]]
+        """
+        if self.byte_level:
+            data = [utf8_bytes(w) for w in words]
+            lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+            return np.frombuffer(b"".join(data), dtype=np.uint8).astype(np.uint32), lengths
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        text = "".join(words).encode("utf-32-le", "surrogatepass")
+        return np.frombuffer(text, dtype=np.uint32), lengths
+
+    def initial_sizes(self, words: Sequence[str], marker: str | None = None,
+                      marker_style: str = "separate") -> np.ndarray:
+        """How many symbols each word starts as, ``len(initial_symbols(word, marker,
+        marker_style))``, without making them (int64).
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bpe").initial_sizes(["low", ""], "</w>").tolist()
+        [4, 1]
+        >>> get("bbpe").initial_sizes(["é"]).tolist()
+        [2]
+        """
+        if self.byte_level:
+            return np.fromiter((len(utf8_bytes(w)) for w in words), np.int64, len(words))
+        sizes = np.fromiter(map(len, words), np.int64, len(words))
+        if marker and not self.continuing_prefix:  # glued to the last symbol, if there is one
+            sizes += 1 if marker_style != "glued" else sizes == 0
+        return sizes
+
+    def symbol_to_json(self, symbol: Symbol, spelling: str = "hex") -> str:
+        """How a file writes one of its symbols: characters as themselves; bytes in hex
+        (bpeviz's training files) or, ``spelling="gpt2"``, in GPT-2's byte characters
+        (vocab.json, merges.txt, tokenizer.json).
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bbpe").symbol_to_json(b" \\xc3"), get("bbpe").symbol_to_json(b" a", "gpt2")
+        ('20c3', 'Ġa')
+        """
+        if not self.byte_level:
+            return symbol  # type: ignore[return-value]
+        return bytes_to_gpt2(symbol) if spelling == "gpt2" else symbol.hex()  # type: ignore[arg-type,union-attr]
+
+    def symbol_from_json(self, value: str, spelling: str = "hex") -> Symbol:
+        """The symbol a file's ``value`` spells (:meth:`symbol_to_json` undone); ValueError
+        when it spells none.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bbpe").symbol_from_json("Ġa", "gpt2"), get("bpe").symbol_from_json("20c3")
+        (b' a', '20c3')
+        """
+        if not self.byte_level:
+            return value
+        return gpt2_to_bytes(value) if spelling == "gpt2" else bytes.fromhex(value)
 
     def join(self, left: Symbol, right: Symbol) -> Symbol:
         """The token a merge of ``left`` and ``right`` creates."""

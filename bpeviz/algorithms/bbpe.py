@@ -15,6 +15,7 @@ BBPE = Algorithm(
     pretokenizer="gpt2",
     encoder="merges",
     export_formats=("hf", "tiktoken", "gpt2", "training"),
+    hf_model="byte-level BPE",
     lesson_sample="seed003",
     lesson_order=3,
 )

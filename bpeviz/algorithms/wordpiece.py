@@ -37,6 +37,7 @@ WORDPIECE = Algorithm(
     pretokenizer="whitespace",
     encoder="longest_match",
     export_formats=("hf", "vocab", "training"),
+    hf_model="WordPiece",
     lesson_sample="hug",
     lesson_order=2,
 )

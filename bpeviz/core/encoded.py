@@ -66,7 +66,7 @@ class Encoding(Sequence[Token]):
     def __init__(self, encoder: _Encoder, text: str, ids: list[int],
                  columns: _Columns | Callable[[], _Columns]) -> None:
         self._encoder = encoder
-        self._text = text  # the input: a BPE or WordPiece token's bytes are the text it covers
+        self._text = text  # the input: a token's bytes may be the text it covers
         self.ids = ids
         self._columns = columns  # NumPy columns, or a function that computes them
         self._starts: list[int] | None = None
@@ -105,11 +105,7 @@ class Encoding(Sequence[Token]):
               flags: Sequence[int] | None) -> Iterator[Token]:
         enc = self._encoder
         texts, unk_text = enc.texts, enc.unk_text
-        if enc.byte_level:
-            raws: Iterator[bytes] = map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
-        else:
-            text = self._text
-            raws = (text[s:e].encode("utf-8", "surrogatepass") for s, e in zip(starts, ends))
+        raws = enc.coder.token_bytes(enc, self._text, ids, starts, ends)
         if flags is None:
             for i, s, e, raw in zip(ids, starts, ends, raws):
                 yield Token(texts[i], i, s, e, raw)

@@ -1,14 +1,22 @@
 """Encoding text with the vocabulary of a snapshot: any text, cut into the tokens of step k.
 
 The text is pre-tokenized as the corpus was (``"counts"`` corpora split on whitespace),
-then every word is cut on its own:
+then every word is cut on its own, by the :class:`WordCoder` the algorithm's record
+chooses (:func:`coder_of`: the record's own ``coder``, else the built-in one of its
+``encoder`` over its ``units``):
 
-- **BPE / BBPE**: the word starts as its initial symbols (characters plus the end-of-word
-  marker, or UTF-8 bytes); the leftmost occurrence of the present pair with the lowest
-  merge rank (among the first k merges) is merged, again and again, until no learned pair
-  is left. This is Hugging Face's ``BPE`` model and seed 004's ``encode``.
-- **WordPiece**: greedy longest match from the left, ``##`` on every piece after the
-  first, as BERT and Hugging Face's ``WordPiece`` model do.
+- **merges** (BPE: :class:`MergeCoder`; BBPE: :class:`ByteMergeCoder`): the word starts
+  as its initial symbols (characters plus the end-of-word marker, or UTF-8 bytes); the
+  leftmost occurrence of the present pair with the lowest merge rank (among the first k
+  merges) is merged, again and again, until no learned pair is left. This is Hugging
+  Face's ``BPE`` model and seed 004's ``encode``.
+- **longest match** (WordPiece: :class:`LongestMatchCoder`): greedy longest match from the
+  left, ``##`` on every piece after the first, as BERT and Hugging Face's ``WordPiece``
+  model do.
+
+The encoder, the trace (:mod:`bpeviz.core.trace`), the replay on another corpus
+(:mod:`bpeviz.core.recount`) and the token records (:mod:`bpeviz.core.encoded`) call the
+coder; none of them asks which algorithm it is.
 
 Byte-level BPE reads a word as UTF-8 bytes. A Python string may hold surrogate code
 points (U+D800-U+DFFF, halves of UTF-16 pairs), which UTF-8 cannot encode; bpeviz reads
@@ -47,7 +55,7 @@ stays the reference: the tests check both paths give the same tokens.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import cache
 from itertools import accumulate, chain
 from operator import itemgetter
@@ -66,7 +74,9 @@ from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
+    from bpeviz.algorithms import Algorithm
     from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.trace import Trace
     from bpeviz.core.training import Training
 
 #: Words longer than this many characters are one [UNK] in WordPiece (as BERT and HF).
@@ -166,6 +176,12 @@ _COMPILED_GPT2 = (
 class _Encoder:
     """Encodes and decodes with the vocabulary and merges of one step of a training."""
 
+    # tables a coder's setup builds: ByteMergeCoder's id of every byte, LongestMatchCoder's
+    # longest token and every start of a token
+    byte_ids: list[int]
+    longest: int
+    prefixes: set[str]
+
     def __init__(self, training: Training, step: int, engine: str | None = None) -> None:
         if not 0 <= step <= len(training.merges):
             raise ValueError(f"step must be between 0 and {len(training.merges)}, got {step}")
@@ -174,8 +190,8 @@ class _Encoder:
         self.step = step
         self.algorithm = options.algorithm
         alg = self.alg = get_algorithm(options.algorithm)
-        # what the record says, read on every word: bytes or characters, merges or longest match
-        self.byte_level, self.longest_match = alg.byte_level, alg.longest_match
+        # how a word is cut, the record's choice, asked once: every word goes to it
+        self.coder = coder_of(alg)
         self.prefix = alg.continuing_prefix
         self.marker = options.marker
         self.marker_style = options.marker_style
@@ -195,27 +211,20 @@ class _Encoder:
         self.ranks: dict[tuple[int, int], tuple[int, int]] = {}
         for merge in training.merges[:step]:
             self.ranks.setdefault((merge.left_id, merge.right_id), (merge.step, merge.token_id))
-        if self.byte_level:
-            self.byte_ids = [self.ids.get(bytes((b,)), -1) for b in range(256)]
-            self.texts = {i: readable(vocab[i]) for i in self.known}  # type: ignore[arg-type]
-        else:
-            self.texts = {i: vocab[i] for i in self.known}  # type: ignore[misc]
-        if self.longest_match:
-            self.longest = max((len(vocab[i]) for i in self.known), default=0)
-            # every start of every token (the tokens too), for the longest-match search
-            self.prefixes = {s[:k] for s in self.ids for k in range(1, len(s) + 1)}
+        self.coder.setup(self)
+        self.texts: dict[int, str] = self.coder.texts(self)
         self.cache: dict[str, _Entry] = {}
         # the compiled path (engine "compiled", the default when bpeviz.engine._merge is built)
         self._merge: Callable[[list[int], list[int], list[int]],
                               tuple[list[int], list[int], list[int]]] = self._merge_python
-        self._coder: Any = None
+        self._native: Any = None  # the compiled Coder: cuts texts into words, caches them
         compiled = compiled_module(engine)
         if compiled is not None:
             self._init_compiled(compiled, training.merges[:step])
 
     def _init_compiled(self, compiled: Any, merges: Sequence[Any]) -> None:
         ranks = None
-        if not self.longest_match:
+        if self.coder.by_ranks:
             columns = np.array([(m.left_id, m.right_id, m.step, m.token_id) for m in merges],
                                dtype=np.int32).reshape(-1, 4).T
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
@@ -223,10 +232,10 @@ class _Encoder:
         split = _COMPILED_SPLITS.get(self.pretokenizer)  # "metaspace": the Python path
         if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
-        native = self.byte_level and -1 not in self.byte_ids
-        self._coder = compiled.Coder(
-            split, _char_classes(), ranks if native else None,
-            np.array(self.byte_ids, dtype=np.int32) if native else None,
+        table = self.coder.byte_table(self) if ranks is not None else None
+        self._native = compiled.Coder(
+            split, _char_classes(), None if table is None else ranks,
+            None if table is None else np.array(table, dtype=np.int32),
             tuple(range(len(self.vocab))), _WORD_CACHE_SIZE)
 
     def _merge_python(self, ids: list[int], starts: list[int],
@@ -235,8 +244,8 @@ class _Encoder:
 
     # -- whole texts ----------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:
-        if self._coder is not None:
-            ids, starts, ends, flags = self._coder.encode(text, self._encode_word, True)
+        if self._native is not None:
+            ids, starts, ends, flags = self._native.encode(text, self._encode_word, True)
             columns = (np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64),
                        None if flags is None else np.frombuffer(flags, dtype=np.uint8))
             return Encoding(self, text, ids, columns)
@@ -246,8 +255,8 @@ class _Encoder:
         return Encoding(self, text, ids, lambda: _flat_columns(entries, offsets, len(ids)))
 
     def encode_ids(self, text: str) -> list[int]:
-        if self._coder is not None:
-            return self._coder.encode(text, self._encode_word, False)[0]  # type: ignore[no-any-return]
+        if self._native is not None:
+            return self._native.encode(text, self._encode_word, False)[0]  # type: ignore[no-any-return]
         words, _ = split_words(text, self.pretokenizer)
         return list(chain.from_iterable(map(_IDS, self._entries(words))))
 
@@ -264,96 +273,26 @@ class _Encoder:
 
     def word(self, word: str) -> list[tuple[int, int, int]]:
         """``(id, start, end)`` of each token of one pre-tokenized word (offsets in it)."""
-        if self._coder is not None:
-            entry = self._coder.word(word, self._encode_word)
+        if self._native is not None:
+            entry = self._native.word(word, self._encode_word)
         else:
             entry = self.cache.get(word) or self._encode_word(word)
         return list(zip(entry[0], entry[1], entry[2]))
 
     def _encode_word(self, word: str) -> _Entry:
-        if self.longest_match:
-            pieces = self._wordpiece(word)
-        elif self.byte_level:
-            pieces = self._bbpe(word)
-        else:
-            pieces = self._bpe(word)
+        pieces = self.coder.cut(self, word)
         return tuple(zip(*pieces)) if pieces else ((), (), (), ())  # type: ignore[return-value]
 
-    # -- one word -------------------------------------------------------------------------
-    def _bpe(self, word: str) -> tuple[_Piece, ...]:
-        symbols = self.alg.initial_symbols(word, self.marker, self.marker_style)
-        n = len(word)
-        ids = [self.ids.get(s, -1) for s in symbols]
-        starts = list(range(len(symbols)))
-        ends = [i + 1 for i in starts]
-        if len(symbols) > n:  # a separate marker: after the last character, no width
-            starts[-1] = ends[-1] = n
-        ids, starts, ends = self._merge(ids, starts, ends)
-        unk_id = self.unk_id
-        return tuple((unk_id, s, e, _UNK) if i < 0 else (i, s, e, 0)
-                     for i, s, e in zip(ids, starts, ends))
+    def cut(self, word: str) -> tuple[_Piece, ...]:
+        """The pieces of one pre-tokenized word, as the record's coder cuts it with this
+        encoder's tables and merge function (not cached)."""
+        return self.coder.cut(self, word)
 
-    def _bbpe(self, word: str) -> tuple[_Piece, ...]:
-        data = utf8_bytes(word)  # surrogates as tiktoken reads them (see the module doc)
-        byte_ids = self.byte_ids
-        ids = [byte_ids[b] for b in data]
-        if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it
-            raise ValueError("this byte-level vocabulary lacks some of the 256 bytes")
-        # char_at[b]: the character byte b belongs to (a surrogate pair's bytes: its first)
-        char_at: list[int] = []
-        n, c = len(word), 0
-        while c < n:
-            ch = word[c]
-            if "\ud800" <= ch < "\udc00" and c + 1 < n and "\udc00" <= word[c + 1] <= "\udfff":
-                char_at.extend((c, c, c, c))  # one 4-byte character from two code points
-                c += 2
-                continue
-            char_at.extend([c] * len(ch.encode("utf-8", "surrogatepass")))
-            c += 1
-        char_at.append(n)
-        starts = list(range(len(data)))
-        ends = [b + 1 for b in starts]
-        ids, starts, ends = self._merge(ids, starts, ends)
-        pieces = []
-        for i, bs, be in zip(ids, starts, ends):
-            cs, last, k = char_at[bs], char_at[be - 1], be
-            while char_at[k] == last:  # to the start of the next character (char_at[-1] = n)
-                k += 1
-            ce = char_at[k]
-            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != last
-            pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
-        return tuple(pieces)
-
-    def _wordpiece(self, word: str) -> tuple[_Piece, ...]:
-        n = len(word)
-        if n > MAX_WORDPIECE_CHARS:
-            return ((self.unk_id, 0, n, _UNK),)
-        ids, prefixes = self.ids, self.prefixes
-        pieces = []
-        start = 0
-        while start < n:
-            # longest_match(), inlined: a call per piece costs WordPiece encoding ~15%
-            head = self.prefix if start else ""
-            found = -1
-            end = start
-            last = min(n, start + self.longest)
-            while end < last:
-                end += 1
-                piece = head + word[start:end]
-                if piece not in prefixes:
-                    break
-                i = ids.get(piece)
-                if i is not None:
-                    found, found_end = i, end
-            if found < 0:
-                return ((self.unk_id, 0, n, _UNK),)
-            pieces.append((found, start, found_end, 0))
-            start = found_end
-        return tuple(pieces)
+    # the names bpeviz.present.text_history cuts a word with
+    _bpe = _bbpe = cut
 
     # -- decoding -------------------------------------------------------------------------
     def decode(self, ids: Sequence[int]) -> str:
-        vocab = self.vocab
         checked = []
         for i in ids:
             try:
@@ -364,30 +303,7 @@ class _Encoder:
                 raise ValueError(f"{i!r} is not a token id at step {self.step} "
                                  f"(ids go from 0 to {len(self.known) - 1})")
             checked.append(i)
-        ids = checked
-        if self.byte_level:
-            data = b"".join(vocab[i] if i >= 0 else b"" for i in ids)  # type: ignore[misc]
-            try:
-                text = data.decode("utf-8", "surrogatepass")
-            except UnicodeDecodeError:
-                text = data.decode("utf-8", "replace")
-            return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
-        tokens = [vocab[i] if i >= 0 else self.unk_text for i in ids]
-        spaced = self.pretokenizer in _SPACE_DROPPING
-        if self.longest_match:
-            out: list[str] = []
-            for token in tokens:
-                if self.prefix and token.startswith(self.prefix) and out:  # type: ignore[union-attr]
-                    out.append(token[len(self.prefix) :])
-                else:
-                    if out and spaced:
-                        out.append(" ")
-                    out.append(token)  # type: ignore[arg-type]
-            text = "".join(out)
-            return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
-        text = "".join(tokens)  # type: ignore[arg-type]
-        if self.marker:
-            text = text.replace(self.marker, " " if spaced else "")
+        text = self.coder.decode(self, checked, self.pretokenizer in _SPACE_DROPPING)
         return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
 
 
@@ -428,6 +344,262 @@ def longest_match(word: str, start: int, head: str, prefixes: Container[str],
         if i is not None and (known is None or known(i)):
             found, found_end = i, end
     return found, found_end
+
+
+# -- how one word is cut: the coders a record chooses ------------------------------------
+class WordCoder:
+    """How encoding cuts one word, for the algorithms whose record chooses it: the encoder
+    (:class:`_Encoder`, passed to every method as ``enc``: its vocabulary tables, merge
+    function and unknown token), the trace, the replay on another corpus and the token
+    records call these methods and nothing else of the algorithm.
+
+    A new way of encoding is a subclass of one of the coders below, set on a record
+    (``Algorithm(..., coder=MyCoder())``); nothing else changes.
+    """
+
+    #: whether the merges' ranks cut a word (``enc._merge`` applies them, the compiled
+    #: rank table is built, BPE-dropout can leave merges out); else the vocabulary alone
+    by_ranks = True
+
+    def setup(self, enc: _Encoder) -> None:
+        """Build the tables this coder reads on every word and keep them on ``enc``."""
+
+    def texts(self, enc: _Encoder) -> dict[int, str]:
+        """Every known token's text, as :attr:`Token.text <bpeviz.core.encoded.Token>`
+        shows it: its vocabulary entry."""
+        vocab = enc.vocab
+        return {i: vocab[i] for i in enc.known}  # type: ignore[misc]
+
+    def byte_table(self, enc: _Encoder) -> list[int] | None:
+        """Every byte's id, when the compiled encoder may merge the bytes of a word itself
+        (with the merges' ranks); None: it hands every word to :meth:`cut`."""
+        return None
+
+    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+        """``(id, start, end, flags)`` of every piece of ``word`` (offsets in characters)."""
+        raise NotImplementedError
+
+    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+        """How :meth:`cut` reaches the word's pieces, step by step (:mod:`bpeviz.core.trace`)."""
+        raise NotImplementedError
+
+    def token_bytes(self, enc: _Encoder, text: str, ids: Sequence[int],
+                    starts: Sequence[int], ends: Sequence[int]) -> Iterator[bytes]:
+        """Every token's bytes: the UTF-8 of the input it covers."""
+        return (text[s:e].encode("utf-8", "surrogatepass") for s, e in zip(starts, ends))
+
+    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+        """The text of checked token ids (-1: the unknown token); ``spaced``: the
+        pre-tokenizer dropped the whitespace between words."""
+        raise NotImplementedError
+
+    def with_unknown(self, ids: list[int], unk_id: int) -> list[int]:
+        """A word's initial ids, where the vocabulary lacks a symbol (-1), as encoding has
+        them: the unknown token in place of each such symbol."""
+        return [unk_id if i < 0 else i for i in ids]
+
+    def check_replay(self, training: Training) -> None:
+        """Raise ValueError when replaying ``training``'s merges on a corpus cannot show
+        how it cuts words (:func:`bpeviz.core.recount.replay_on`)."""
+
+
+class MergeCoder(WordCoder):
+    """The record's initial symbols, merged by rank (leftmost lowest rank first); a symbol
+    the vocabulary lacks is one unknown token (BPE)."""
+
+    def initial(self, enc: _Encoder, word: str) -> tuple[list[Symbol], list[int]]:
+        """The word's initial symbols and their ids (-1: not in the vocabulary)."""
+        symbols = enc.alg.initial_symbols(word, enc.marker, enc.marker_style)
+        ids = enc.ids
+        return symbols, [ids.get(s, -1) for s in symbols]
+
+    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+        symbols, ids = self.initial(enc, word)
+        n = len(word)
+        starts = list(range(len(symbols)))
+        ends = [i + 1 for i in starts]
+        if len(symbols) > n:  # a separate marker: after the last character, no width
+            starts[-1] = ends[-1] = n
+        ids, starts, ends = enc._merge(ids, starts, ends)
+        unk_id = enc.unk_id
+        return tuple((unk_id, s, e, _UNK) if i < 0 else (i, s, e, 0)
+                     for i, s, e in zip(ids, starts, ends))
+
+    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+        from bpeviz.core.trace import merge_trace
+
+        symbols, ids = self.initial(enc, word)
+        return merge_trace(snapshot, enc, word, symbols, ids)
+
+    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+        vocab, unk_text = enc.vocab, enc.unk_text
+        text = "".join([vocab[i] if i >= 0 else unk_text for i in ids])  # type: ignore[misc]
+        if enc.marker:
+            text = text.replace(enc.marker, " " if spaced else "")
+        return text
+
+
+class ByteMergeCoder(MergeCoder):
+    """:class:`MergeCoder` over the word's UTF-8 bytes (byte-level BPE): a token that holds
+    part of a character points at the whole character (flag ``_PARTIAL``), its bytes are
+    its vocabulary entry, and the compiled encoder merges bytes itself."""
+
+    def setup(self, enc: _Encoder) -> None:
+        enc.byte_ids = [enc.ids.get(bytes((b,)), -1) for b in range(256)]
+
+    def texts(self, enc: _Encoder) -> dict[int, str]:
+        vocab = enc.vocab
+        return {i: readable(vocab[i]) for i in enc.known}  # type: ignore[arg-type]
+
+    def byte_table(self, enc: _Encoder) -> list[int] | None:
+        return None if -1 in enc.byte_ids else enc.byte_ids
+
+    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+        data = utf8_bytes(word)  # surrogates as tiktoken reads them (see the module doc)
+        byte_ids = enc.byte_ids
+        ids = [byte_ids[b] for b in data]
+        if -1 in ids:  # only an imported vocabulary can lack a byte; imports check it
+            raise ValueError("this byte-level vocabulary lacks some of the 256 bytes")
+        # char_at[b]: the character byte b belongs to (a surrogate pair's bytes: its first)
+        char_at: list[int] = []
+        n, c = len(word), 0
+        while c < n:
+            ch = word[c]
+            if "\ud800" <= ch < "\udc00" and c + 1 < n and "\udc00" <= word[c + 1] <= "\udfff":
+                char_at.extend((c, c, c, c))  # one 4-byte character from two code points
+                c += 2
+                continue
+            char_at.extend([c] * len(ch.encode("utf-8", "surrogatepass")))
+            c += 1
+        char_at.append(n)
+        starts = list(range(len(data)))
+        ends = [b + 1 for b in starts]
+        ids, starts, ends = enc._merge(ids, starts, ends)
+        pieces = []
+        for i, bs, be in zip(ids, starts, ends):
+            cs, last, k = char_at[bs], char_at[be - 1], be
+            while char_at[k] == last:  # to the start of the next character (char_at[-1] = n)
+                k += 1
+            ce = char_at[k]
+            whole = (bs == 0 or char_at[bs - 1] != cs) and char_at[be] != last
+            pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
+        return tuple(pieces)
+
+    def token_bytes(self, enc: _Encoder, text: str, ids: Sequence[int],
+                    starts: Sequence[int], ends: Sequence[int]) -> Iterator[bytes]:
+        return map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
+
+    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+        vocab = enc.vocab
+        data = b"".join([vocab[i] if i >= 0 else b"" for i in ids])  # type: ignore[misc]
+        try:
+            return data.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return data.decode("utf-8", "replace")
+
+
+class LongestMatchCoder(WordCoder):
+    """The longest piece in the vocabulary from the left, the record's continuing prefix
+    (``##``) on every piece after the first; a word that cannot be matched, or longer
+    than ``max_chars`` characters, is one unknown token (WordPiece)."""
+
+    by_ranks = False
+
+    def __init__(self, max_chars: int = MAX_WORDPIECE_CHARS) -> None:
+        self.max_chars = max_chars
+
+    def setup(self, enc: _Encoder) -> None:
+        vocab = enc.vocab
+        enc.longest = max((len(vocab[i]) for i in enc.known), default=0)
+        # every start of every token (the tokens too), for the longest-match search
+        enc.prefixes = {s[:k] for s in enc.ids for k in range(1, len(s) + 1)}  # type: ignore[misc]
+
+    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+        n = len(word)
+        if n > self.max_chars:
+            return ((enc.unk_id, 0, n, _UNK),)
+        ids, prefixes, prefix, longest = enc.ids, enc.prefixes, enc.prefix, enc.longest
+        pieces = []
+        start = 0
+        while start < n:
+            # longest_match(), inlined: a call per piece costs WordPiece encoding ~15%
+            head = prefix if start else ""
+            found = -1
+            end = start
+            last = min(n, start + longest)
+            while end < last:
+                end += 1
+                piece = head + word[start:end]
+                if piece not in prefixes:
+                    break
+                i = ids.get(piece)
+                if i is not None:
+                    found, found_end = i, end
+            if found < 0:
+                return ((enc.unk_id, 0, n, _UNK),)
+            pieces.append((found, start, found_end, 0))
+            start = found_end
+        return tuple(pieces)
+
+    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+        from bpeviz.core.trace import longest_match_trace
+
+        return longest_match_trace(snapshot, enc, word, self.max_chars)
+
+    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+        vocab, unk_text, prefix = enc.vocab, enc.unk_text, enc.prefix
+        out: list[str] = []
+        for i in ids:
+            token = vocab[i] if i >= 0 else unk_text
+            if prefix and token.startswith(prefix) and out:  # type: ignore[union-attr]
+                out.append(token[len(prefix) :])  # type: ignore[arg-type]
+            else:
+                if out and spaced:
+                    out.append(" ")
+                out.append(token)  # type: ignore[arg-type]
+        return "".join(out)
+
+    def with_unknown(self, ids: list[int], unk_id: int) -> list[int]:
+        return [unk_id]  # a word it cannot match is one unknown token
+
+    def check_replay(self, training: Training) -> None:
+        if training.merges:
+            return
+        alg = get_algorithm(training.algorithm)
+        prefix, specials = alg.continuing_prefix, training.options.special_tokens
+        made = [t for t in training.vocab[: training.n_base] if t not in specials
+                and isinstance(t, str) and len(t.removeprefix(prefix)) > 1]
+        if made:
+            raise ValueError(
+                f"this {alg.label} vocabulary lists {len(made):,} tokens longer than one "
+                f"character (such as {made[0]!r}) but no merges, so there is nothing to "
+                f"replay: {alg.label} cuts words by longest match, which encoding shows "
+                "(Tokenize, Compare)")
+
+
+#: the built-in coders, by the record's (encoder, units)
+_BUILT_IN: dict[tuple[str, str], WordCoder] = {
+    ("merges", "characters"): MergeCoder(),
+    ("merges", "bytes"): ByteMergeCoder(),
+    ("longest_match", "characters"): LongestMatchCoder(),
+}
+
+
+def coder_of(alg: Algorithm) -> WordCoder:
+    """The coder that cuts words for ``alg``: the record's own (``Algorithm.coder``), else
+    the built-in one of its ``encoder`` over its ``units``.
+
+    >>> from bpeviz.algorithms import get
+    >>> [type(coder_of(get(n))).__name__ for n in ("bpe", "bbpe", "wordpiece")]
+    ['MergeCoder', 'ByteMergeCoder', 'LongestMatchCoder']
+    """
+    if alg.coder is not None:
+        return alg.coder  # type: ignore[no-any-return]
+    try:
+        return _BUILT_IN[(alg.encoder, alg.units)]
+    except KeyError:
+        raise ValueError(f"{alg.label} encodes by {alg.encoder} over {alg.units}: no coder "
+                         "of bpeviz.core.encoding does that; give its record a coder") from None
 
 
 # -- pre-tokenization with offsets ---------------------------------------------------------

@@ -50,11 +50,11 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import initial_symbols
-from bpeviz.core.encoding import unk_token
+from bpeviz.core.encoding import coder_of, unk_token
 from bpeviz.core.training import Training, TrainOptions, _MergeLoop
 from bpeviz.engine.inputs import initial_ids
 from bpeviz.text.corpus import Corpus
-from bpeviz.text.symbols import WORDPIECE_PREFIX, Symbol
+from bpeviz.text.symbols import Symbol
 
 
 def _same_cut(a: str, b: str) -> bool:
@@ -85,15 +85,7 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
             f"corpus made with Corpus.from_text(text, {pretokenizer_of(training)!r})")
     options = training.options
     base = list(training.vocab[: training.n_base])
-    if get_algorithm(options.algorithm).longest_match and not training.merges:
-        made = [t for t in base if t not in options.special_tokens and isinstance(t, str)
-                and len(t.removeprefix(WORDPIECE_PREFIX)) > 1]
-        if made:
-            raise ValueError(
-                f"this WordPiece vocabulary lists {len(made):,} tokens longer than one "
-                f"character (such as {made[0]!r}) but no merges, so there is nothing to "
-                "replay: WordPiece cuts words by longest match, which encoding shows "
-                "(Tokenize, Compare)")
+    coder_of(get_algorithm(options.algorithm)).check_replay(training)
     unk = unk_token(training)
     unk_id = base.index(unk) if unk is not None and unk in base else None
     loop = _ReplayLoop(corpus, options, base, unk_id)
@@ -124,13 +116,14 @@ class _ReplayLoop(_MergeLoop):
 
 def unknown_as(words: Sequence[str], algorithm: str, marker: str | None, marker_style: str,
                ids: dict[Symbol, int], unk_id: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """Every word's initial symbols as ids, a missing symbol as ``unk_id`` (WordPiece: the
-    whole word as one ``unk_id``), as ``(flat int32 ids, word lengths)``.
+    """Every word's initial symbols as ids, a missing symbol as ``unk_id`` as encoding has
+    it (the record's coder says: WordPiece makes the whole word one ``unk_id``), as
+    ``(flat int32 ids, word lengths)``.
 
     >>> unknown_as(["ab", "ax"], "bpe", None, "separate", {"[UNK]": 0, "a": 1, "b": 2}, 0)
     (array([1, 2, 1, 0], dtype=int32), array([2, 2]))
     """
-    alg = get_algorithm(algorithm)
+    coder = coder_of(get_algorithm(algorithm))
     flat: list[int] = []
     sizes: list[int] = []
     for word in words:
@@ -142,8 +135,7 @@ def unknown_as(words: Sequence[str], algorithm: str, marker: str | None, marker_
                 raise ValueError(
                     f"the word {word!r} holds {missing!r}, which this vocabulary lacks, and "
                     "it has no unknown token ([UNK], <unk>) to stand for it")
-            got = [unk_id] if alg.longest_match else [unk_id if i < 0 else i
-                                                              for i in got]
+            got = coder.with_unknown(got, unk_id)
         flat.extend(got)
         sizes.append(len(got))
     return np.array(flat, dtype=np.int32), np.array(sizes, dtype=np.int64)

@@ -92,11 +92,11 @@ class DropoutEncoder:
     """
 
     def __init__(self, snapshot: Snapshot, p: float) -> None:
-        from bpeviz.core.encoding import _Encoder
+        from bpeviz.core.encoding import _Encoder, coder_of
 
         check_probability(p, "dropout")
         training = snapshot.training
-        if get_algorithm(training.algorithm).encoder != "merges":
+        if not coder_of(get_algorithm(training.algorithm)).by_ranks:  # no merges to leave out
             raise ValueError(f"BPE-dropout applies to BPE and byte-level BPE, not "
                              f"{training.algorithm}; WordPiece has no merges to drop at "
                              "encoding time")

@@ -1,6 +1,8 @@
 """How encoding reaches a word's tokens at a step (``snapshot.trace(word)``): each merge
 applied, in order (BPE, BBPE), or each longest match with the pieces tried (WordPiece).
-:mod:`bpeviz.core.explain` says it in sentences. No streamlit here.
+The record's word coder (:class:`bpeviz.core.encoding.WordCoder`) traces its own cut, with
+:func:`merge_trace` or :func:`longest_match_trace`; :mod:`bpeviz.core.explain` says it in
+sentences. No streamlit here.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"hats": 2, "its": 1}), merges=2, special_tokens=())
@@ -15,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bpeviz.algorithms import get as get_algorithm
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
@@ -63,7 +64,8 @@ class Trace:
     ``initial``: the symbols the word starts as (BPE, BBPE; ``None`` for an unknown
     character); ``steps``: each merge applied, in order (BPE, BBPE); ``pieces``: each
     longest match (WordPiece); ``ids``: the final token ids (-1: unknown), which are
-    the ids of ``snapshot.encode(word)``; ``unk``: WordPiece found no match somewhere.
+    the ids of ``snapshot.encode(word)``; ``unk``: the whole word is the unknown token
+    (WordPiece found no match somewhere).
     """
 
     word: str
@@ -85,9 +87,9 @@ class Trace:
         """The tokens ``snapshot.encode(word)`` gives: the final symbols (BPE, BBPE) or
         matched pieces (WordPiece), with the unknown token where encoding has one (a
         character the vocabulary lacks; a WordPiece word that cannot be matched)."""
-        if get_algorithm(self.algorithm).longest_match:
-            if self.unk:
-                return (self.unk_text,)
+        if self.unk:
+            return (self.unk_text,)
+        if self.pieces:
             return tuple(p.piece for p in self.pieces if p.piece is not None)
         symbols = self.steps[-1].symbols if self.steps else self.initial
         unknown = self.unknown or (False,) * len(symbols)
@@ -117,15 +119,15 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     if words != [word]:
         raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
                          "pre-tokenizer; trace one word at a time")
-    if enc.longest_match:
-        return _trace_wordpiece(snapshot, enc, word)
+    return enc.coder.trace(snapshot, enc, word)
+
+
+def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
+                ids: list[int]) -> Trace:
+    """The merges that cut ``word``, from its initial ``symbols`` and their ``ids`` (-1: not
+    in the vocabulary): :func:`bpeviz.engine.merge_word.merge_word`'s loop, each step kept."""
     training = snapshot.training
-    if enc.byte_level:
-        symbols: list[Any] = [bytes((x,)) for x in word.encode("utf-8", "surrogatepass")]
-        ids = [enc.byte_ids[x[0]] for x in symbols]
-    else:
-        symbols = enc.alg.initial_symbols(word, enc.marker, enc.marker_style)
-        ids = [enc.ids.get(s, -1) for s in symbols]
+    symbols, ids = list(symbols), list(ids)
     initial, initial_ids = tuple(symbols), tuple(ids)
     merges, ranks, vocab = training.merges, enc.ranks, training.vocab
     steps = []
@@ -162,14 +164,14 @@ def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
     return list(dict.fromkeys(words))[:limit]
 
 
-def _trace_wordpiece(snapshot: Snapshot, enc: Any, word: str) -> Trace:
-    from bpeviz.core.encoding import MAX_WORDPIECE_CHARS
-
+def longest_match_trace(snapshot: Snapshot, enc: Any, word: str, max_chars: int) -> Trace:
+    """The longest matches that cut ``word``, longest piece tried first at each place; a
+    word over ``max_chars`` characters, or with no match somewhere, is the unknown token."""
     made = created_at(snapshot.training)
     n = len(word)
     name = enc.algorithm
     initial = tuple(enc.alg.initial_symbols(word))
-    if n > MAX_WORDPIECE_CHARS:
+    if n > max_chars:
         return Trace(word, name, snapshot.step, initial, (),
                      (TracePiece(0, n, None, enc.unk_id, 0, ()),), (enc.unk_id,), unk=True,
                      unk_text=enc.unk_text)
