@@ -3,351 +3,56 @@
 This package is the only part of ``bpeviz`` that imports streamlit. A page starts with
 ``ctx = ui.page("Explore")``: it sets the page up, draws the sidebar (corpus and
 training settings, shared by every page), trains (cached) and returns a
-:class:`Context`; on bad input it shows a message and stops the page, never a traceback.
+:class:`~bpeviz.ui.context.Context`; on bad input it shows a message and stops the page,
+never a traceback.
+
+The names below are the pages' door to the package (``ui.page``, ``ui.bound``,
+``ui.error``...); each is defined in one module, and the modules import one another,
+never this package. From the bottom up: :mod:`~bpeviz.ui.trace`, :mod:`~bpeviz.ui.state`
+(settings, links), :mod:`~bpeviz.ui.labels` (what the app calls things),
+:mod:`~bpeviz.ui.messages`, :mod:`~bpeviz.ui.training` (cached trainings), the settings
+widgets (:mod:`~bpeviz.ui.unigram_settings`, :mod:`~bpeviz.ui.settings`),
+:mod:`~bpeviz.ui.context`, :mod:`~bpeviz.ui.tokenizer_file` and
+:mod:`~bpeviz.ui.page_setup`; the pages' own views (:mod:`~bpeviz.ui.opened`,
+:mod:`~bpeviz.ui.compare`, :mod:`~bpeviz.ui.unigram`, :mod:`~bpeviz.ui.lesson`...) on top.
 """
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
+from bpeviz.present.render import md_escape
+from bpeviz.ui.context import Context, export_files
+from bpeviz.ui.explore import pair_chosen, pick_heatmap_pair
+from bpeviz.ui.labels import ALGORITHM_LABELS, algorithm_labels, pretokenizer_for
+from bpeviz.ui.messages import error, signed, unspaced_warning, warning
+from bpeviz.ui.page_setup import page
+from bpeviz.ui.settings import train_options
+from bpeviz.ui.state import bound, clamp, get, put
+from bpeviz.ui.steps import step_controls
+from bpeviz.ui.tokenizer_file import import_widget, imported
+from bpeviz.ui.training import merges_arrow, snapshot
 
-import streamlit as st
-
-from bpeviz import algorithms
-from bpeviz.algorithms import Algorithm
-from bpeviz.core import limits
-from bpeviz.core.limits import LIMITS
-from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.training import Training, TrainOptions
-from bpeviz.present.render import md_escape, style_block
-from bpeviz.samples import SAMPLES, Sample, sample_bytes
-from bpeviz.text.corpus import Corpus
-from bpeviz.ui import page_errors, state
-from bpeviz.ui.paste_keeper import keep_paste
-from bpeviz.ui.settings import (  # noqa: F401  (re-exported: the pages' and tests' names)
-    MARKER_LABELS,
-    PRETOKENIZER_LABELS,
-    PRETOKENIZER_SHORT,
-    SCORING_LABELS,
-    TIE_HELP,
-    TIE_LABELS,
-    Settings,
-    algorithm_labels,
-    display_settings,
-    pretokenizer_for,
-    pretokenizer_label,
-    train_options,
-    training_settings,
-)
-from bpeviz.ui.state import bound, clamp, get, put  # noqa: F401  (the pages' door to state)
-from bpeviz.ui.steps import step_controls  # noqa: F401
-from bpeviz.ui.theme_link import keep_theme_in_link
-from bpeviz.ui.tokenizer_file import forget_import, import_widget, imported  # noqa: F401
-from bpeviz.ui.training import get_corpus, get_training, merges_arrow, snapshot  # noqa: F401
-
-log = logging.getLogger("bpeviz.ui")
-
-#: what the app calls each algorithm (from the records, :mod:`bpeviz.algorithms`)
-ALGORITHM_LABELS = algorithm_labels()
-#: the pages that can show a training whose steps prune (Unigram); the others say so
-PRUNE_PAGES = ("Explore", "Tokenize", "Vocabulary")
-
-
-# A page's own address (/Explore) opened directly logs two 404s in the browser console,
-# /Explore/_stcore/health and /Explore/_stcore/host-config: Streamlit's front end cannot
-# tell a page name from a base URL path, so it tries "Explore" as the base path first,
-# then the root (streamlit/streamlit pull 4574; still so in 1.67). Streamlit's behaviour,
-# not our configuration (no baseUrlPath is set); the page loads normally, and
-# tests/test_browser_defects.py checks that these are the only console errors.
-PAGES = [
-    ("app.py", "Home", ":material/home:"),
-    ("pages/0_Learn.py", "Learn", ":material/school:"),
-    ("pages/1_Explore.py", "Explore", ":material/timeline:"),
-    ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
-    ("pages/3_Compare.py", "Compare", ":material/compare:"),
-    ("pages/4_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
+__all__ = [
+    "ALGORITHM_LABELS",
+    "Context",
+    "algorithm_labels",
+    "bound",
+    "clamp",
+    "error",
+    "export_files",
+    "get",
+    "import_widget",
+    "imported",
+    "md_escape",
+    "merges_arrow",
+    "page",
+    "pair_chosen",
+    "pick_heatmap_pair",
+    "pretokenizer_for",
+    "put",
+    "signed",
+    "snapshot",
+    "step_controls",
+    "train_options",
+    "unspaced_warning",
+    "warning",
 ]
-
-
-@dataclass(frozen=True)
-class Context:
-    """What every page works with: the corpus, its training and the display options."""
-
-    corpus: Corpus
-    corpus_name: str
-    data: bytes
-    training: Training  # None on a page with its own training settings (Compare)
-    #: the sidebar's training options (what ``training`` was trained with)
-    train_options: TrainOptions
-    byte_style: str
-    presentation: bool
-    sample: Sample | None
-
-    def at(self, step: int) -> Snapshot:
-        """The training's snapshot at ``step`` (the last few are kept)."""
-        return snapshot(self.training, step)
-
-    @property
-    def algorithm(self) -> str:
-        return self.training.algorithm
-
-    @property
-    def alg(self) -> Algorithm:
-        """The training's algorithm record: ask it, never compare names."""
-        return algorithms.get(self.training.algorithm)
-
-
-def error(message: object) -> None:
-    """An error box showing ``message`` literally (no Markdown, HTML or LaTeX)."""
-    st.error(md_escape(message), icon="⚠️")
-
-
-def warning(message: object) -> None:
-    st.warning(md_escape(message), icon="⚠️")
-
-
-def show_resets() -> None:
-    """Say which settings were reset because their values no longer fitted (once)."""
-    for note in state.notes():
-        st.caption(md_escape(f"↺ {note}."))
-
-
-# -- the sidebar ------------------------------------------------------------------------
-
-
-def _apply_sample_settings() -> None:
-    sample = SAMPLES.get(get("sample"))
-    if sample is None:
-        return
-    for name, value in sample.settings.items():
-        put(name, value)
-    put("size_by", "merges")
-    if not st.session_state.get("text_edited"):
-        put("text", sample.try_text)
-
-
-def _store_upload() -> None:
-    uploaded = st.session_state.get("w_upload")
-    if uploaded is not None:
-        st.session_state["upload"] = (uploaded.name, uploaded.getvalue())
-
-
-def _forget_upload() -> None:
-    st.session_state.pop("upload", None)
-
-
-def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
-    """Draw the corpus inputs; return (data, name, sample)."""
-    source = bound(st.segmented_control, "Corpus", "source", ["sample", "paste", "upload"],
-                   format_func={"sample": "Sample", "paste": "Paste", "upload": "Upload"}.get,
-                   required=True)
-    if source == "sample":
-        name = bound(st.selectbox, "Sample", "sample", list(SAMPLES),
-                     format_func=lambda s: SAMPLES[s].title, then=_apply_sample_settings,
-                     help="Picking a sample also loads the settings its tutorial used.")
-        sample = SAMPLES[name]
-        st.caption(md_escape(sample.about))
-        return sample_bytes(name), sample.filename, sample
-    if source == "paste":
-        # No max_chars: the browser drops a paste longer than max_chars without a word
-        # (issue 17.2). Every size comes through, and page() answers one over the limit
-        # with "Corpus too large" and the command line route, keeping the text in the box.
-        text = bound(st.text_area, "Text to train on", "paste", height=160,
-                     placeholder="Paste any text, or word<TAB>count lines",
-                     help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
-                          "are read as a frequency table. Press Train (or Ctrl+Enter) to "
-                          "train.")
-        # the click takes the box's text with it (the box sends its text when it loses focus)
-        st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
-                  help="Train on the text in the box")
-        keep_paste()  # a reload of the tab gets the text back
-        if not text or text.isspace():  # (strip() copied all 10 MB on every run)
-            return None, "pasted text", None
-        return text.encode("utf-8", "surrogatepass"), "pasted text", None
-    st.file_uploader("UTF-8 text or word<TAB>count file", key="w_upload",
-                     on_change=_store_upload, max_upload_size=LIMITS.upload_bytes // 1_000_000,
-                     help=f"Up to {LIMITS.upload_bytes // 1_000_000} MB; the live explorer "
-                          f"trains on up to {LIMITS.text_chars:,} characters.")
-    uploaded = st.session_state.get("upload")
-    if uploaded is None:
-        return None, "upload", None
-    name, data = uploaded
-    st.caption(md_escape(f"Using {name} ({len(data):,} bytes)"))
-    st.button("Forget this file", on_click=_forget_upload, key="forget_upload")
-    return data, name, None
-
-
-def page(title: str, *, uses_training: bool = True) -> Context:
-    """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
-
-    Stops the page with a clear message when the corpus or the settings are not usable.
-    A page with its own training settings (Compare: ``uses_training=False``) shows the
-    sidebar's Training section folded away, marked as not used there.
-    """
-    st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
-                       initial_sidebar_state="expanded")
-    page_errors.guard()
-    ignored = state.start_run(title)
-    st.html(style_block(bool(get("present"))))
-    with st.sidebar:
-        links = state.url_params()
-        for path, name, icon in PAGES:
-            st.page_link(path, label=name, icon=icon, query_params=links)
-        st.subheader("Corpus")
-        data, name, sample = _corpus_source()
-        corpus_note = st.empty()  # a file that cannot be read says why here too
-        if uses_training:
-            st.subheader("Training")
-            chosen = training_settings()
-        else:
-            with st.expander("Training: not used on this page", expanded=False):
-                st.caption(f"{title} has its own settings for each configuration; these "
-                           "apply on the other pages.")
-                chosen = training_settings()
-        st.subheader("Display")
-        display_settings()
-        keep_theme_in_link()
-    state.write_url()
-    if ignored:
-        warning("This link had settings that could not be used, and were left at their "
-                f"defaults: {', '.join(ignored)}.")
-    show_resets()
-    if data is None:
-        if get("source") == "paste":
-            st.info("Paste a text in the sidebar to train on it. Pasted text never goes into "
-                    "links: a shared link opens with an empty box.", icon="📋")
-        else:
-            st.info("Upload a UTF-8 text file or a word<TAB>count file in the sidebar. "
-                    "Uploaded files never go into links.", icon="📂")
-        st.stop()
-    options, pretokenizer = chosen.options, chosen.pretokenizer
-    try:
-        chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
-        problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
-                                      pretokenizer=pretokenizer)
-        prunes = algorithms.get(chosen.algorithm).step_kind == "prune"
-        if not problems:
-            try:
-                corpus = get_corpus(data, pretokenizer, name)
-            except ValueError as err:
-                with corpus_note:
-                    error(err)
-                raise
-            problems = training_problems(corpus, chosen) if uses_training else []
-        if problems:
-            for problem in problems:
-                st.error(problem, icon="🛑")
-            st.stop()
-        if not uses_training:  # the page trains its own configurations
-            return Context(corpus=corpus, corpus_name=name, data=data,
-                           training=None, train_options=options,  # type: ignore[arg-type]
-                           byte_style=get("bytes"), presentation=bool(get("present")),
-                           sample=sample)
-        training = get_training(corpus, options)
-        if prunes:
-            if title not in PRUNE_PAGES:
-                st.info(md_escape(
-                    f"The {title} page shows trainings made by merges; "
-                    f"{ALGORITHM_LABELS[chosen.algorithm]} "
-                    f"prunes instead. See it on {', '.join(PRUNE_PAGES)}, or choose "
-                    "another algorithm in the sidebar."), icon="ℹ️")
-                for page_name in PRUNE_PAGES:
-                    path = next(p for p, n, _ in PAGES if n == page_name)
-                    st.page_link(path, label=f"Open {page_name}")
-                st.stop()
-            return Context(corpus=corpus, corpus_name=name, data=data, training=training,
-                           train_options=options, byte_style=get("bytes"),
-                           presentation=bool(get("present")), sample=sample)
-        too_big = limits.check(weighted_symbols=training.initial_tokens)
-        if too_big:  # counts past 2**53: the pages' tables would round them
-            for problem in too_big:
-                st.error(problem, icon="🛑")
-            st.stop()
-    except ValueError as err:
-        error(err)
-        st.stop()
-    except Exception as err:  # a bug, not the user's input: say so, keep the page up
-        log.exception("training failed")
-        st.error(f"Training failed unexpectedly ({type(err).__name__}). This is a bug in "
-                 "bpeviz, not in your input; the details are in the server log.", icon="🐞")
-        st.stop()
-    if training.stopped_early:
-        st.sidebar.caption(md_escape(training.stop_message))
-    return Context(corpus=corpus, corpus_name=name, data=data, training=training,
-                   train_options=options, byte_style=get("bytes"),
-                   presentation=bool(get("present")), sample=sample)
-
-
-def pick_heatmap_pair() -> None:
-    """The Explore heatmap's ``on_select``: the clicked cell's pair becomes ``pair``.
-
-    Defined here, not in the page: a callback defined in a page holds that page run's
-    globals, its training among them, for as long as Streamlit keeps the callback.
-    """
-    event = st.session_state.get("heatmap")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    for point in points:
-        data = point.get("customdata")
-        if data and len(data) >= 2:
-            put("pair", (int(data[0]), int(data[1])))
-            pair_chosen()
-            return
-
-
-def pair_chosen() -> None:
-    """A pair picked by the user (heatmap or Pair details) belongs to the step it was
-    picked at; at any other step Explore shows the pair merged next."""
-    put("pair_step", int(get("step")))
-
-
-# -- more trainings: Compare ---------------------------------------------------------------
-
-
-def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Training:
-    """Train the page's corpus text with other settings (and maybe another pre-tokenizer).
-
-    Raises ValueError with a message for the user (bad options, or a limit passed).
-    """
-    corpus = get_corpus(ctx.data, chosen.pretokenizer, ctx.corpus_name)
-    problems = training_problems(corpus, chosen)
-    if problems:
-        raise ValueError(" ".join(problems))
-    return get_training(corpus, chosen.options, label)
-
-
-def training_problems(corpus: Corpus, chosen: Settings) -> list[str]:
-    """The limits training ``corpus`` with ``chosen`` passes (empty when it fits). A
-    training whose steps prune makes no merges: the corpus's size is what limits it."""
-    if algorithms.get(chosen.algorithm).step_kind == "prune":
-        return limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
-                                  chosen.pretokenizer)
-    return limits.check(corpus, chosen.options)
-
-
-def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:
-    """``snap.export(fmt)``; ValueError when this format cannot hold this training."""
-    return snap.export(fmt)
-
-
-def unspaced_warning(corpus: Corpus, who: str = "") -> None:
-    """A warning where merges are shown when much of ``corpus`` is runs of a script
-    written without spaces (a Chinese paragraph as one word): which pre-tokenizer helps.
-    ``who`` names the configuration it is about (Compare)."""
-    from bpeviz.text.unspaced import unspaced_note
-
-    note = unspaced_note(corpus, PRETOKENIZER_SHORT.get(corpus.pretokenizer, ""))
-    if note:
-        st.warning(md_escape(f"{who}{note}"), icon="🈳")
-
-
-def signed(delta: int | None) -> str | None:
-    """A metric's change with thousands separators and its sign (``st.metric`` writes a
-    number delta without separators): ``-17,632``, ``+1``; None stays None (no change
-    shown) and 0 is ``0``.
-
-    >>> signed(-17632), signed(1), signed(0), signed(None)
-    ('-17,632', '+1', '0', None)
-    """
-    if delta is None:
-        return None
-    return f"{delta:+,}" if delta else "0"

@@ -13,16 +13,19 @@ from typing import Any
 import streamlit as st
 
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis import compare_history
 from bpeviz.analysis.curves import metric_curve
 from bpeviz.core.training import Training
+from bpeviz.present import compare_history
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_compare import CONFIG_LETTERS, colour
 from bpeviz.text.display import mark_table
 from bpeviz.text.owned import OwnedCache
-from bpeviz.ui import Context, imported, stage, state, train_variant
-from bpeviz.ui.settings import PRETOKENIZER_LABELS, algorithm_labels, training_settings
+from bpeviz.ui import stage, state
+from bpeviz.ui.context import Context, train_variant
+from bpeviz.ui.labels import PRETOKENIZER_LABELS, algorithm_labels
+from bpeviz.ui.settings import training_settings
 from bpeviz.ui.state import bound, get, put
+from bpeviz.ui.tokenizer_file import imported
 
 
 @dataclass(frozen=True)

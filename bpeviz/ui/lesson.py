@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpeviz import ui
 from bpeviz.analysis.lesson import (
     LESSON_SAMPLES,
     SMALL_SAMPLES,
@@ -19,6 +18,9 @@ from bpeviz.core.training import Training, make_options
 from bpeviz.present.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
 from bpeviz.ui import page_errors, state
+from bpeviz.ui.messages import show_resets
+from bpeviz.ui.page_setup import PAGES
+from bpeviz.ui.settings import display_settings
 from bpeviz.ui.state import get, put
 from bpeviz.ui.training import get_corpus, get_training
 
@@ -45,14 +47,14 @@ def setup(title: str = "Learn") -> tuple[str, bool]:
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
         links = state.url_params()
-        for path, name, icon in ui.PAGES:
+        for path, name, icon in PAGES:
             st.page_link(path, label=name, icon=icon, query_params=links)
         st.subheader("Display")
-        ui.display_settings()
+        display_settings()
         st.caption("The lesson trains its own small sample; the corpus and training "
                    "settings are on the other pages.")
     state.write_url()
-    ui.show_resets()
+    show_resets()
     return get("bytes"), bool(get("present"))
 
 

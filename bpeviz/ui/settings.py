@@ -1,7 +1,7 @@
 """The training and display settings, drawn once for the sidebar and once per Compare
 configuration by the same function, :func:`training_settings`.
 
-Labels of algorithms come from their records (:mod:`bpeviz.algorithms`); which settings
+Labels are :mod:`bpeviz.ui.labels` (an algorithm's from its record); which settings
 a widget set has comes from the setting names in :data:`bpeviz.ui.state.SETTINGS`
 (``prefix + name``: the sidebar's ``algo``, Compare's ``c1_algo``), so a link keeps
 working. The result is one :class:`Settings`: the :class:`~bpeviz.core.training.TrainOptions`
@@ -20,58 +20,19 @@ from bpeviz.core.limits import LIMITS
 from bpeviz.core.training import TrainOptions, make_options
 from bpeviz.text.pretokenize import PRETOKENIZERS
 from bpeviz.ui import state
+from bpeviz.ui.labels import (
+    MARKER_LABELS,
+    PRETOKENIZER_LABELS,
+    SCORING_LABELS,
+    SHORT_SCORING,
+    TIE_HELP,
+    TIE_LABELS,
+    VARIANT_LABELS,
+    algorithm_labels,
+    pretokenizer_label,
+)
 from bpeviz.ui.state import bound, get
-
-PRETOKENIZER_LABELS = {
-    "auto": "auto (GPT-2 for byte-level, whitespace otherwise)",
-    "whitespace": "whitespace",
-    "gpt2": "GPT-2 regex",
-    "none": "none (one word per line)",
-    "cl100k": "GPT-4 regex (cl100k)",
-    "o200k": "GPT-4o regex (o200k)",
-    "metaspace": "SentencePiece (▁ before each word)",
-    "bert": "BERT (punctuation apart, each CJK character a word)",
-}
-#: what a pre-tokenizer box shows (short enough for the sidebar; auto says what it picks)
-PRETOKENIZER_SHORT = {"whitespace": "whitespace", "gpt2": "GPT-2 regex",
-                      "none": "one word per line", "cl100k": "GPT-4 regex (cl100k)",
-                      "o200k": "GPT-4o regex (o200k)", "metaspace": "SentencePiece (▁word)",
-                      "bert": "BERT (CJK apart)"}
-MARKER_LABELS = {"none": "none", "</w>": "</w>", "_": "_"}
-SCORING_LABELS = {"score": "score = count(ab) / (count(a)·count(b))",
-                  "frequency": "frequency (like HF's WordPieceTrainer)"}
-TIE_LABELS = {"first": "first seen in the corpus (minbpe, tiktoken)",
-              "ids": "smallest ids (Hugging Face)"}
-TIE_HELP = ("Which pair wins when several have the best count or score: the pair seen first "
-            "in the corpus, or the pair of the smallest token ids.")
-_SHORT_SCORING = {"score": "scored pairs", "frequency": "pair frequency"}
-
-
-def algorithm_labels() -> dict[str, str]:
-    """What the app calls each algorithm, from the records (``{"bpe": "BPE (characters)"}``)."""
-    return algorithms.labels()
-
-
-def pretokenizer_for(choice: str, algorithm: str) -> str:
-    """The pre-tokenizer a setting names: ``auto`` is the algorithm's own.
-
-    >>> pretokenizer_for("auto", "bbpe"), pretokenizer_for("none", "bbpe")
-    ('gpt2', 'none')
-    """
-    return algorithms.get(algorithm).pretokenizer_for(choice)
-
-
-def pretokenizer_label(algorithm: str):
-    """A format function for a pre-tokenizer box: ``auto`` names what it picks.
-
-    >>> pretokenizer_label("bbpe")("auto"), pretokenizer_label("bpe")("none")
-    ('auto: GPT-2 regex', 'one word per line')
-    """
-    def label(choice: str) -> str:
-        if choice == "auto":
-            return f"auto: {PRETOKENIZER_SHORT[pretokenizer_for('auto', algorithm)]}"
-        return PRETOKENIZER_SHORT[choice]
-    return label
+from bpeviz.ui.unigram_settings import prune_settings
 
 
 def train_options(algorithm: str, *, merges: int | None = None, vocab_size: int | None = None,
@@ -141,8 +102,6 @@ def training_settings(prefix: str = "", *, compact: bool = False,
                       format_func=labels.get)
     alg = algorithms.get(algorithm)
     if alg.step_kind == "prune":
-        from bpeviz.ui.unigram import VARIANT_LABELS, prune_settings
-
         options = prune_settings(algorithm, prefix, compact=compact)
         pretokenizer = alg.pretokenizer_for(get(prefix + "pretok"))
         return Settings(options, pretokenizer,
@@ -210,7 +169,7 @@ def training_settings(prefix: str = "", *, compact: bool = False,
     if "marker" in kwargs:
         details.append(f"marker {marker}")
     if "scoring" in kwargs:
-        details.append(_SHORT_SCORING[scoring])
+        details.append(SHORT_SCORING[scoring])
     details.append("ties: " + TIE_LABELS[tie].split(" (")[0])
     return Settings(make_options(**kwargs), pretokenizer,
                     f"{alg.label} ({', '.join(details)})")

@@ -18,10 +18,10 @@ from typing import Any
 
 import streamlit as st
 
+from bpeviz.algorithms import ALGORITHMS
 from bpeviz.core.limits import LIMITS
 from bpeviz.core.training import SCORINGS, TIE_BREAKS
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES
-from bpeviz.text.symbols import ALGORITHMS
 from bpeviz.ui import trace
 
 

@@ -19,11 +19,14 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
 from bpeviz.core.snapshot import Snapshot
 from bpeviz.core.training import Training, TrainOptions, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.owned import OwnedCache
+from bpeviz.ui import state
+from bpeviz.unigram.corpus_words import train_corpus
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
@@ -97,12 +100,8 @@ class TrainingJob:
 
 def _train(corpus: Corpus, progress: Any, options: TrainOptions | dict[str, Any]) -> Any:
     """``train``, or for an algorithm whose steps prune, the Unigram trainer."""
-    from bpeviz.algorithms import get as get_algorithm
-
     given = options.to_dict() if isinstance(options, TrainOptions) else options
     if get_algorithm(given["algorithm"]).step_kind == "prune":
-        from bpeviz.unigram.corpus_words import train_corpus
-
         return train_corpus(corpus, **{k: v for k, v in given.items() if k != "algorithm"})
     if isinstance(options, TrainOptions):
         return train(corpus, options, progress=progress)
@@ -139,8 +138,6 @@ HIDE_STATUS_WIDGET = f"<style>{STATUS_WIDGET}{{display:none!important}}</style>"
 def hide_status_in_presentation() -> None:
     """In presentation mode, hide Streamlit's running badge and its Stop button (a style
     element: it takes no room on the page)."""
-    from bpeviz.ui import state  # (bpeviz.ui imports this module)
-
     if state.get("present"):
         st.html(HIDE_STATUS_WIDGET)
 

@@ -1,4 +1,5 @@
-"""Streamlit views of a Unigram training: its sidebar settings, Explore and Tokenize.
+"""Streamlit views of a Unigram training: Explore, Tokenize and Vocabulary (its settings
+are :mod:`bpeviz.ui.unigram_settings`, its figures :mod:`bpeviz.ui.unigram_figures`).
 
 A Unigram step is a pruning round, not a merge, so these views step through rounds
 with a plain slider (the client-side stage component is for merges). Every piece, word
@@ -10,17 +11,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import render
 from bpeviz.present.render import esc, md_escape
+from bpeviz.text import display
 from bpeviz.ui import stage, state
+from bpeviz.ui.labels import VARIANT_LABELS
 from bpeviz.ui.state import bound, get
+from bpeviz.ui.unigram_figures import (
+    ARC_LABELS,
+    ARC_SCORES,
+    LATTICE_ARCS,
+    LATTICE_CHARS,
+    lattice_figure,
+    loss_figure,
+)
 from bpeviz.unigram.cards import (
     CLOUD_ROWS,
     cloud_html,
@@ -39,78 +47,10 @@ from bpeviz.unigram.views import (
     word_lattice,
 )
 
-VARIANT_LABELS = {"sentencepiece": "SentencePiece's trainer (EM, then prune)",
-                  "course": "Hugging Face course (prune 10% a round)"}
 #: at most this many characters of the Tokenize text are sampled for the cloud
 CLOUD_CHARS = 300
 #: at most this many words are drawn in Word splits (search finds the others)
 WORDS_SHOWN = 300
-#: a word's lattice is drawn up to this many arcs (each is a line of the figure)
-LATTICE_ARCS = 400
-
-
-# -- the sidebar ------------------------------------------------------------------------
-
-
-#: the keep shares offered for SentencePiece's trainer (its own: 0.75)
-KEEP_LABELS = {"auto": "chosen for the corpus", "0.75": "75% (SentencePiece's default)",
-               "0.8": "80%", "0.9": "90%", "0.95": "95%"}
-
-
-def prune_options(algorithm: str, vocab_size: int | None, prefix: str = "") -> dict[str, Any]:
-    """The keyword arguments of ``train_corpus`` for the app's settings (those named
-    ``prefix + name``: the sidebar's ``uvocab``, Compare's ``c1_vocab``). The sidebar's
-    empty size, automatic keep share and the course's seed are ``None``: chosen for the
-    corpus by :func:`bpeviz.unigram.teaching.plan`."""
-    variant = get(prefix + "uvariant")
-    if prefix:  # Compare: the size as typed; the course's seed chosen for the corpus (its
-        # own 300 pieces can be all characters, and then it makes no pruning round)
-        return {"algorithm": algorithm, "vocab_size": int(vocab_size or get(prefix + "vocab")),
-                "variant": variant, **({"seed_size": None} if variant == "course" else {})}
-    options: dict[str, Any] = {"algorithm": algorithm, "vocab_size": vocab_size,
-                               "variant": variant}
-    if variant == "course":
-        options["seed_size"] = None
-    else:
-        keep = get("ukeep")
-        options["shrinking_factor"] = None if keep == "auto" else float(keep)
-    return options
-
-
-def prune_settings(algorithm: str, prefix: str = "", *, compact: bool = False) -> dict[str, Any]:
-    """The Training settings for an algorithm whose steps prune: the sidebar's
-    (``prefix=""``) or a Compare configuration's (``"c1_"``; ``compact``: select boxes
-    for narrow columns, a shorter note)."""
-    from bpeviz.ui import PRETOKENIZER_LABELS, pretokenizer_label
-
-    size_help = ("Unigram is trained to a vocabulary size (it prunes a large vocabulary "
-                 "down to it): <unk>, <s> and </s> count in it for SentencePiece's trainer.")
-    if prefix:
-        bound(st.number_input, "Vocabulary size", prefix + "vocab", min_value=1,
-              max_value=state.MAX_TYPED, step=10, help=size_help)
-    else:
-        bound(st.number_input, "Vocabulary size", "uvocab", min_value=1,
-              max_value=state.MAX_TYPED, step=10, placeholder="chosen for the corpus",
-              help=size_help + " Leave it empty to let the app choose one that gives this "
-                               "corpus about 8 pruning rounds (Explore says why).")
-    bound(st.selectbox if compact else st.radio, "Unigram trainer", prefix + "uvariant",
-          list(VARIANT_LABELS), format_func=VARIANT_LABELS.get)
-    if not prefix and get("uvariant") == "sentencepiece":
-        bound(st.selectbox, "Share each round keeps", "ukeep", list(KEEP_LABELS),
-              format_func=KEEP_LABELS.get,
-              help="SentencePiece's shrinking_factor: after re-estimation, a round keeps "
-                   "this share of the pieces. Its own 75% prunes a small corpus in one or "
-                   "two rounds; 'chosen for the corpus' takes a larger share when it does.")
-    bound(st.selectbox, "Pre-tokenizer", prefix + "pretok", list(PRETOKENIZER_LABELS),
-          format_func=pretokenizer_label(algorithm),
-          help="How text is cut into words before training; every word gets ▁ in front "
-               "(the space before it, as SentencePiece writes it).")
-    st.caption("Its steps are pruning rounds: the vocabulary shrinks from a large seed."
-               if compact else
-               "Merge settings (merges, marker, scoring, tie rule) do not apply to Unigram.")
-    if prefix:
-        return prune_options(algorithm, get(prefix + "vocab"), prefix)
-    return prune_options(algorithm, get("uvocab"))
 
 
 # -- the round ----------------------------------------------------------------------------
@@ -137,100 +77,6 @@ def round_controls(training) -> int:
                           "vocabulary size." + hint))
         return 0
     return stage.rounds(last, f"unigram:{id(training):x}:{last}")
-
-
-#: the loss curve and the pieces curve, told apart in both themes (not only by the dash)
-LOSS_COLOUR, PIECES_COLOUR = "#3b8eea", "#f28e2b"
-#: lattice arcs off the best path: a mid grey that keeps 3:1 contrast on white and on
-#: the dark theme's background; the best path in red
-ARC_COLOUR, BEST_COLOUR = "rgba(128,128,128,0.95)", "#e0303a"
-#: arcs off the best path are labelled with their piece (and log-probability) up to these
-#: counts; the best path's always are
-ARC_LABELS, ARC_SCORES = 40, 20
-#: a longer word's lattice is drawn for its first this many characters (the best split
-#: and the table of segmentations cover the whole word)
-LATTICE_CHARS = 24
-
-
-def loss_figure(training, k: int) -> go.Figure:
-    """The loss and the vocabulary size at every round, round ``k`` marked."""
-    rounds = list(range(len(training)))
-    fig = go.Figure()
-    fig.add_scatter(x=rounds, y=[s.loss for s in training.steps], mode="lines+markers",
-                    name="loss", line={"color": LOSS_COLOUR})
-    fig.add_scatter(x=rounds, y=[len(s.pieces) for s in training.steps], mode="lines+markers",
-                    name="pieces", yaxis="y2", line={"dash": "dot", "color": PIECES_COLOUR})
-    fig.add_vline(x=k, line_dash="dash", line_color="gray")
-    fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      xaxis={"title": "pruning round", "dtick": 1},
-                      yaxis={"title": "loss (lower is better)"},
-                      yaxis2={"title": "pieces", "overlaying": "y", "side": "right"},
-                      legend={"orientation": "h", "y": 1.15})
-    return fig
-
-
-#: how far (in pixels) a label sits from its arc's top (or bottom), so the thick best
-#: path never runs through its own label
-BEST_LABEL_GAP = 7
-
-
-def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.Figure:
-    """The lattice as arcs over the word's characters: one arc per piece occurrence,
-    higher for longer pieces, labelled with the piece (and its log-probability when
-    there are few arcs). The best path is drawn thick and red above the row of
-    characters, every other arc below it (their labels under their arcs), so that no
-    label ever lies on the red path: a best-path label sits just above its own arc's
-    top, the others below the characters, where no red arc goes."""
-    fig = go.Figure()
-    word = found.word
-    labelled, scored = len(found.nodes) <= ARC_LABELS, len(found.nodes) <= ARC_SCORES
-    tops: dict[bool, tuple[list[float], list[float], list[str]]] = {
-        False: ([], [], []), True: ([], [], [])}
-    heights = {True: [0.5], False: [0.5]}
-    for start, end, _, _, best in found.nodes:
-        heights[best].append((end - start) / 2)
-    up, down = max(heights[True]), max(heights[False])
-    height_px = 320 if strong else 280
-    y_range = [-(down * 1.22 + 0.35), up * 1.22 + 0.3]
-    per_px = (y_range[1] - y_range[0]) / (height_px - 20)  # y units per pixel
-    for start, end, piece, score, best in sorted(found.nodes, key=lambda n: n[4]):
-        xs = [start + (end - start) * t / 20 for t in range(21)]
-        height = (end - start) / 2
-        sign = 1 if best else -1  # the best path above the characters, the rest below
-        ys = [sign * height * math.sin(math.pi * t / 20) for t in range(21)]
-        shown = render.chart_text(views.label(piece) if piece is not None else "<unk>")
-        fig.add_scatter(x=xs, y=ys, mode="lines", showlegend=False,
-                        line={"width": 5 if best else 1.6,
-                              "color": BEST_COLOUR if best else ARC_COLOUR},
-                        hovertext=f"{shown} · log-prob {score:.3f}" + (" · best path" if best
-                                                                     else ""),
-                        hoverinfo="text")
-        top_x, top_y, text = tops[best]
-        top_x.append((start + end) / 2)
-        top_y.append(sign * (height + BEST_LABEL_GAP * per_px))
-        # a crowded drawing (many arcs: one-character arcs side by side) puts the best
-        # path's log-probability under its piece, so neighbouring labels do not run together
-        text.append(f"{shown}{' ' if scored else '<br>'}{score:.2f}" if scored or best
-                    else shown)
-    size = 17 if strong else 13
-    for best, (top_x, top_y, text) in tops.items():
-        # the best path is always labelled (piece and log-probability); the other arcs
-        # only while there are few enough to read, else on hover
-        if best or labelled:
-            fig.add_scatter(x=top_x, y=top_y, mode="text", text=text, showlegend=False,
-                            textposition="top center" if best else "bottom center",
-                            hoverinfo="skip",
-                            textfont={"size": size + 2 if best else size,
-                                      **({"color": BEST_COLOUR} if best else {})})
-    fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[0.0] * len(word),
-                    mode="text", text=[render.chart_text(views.label(ch)) for ch in word],
-                    textposition="middle center", textfont={"size": 20 if strong else 16},
-                    showlegend=False, hoverinfo="skip")
-    fig.update_layout(height=height_px,
-                      margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"visible": False, "range": [-0.3, len(word) + 0.3]},
-                      yaxis={"visible": False, "range": y_range})
-    return fig
 
 
 # -- Explore ----------------------------------------------------------------------------
@@ -384,7 +230,7 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
         st.session_state["ulattice_word"] = words[0]
     pick, many = st.columns([3, 1])
     word = pick.selectbox("Word", words, key="ulattice_word",
-                          format_func=lambda w: views.visible(w)[:80],
+                          format_func=lambda w: display.visible(w)[:80],
                           help="A word of the corpus (the 2,000 most frequent).")
     n = many.number_input("Segmentations listed", min_value=1, max_value=50, value=10,
                           key="ulattice_n")
@@ -422,11 +268,11 @@ def word_lattice_view(training, k: int, byte_style: str, strong: bool) -> None:
         st.caption(md_escape(f"The drawing is left out past {LATTICE_ARCS} arcs; the best "
                              "segmentations are listed below."))
     best = found.nbest[0][1] if found.nbest else 0.0
-    rows = [{"rank": r, "segmentation": " | ".join(views.label(p) for p in pieces),
+    rows = [{"rank": r, "segmentation": " | ".join(display.label(p) for p in pieces),
              "score": score, "relative probability": math.exp(score - best)}
             for r, (pieces, score) in enumerate(found.nbest, 1)]
     st.caption(md_escape(
-        f"The {len(rows):,} best ways to cut {views.visible(word)[:80]}, best first: score is "
+        f"The {len(rows):,} best ways to cut {display.visible(word)[:80]}, best first: score is "
         "the sum of the pieces' log-probabilities (higher is better); relative probability "
         "is the split's probability divided by the best split's (1 for the best)."))
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
@@ -453,7 +299,7 @@ def cloud_subject(text: str, key: str, chars: int, help: str) -> str:
         "Sample the segmentations of", choices, key=key,
         format_func=lambda c: ("the whole text" + (f" (its first {chars} characters)"
                                                   if len(text) > chars else "")
-                               if c == whole else views.visible(c)[:80]),
+                               if c == whole else display.visible(c)[:80]),
         help=help)
 
 
@@ -508,7 +354,7 @@ def unigram_tokenize(ctx) -> None:
     cloud = segmentation_cloud(step.model, sampled, int(samples), float(alpha))
     best = tuple(t.text for t in step.model.encode(sampled))
     rows = [{"times": n, "share": n / int(samples),
-             "segmentation": " | ".join(views.label(p) for p in split),
+             "segmentation": " | ".join(display.label(p) for p in split),
              "best": "★" if split == best else ""}
             for split, n in cloud[:200]]
     st.caption(md_escape(
@@ -587,5 +433,5 @@ def unigram_vocabulary(ctx) -> None:
         key="uexport_vocab", icon=":material/download:")
 
 
-__all__ = ["prune_options", "prune_settings", "unigram_explore", "unigram_tokenize",
+__all__ = ["cloud_subject", "round_controls", "unigram_explore", "unigram_tokenize",
            "unigram_vocabulary"]

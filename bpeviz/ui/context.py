@@ -1,0 +1,70 @@
+"""What every page works with (:class:`Context`: the corpus, its training, the display
+options), and more trainings of the same corpus text (Compare's configurations)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bpeviz import algorithms, formats
+from bpeviz.algorithms import Algorithm
+from bpeviz.core import limits
+from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.training import Training, TrainOptions
+from bpeviz.samples import Sample
+from bpeviz.text.corpus import Corpus
+from bpeviz.ui.settings import Settings
+from bpeviz.ui.training import get_corpus, get_training, snapshot
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every page works with: the corpus, its training and the display options."""
+
+    corpus: Corpus
+    corpus_name: str
+    data: bytes
+    training: Training  # None on a page with its own training settings (Compare)
+    #: the sidebar's training options (what ``training`` was trained with)
+    train_options: TrainOptions
+    byte_style: str
+    presentation: bool
+    sample: Sample | None
+
+    def at(self, step: int) -> Snapshot:
+        """The training's snapshot at ``step`` (the last few are kept)."""
+        return snapshot(self.training, step)
+
+    @property
+    def algorithm(self) -> str:
+        return self.training.algorithm
+
+    @property
+    def alg(self) -> Algorithm:
+        """The training's algorithm record: ask it, never compare names."""
+        return algorithms.get(self.training.algorithm)
+
+
+def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Training:
+    """Train the page's corpus text with other settings (and maybe another pre-tokenizer).
+
+    Raises ValueError with a message for the user (bad options, or a limit passed).
+    """
+    corpus = get_corpus(ctx.data, chosen.pretokenizer, ctx.corpus_name)
+    problems = training_problems(corpus, chosen)
+    if problems:
+        raise ValueError(" ".join(problems))
+    return get_training(corpus, chosen.options, label)
+
+
+def training_problems(corpus: Corpus, chosen: Settings) -> list[str]:
+    """The limits training ``corpus`` with ``chosen`` passes (empty when it fits). A
+    training whose steps prune makes no merges: the corpus's size is what limits it."""
+    if algorithms.get(chosen.algorithm).step_kind == "prune":
+        return limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
+                                  chosen.pretokenizer)
+    return limits.check(corpus, chosen.options)
+
+
+def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:
+    """``formats.export(snap, fmt)``; ValueError when this format cannot hold this training."""
+    return formats.export(snap, fmt)

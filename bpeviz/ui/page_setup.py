@@ -1,0 +1,210 @@
+"""A page's set-up: ``ctx = page_setup.page("Explore")`` sets the page up, draws the
+sidebar (corpus and training settings, shared by every page), trains (cached) and
+returns a :class:`~bpeviz.ui.context.Context`; on bad input it shows a message and stops
+the page, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from bpeviz import algorithms
+from bpeviz.core import limits
+from bpeviz.core.limits import LIMITS
+from bpeviz.present.render import md_escape, style_block
+from bpeviz.samples import SAMPLES, Sample, sample_bytes
+from bpeviz.ui import page_errors, state
+from bpeviz.ui.context import Context, training_problems
+from bpeviz.ui.labels import ALGORITHM_LABELS
+from bpeviz.ui.messages import error, show_resets, warning
+from bpeviz.ui.paste_keeper import keep_paste
+from bpeviz.ui.settings import display_settings, training_settings
+from bpeviz.ui.state import bound, get, put
+from bpeviz.ui.theme_link import keep_theme_in_link
+from bpeviz.ui.training import get_corpus, get_training
+
+log = logging.getLogger("bpeviz.ui")
+
+#: the pages that can show a training whose steps prune (Unigram); the others say so
+PRUNE_PAGES = ("Explore", "Tokenize", "Vocabulary")
+
+
+# A page's own address (/Explore) opened directly logs two 404s in the browser console,
+# /Explore/_stcore/health and /Explore/_stcore/host-config: Streamlit's front end cannot
+# tell a page name from a base URL path, so it tries "Explore" as the base path first,
+# then the root (streamlit/streamlit pull 4574; still so in 1.67). Streamlit's behaviour,
+# not our configuration (no baseUrlPath is set); the page loads normally, and
+# tests/test_browser_defects.py checks that these are the only console errors.
+PAGES = [
+    ("app.py", "Home", ":material/home:"),
+    ("pages/0_Learn.py", "Learn", ":material/school:"),
+    ("pages/1_Explore.py", "Explore", ":material/timeline:"),
+    ("pages/2_Tokenize.py", "Tokenize", ":material/content_cut:"),
+    ("pages/3_Compare.py", "Compare", ":material/compare:"),
+    ("pages/4_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
+]
+
+
+def _apply_sample_settings() -> None:
+    sample = SAMPLES.get(get("sample"))
+    if sample is None:
+        return
+    for name, value in sample.settings.items():
+        put(name, value)
+    put("size_by", "merges")
+    if not st.session_state.get("text_edited"):
+        put("text", sample.try_text)
+
+
+def _store_upload() -> None:
+    uploaded = st.session_state.get("w_upload")
+    if uploaded is not None:
+        st.session_state["upload"] = (uploaded.name, uploaded.getvalue())
+
+
+def _forget_upload() -> None:
+    st.session_state.pop("upload", None)
+
+
+def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
+    """Draw the corpus inputs; return (data, name, sample)."""
+    source = bound(st.segmented_control, "Corpus", "source", ["sample", "paste", "upload"],
+                   format_func={"sample": "Sample", "paste": "Paste", "upload": "Upload"}.get,
+                   required=True)
+    if source == "sample":
+        name = bound(st.selectbox, "Sample", "sample", list(SAMPLES),
+                     format_func=lambda s: SAMPLES[s].title, then=_apply_sample_settings,
+                     help="Picking a sample also loads the settings its tutorial used.")
+        sample = SAMPLES[name]
+        st.caption(md_escape(sample.about))
+        return sample_bytes(name), sample.filename, sample
+    if source == "paste":
+        # No max_chars: the browser drops a paste longer than max_chars without a word
+        # (issue 17.2). Every size comes through, and page() answers one over the limit
+        # with "Corpus too large" and the command line route, keeping the text in the box.
+        text = bound(st.text_area, "Text to train on", "paste", height=160,
+                     placeholder="Paste any text, or word<TAB>count lines",
+                     help=f"Up to {LIMITS.text_chars:,} characters. Lines of word<TAB>count "
+                          "are read as a frequency table. Press Train (or Ctrl+Enter) to "
+                          "train.")
+        # the click takes the box's text with it (the box sends its text when it loses focus)
+        st.button("Train", key="paste_train", type="primary", icon=":material/play_arrow:",
+                  help="Train on the text in the box")
+        keep_paste()  # a reload of the tab gets the text back
+        if not text or text.isspace():  # (strip() copied all 10 MB on every run)
+            return None, "pasted text", None
+        return text.encode("utf-8", "surrogatepass"), "pasted text", None
+    st.file_uploader("UTF-8 text or word<TAB>count file", key="w_upload",
+                     on_change=_store_upload, max_upload_size=LIMITS.upload_bytes // 1_000_000,
+                     help=f"Up to {LIMITS.upload_bytes // 1_000_000} MB; the live explorer "
+                          f"trains on up to {LIMITS.text_chars:,} characters.")
+    uploaded = st.session_state.get("upload")
+    if uploaded is None:
+        return None, "upload", None
+    name, data = uploaded
+    st.caption(md_escape(f"Using {name} ({len(data):,} bytes)"))
+    st.button("Forget this file", on_click=_forget_upload, key="forget_upload")
+    return data, name, None
+
+
+def page(title: str, *, uses_training: bool = True) -> Context:
+    """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
+
+    Stops the page with a clear message when the corpus or the settings are not usable.
+    A page with its own training settings (Compare: ``uses_training=False``) shows the
+    sidebar's Training section folded away, marked as not used there.
+    """
+    st.set_page_config(page_title=f"{title} · bpeviz", page_icon="🧩", layout="wide",
+                       initial_sidebar_state="expanded")
+    page_errors.guard()
+    ignored = state.start_run(title)
+    st.html(style_block(bool(get("present"))))
+    with st.sidebar:
+        links = state.url_params()
+        for path, name, icon in PAGES:
+            st.page_link(path, label=name, icon=icon, query_params=links)
+        st.subheader("Corpus")
+        data, name, sample = _corpus_source()
+        corpus_note = st.empty()  # a file that cannot be read says why here too
+        if uses_training:
+            st.subheader("Training")
+            chosen = training_settings()
+        else:
+            with st.expander("Training: not used on this page", expanded=False):
+                st.caption(f"{title} has its own settings for each configuration; these "
+                           "apply on the other pages.")
+                chosen = training_settings()
+        st.subheader("Display")
+        display_settings()
+        keep_theme_in_link()
+    state.write_url()
+    if ignored:
+        warning("This link had settings that could not be used, and were left at their "
+                f"defaults: {', '.join(ignored)}.")
+    show_resets()
+    if data is None:
+        if get("source") == "paste":
+            st.info("Paste a text in the sidebar to train on it. Pasted text never goes into "
+                    "links: a shared link opens with an empty box.", icon="📋")
+        else:
+            st.info("Upload a UTF-8 text file or a word<TAB>count file in the sidebar. "
+                    "Uploaded files never go into links.", icon="📂")
+        st.stop()
+    options, pretokenizer = chosen.options, chosen.pretokenizer
+    try:
+        chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
+        problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
+                                      pretokenizer=pretokenizer)
+        prunes = algorithms.get(chosen.algorithm).step_kind == "prune"
+        if not problems:
+            try:
+                corpus = get_corpus(data, pretokenizer, name)
+            except ValueError as err:
+                with corpus_note:
+                    error(err)
+                raise
+            problems = training_problems(corpus, chosen) if uses_training else []
+        if problems:
+            for problem in problems:
+                st.error(problem, icon="🛑")
+            st.stop()
+        if not uses_training:  # the page trains its own configurations
+            return Context(corpus=corpus, corpus_name=name, data=data,
+                           training=None, train_options=options,  # type: ignore[arg-type]
+                           byte_style=get("bytes"), presentation=bool(get("present")),
+                           sample=sample)
+        training = get_training(corpus, options)
+        if prunes:
+            if title not in PRUNE_PAGES:
+                st.info(md_escape(
+                    f"The {title} page shows trainings made by merges; "
+                    f"{ALGORITHM_LABELS[chosen.algorithm]} "
+                    f"prunes instead. See it on {', '.join(PRUNE_PAGES)}, or choose "
+                    "another algorithm in the sidebar."), icon="ℹ️")
+                for page_name in PRUNE_PAGES:
+                    path = next(p for p, n, _ in PAGES if n == page_name)
+                    st.page_link(path, label=f"Open {page_name}")
+                st.stop()
+            return Context(corpus=corpus, corpus_name=name, data=data, training=training,
+                           train_options=options, byte_style=get("bytes"),
+                           presentation=bool(get("present")), sample=sample)
+        too_big = limits.check(weighted_symbols=training.initial_tokens)
+        if too_big:  # counts past 2**53: the pages' tables would round them
+            for problem in too_big:
+                st.error(problem, icon="🛑")
+            st.stop()
+    except ValueError as err:
+        error(err)
+        st.stop()
+    except Exception as err:  # a bug, not the user's input: say so, keep the page up
+        log.exception("training failed")
+        st.error(f"Training failed unexpectedly ({type(err).__name__}). This is a bug in "
+                 "bpeviz, not in your input; the details are in the server log.", icon="🐞")
+        st.stop()
+    if training.stopped_early:
+        st.sidebar.caption(md_escape(training.stop_message))
+    return Context(corpus=corpus, corpus_name=name, data=data, training=training,
+                   train_options=options, byte_style=get("bytes"),
+                   presentation=bool(get("present")), sample=sample)
