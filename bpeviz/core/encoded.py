@@ -105,7 +105,7 @@ class Encoding(Sequence[Token]):
               flags: Sequence[int] | None) -> Iterator[Token]:
         enc = self._encoder
         texts, unk_text = enc.texts, enc.unk_text
-        raws = enc.coder.token_bytes(enc, self._text, ids, starts, ends)
+        raws = enc.word_coder.token_bytes(enc, self._text, ids, starts, ends)
         if flags is None:
             for i, s, e, raw in zip(ids, starts, ends, raws):
                 yield Token(texts[i], i, s, e, raw)

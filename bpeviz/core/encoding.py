@@ -191,7 +191,7 @@ class _Encoder:
         self.algorithm = options.algorithm
         alg = self.alg = get_algorithm(options.algorithm)
         # how a word is cut, the record's choice, asked once: every word goes to it
-        self.coder = coder_of(alg)
+        self.word_coder = coder_of(alg)
         self.prefix = alg.continuing_prefix
         self.marker = options.marker
         self.marker_style = options.marker_style
@@ -211,20 +211,20 @@ class _Encoder:
         self.ranks: dict[tuple[int, int], tuple[int, int]] = {}
         for merge in training.merges[:step]:
             self.ranks.setdefault((merge.left_id, merge.right_id), (merge.step, merge.token_id))
-        self.coder.setup(self)
-        self.texts: dict[int, str] = self.coder.texts(self)
+        self.word_coder.setup(self)
+        self.texts: dict[int, str] = self.word_coder.texts(self)
         self.cache: dict[str, _Entry] = {}
         # the compiled path (engine "compiled", the default when bpeviz.engine._merge is built)
         self._merge: Callable[[list[int], list[int], list[int]],
                               tuple[list[int], list[int], list[int]]] = self._merge_python
-        self._native: Any = None  # the compiled Coder: cuts texts into words, caches them
+        self._coder: Any = None  # the compiled Coder (not the word coder): cuts texts, caches words
         compiled = compiled_module(engine)
         if compiled is not None:
             self._init_compiled(compiled, training.merges[:step])
 
     def _init_compiled(self, compiled: Any, merges: Sequence[Any]) -> None:
         ranks = None
-        if self.coder.by_ranks:
+        if self.word_coder.by_ranks:
             columns = np.array([(m.left_id, m.right_id, m.step, m.token_id) for m in merges],
                                dtype=np.int32).reshape(-1, 4).T
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
@@ -232,8 +232,8 @@ class _Encoder:
         split = _COMPILED_SPLITS.get(self.pretokenizer)  # "metaspace": the Python path
         if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
-        table = self.coder.byte_table(self) if ranks is not None else None
-        self._native = compiled.Coder(
+        table = self.word_coder.byte_table(self) if ranks is not None else None
+        self._coder = compiled.Coder(
             split, _char_classes(), None if table is None else ranks,
             None if table is None else np.array(table, dtype=np.int32),
             tuple(range(len(self.vocab))), _WORD_CACHE_SIZE)
@@ -244,8 +244,8 @@ class _Encoder:
 
     # -- whole texts ----------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:
-        if self._native is not None:
-            ids, starts, ends, flags = self._native.encode(text, self._encode_word, True)
+        if self._coder is not None:
+            ids, starts, ends, flags = self._coder.encode(text, self._encode_word, True)
             columns = (np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64),
                        None if flags is None else np.frombuffer(flags, dtype=np.uint8))
             return Encoding(self, text, ids, columns)
@@ -255,8 +255,8 @@ class _Encoder:
         return Encoding(self, text, ids, lambda: _flat_columns(entries, offsets, len(ids)))
 
     def encode_ids(self, text: str) -> list[int]:
-        if self._native is not None:
-            return self._native.encode(text, self._encode_word, False)[0]  # type: ignore[no-any-return]
+        if self._coder is not None:
+            return self._coder.encode(text, self._encode_word, False)[0]  # type: ignore[no-any-return]
         words, _ = split_words(text, self.pretokenizer)
         return list(chain.from_iterable(map(_IDS, self._entries(words))))
 
@@ -273,20 +273,20 @@ class _Encoder:
 
     def word(self, word: str) -> list[tuple[int, int, int]]:
         """``(id, start, end)`` of each token of one pre-tokenized word (offsets in it)."""
-        if self._native is not None:
-            entry = self._native.word(word, self._encode_word)
+        if self._coder is not None:
+            entry = self._coder.word(word, self._encode_word)
         else:
             entry = self.cache.get(word) or self._encode_word(word)
         return list(zip(entry[0], entry[1], entry[2]))
 
     def _encode_word(self, word: str) -> _Entry:
-        pieces = self.coder.cut(self, word)
+        pieces = self.word_coder.cut(self, word)
         return tuple(zip(*pieces)) if pieces else ((), (), (), ())  # type: ignore[return-value]
 
     def cut(self, word: str) -> tuple[_Piece, ...]:
         """The pieces of one pre-tokenized word, as the record's coder cuts it with this
         encoder's tables and merge function (not cached)."""
-        return self.coder.cut(self, word)
+        return self.word_coder.cut(self, word)
 
     # the names bpeviz.present.text_history cuts a word with
     _bpe = _bbpe = cut
@@ -303,7 +303,7 @@ class _Encoder:
                 raise ValueError(f"{i!r} is not a token id at step {self.step} "
                                  f"(ids go from 0 to {len(self.known) - 1})")
             checked.append(i)
-        text = self.coder.decode(self, checked, self.pretokenizer in _SPACE_DROPPING)
+        text = self.word_coder.decode(self, checked, self.pretokenizer in _SPACE_DROPPING)
         return _unmetaspace(text) if self.pretokenizer == "metaspace" else text
 
 

@@ -119,7 +119,7 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     if words != [word]:
         raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
                          "pre-tokenizer; trace one word at a time")
-    return enc.coder.trace(snapshot, enc, word)
+    return enc.word_coder.trace(snapshot, enc, word)
 
 
 def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
