@@ -21,6 +21,7 @@ from bpeviz.text.corpus import Corpus
 from bpeviz.text.owned import OwnedCache
 
 if TYPE_CHECKING:
+    from bpeviz.algorithms import Algorithm
     from bpeviz.core.training import TrainOptions
 
 
@@ -88,27 +89,20 @@ def _check_training(corpus: Corpus, options: TrainOptions, limits: Limits = LIMI
 def _weighted_symbols(corpus: Corpus, options: TrainOptions) -> int:
     """Initial symbols counted with repeats (sum of count x initial length), exactly:
     what ``Training.initial_tokens`` will be, known before training. Counted once per
-    corpus and kind of symbol (every page run checks the limits: at 10 MB the count
+    corpus and record and marker (every page run checks the limits: at 10 MB the count
     took a tenth of a rerun)."""
     from bpeviz.algorithms import get
 
     alg = get(options.algorithm)
-    marker = bool(options.marker and options.marker_style == "separate" and alg.takes_marker)
-    return _WEIGHTED.get(corpus, (alg.byte_level, marker),
-                         lambda: _count_weighted_symbols(corpus, alg.byte_level, marker))
+    marker, style = options.marker, options.marker_style
+    return _WEIGHTED.get(corpus, (alg, marker, style),
+                         lambda: _count_weighted_symbols(corpus, alg, marker, style))
 
 
-def _count_weighted_symbols(corpus: Corpus, byte_level: bool, marker: bool) -> int:
-    from bpeviz.text.symbols import utf8_bytes
-
-    if byte_level:
-        sizes = [len(utf8_bytes(w)) for w in corpus.words]
-    else:
-        sizes = list(map(len, corpus.words))
-    total = sum(c * n for c, n in zip(corpus.counts, sizes))
-    if marker:
-        total += sum(corpus.counts)  # one marker symbol after every word
-    return total
+def _count_weighted_symbols(corpus: Corpus, alg: Algorithm, marker: str | None,
+                            marker_style: str) -> int:
+    sizes = alg.initial_sizes(corpus.words, marker, marker_style).tolist()
+    return sum(c * n for c, n in zip(corpus.counts, sizes))  # Python ints: exact
 
 
 _WEIGHTED: OwnedCache[int] = OwnedCache("weighted symbols")

@@ -30,14 +30,10 @@ FORMAT = "bpeviz.core.training"
 VERSION = 1
 
 
-def _sym_out(sym: Symbol) -> str:
-    return sym.hex() if isinstance(sym, bytes) else sym
-
-
 def _sym_in(value: Any, algorithm: str) -> Symbol:
     if not isinstance(value, str):
         raise ValueError(f"a token must be a string in the file, got {value!r}")
-    return bytes.fromhex(value) if get_algorithm(algorithm).byte_level else value
+    return get_algorithm(algorithm).symbol_from_json(value)  # as the record spells it
 
 
 def training_to_dict(training: Training, corpus_name: str | None = None) -> dict[str, Any]:
@@ -50,6 +46,7 @@ def training_to_dict(training: Training, corpus_name: str | None = None) -> dict
     """
     from bpeviz.core.training import base_vocabulary
 
+    out = get_algorithm(training.algorithm).symbol_to_json  # as the record spells a symbol
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -61,15 +58,15 @@ def training_to_dict(training: Training, corpus_name: str | None = None) -> dict
             **({"name": corpus_name} if corpus_name else {}),
         },
         "stop_reason": training.stop_reason,
-        "merges": [[_sym_out(m.left), _sym_out(m.right), m.count, m.score]
+        "merges": [[out(m.left), out(m.right), m.count, m.score]
                    for m in training.merges],
     }
     base = list(training.vocab[: training.n_base])
     if base != base_vocabulary(training.corpus, training.options):
-        data["base"] = [_sym_out(s) for s in base]
+        data["base"] = [out(s) for s in base]
     extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
     if extra:
-        data["extra"] = [_sym_out(s) for s in extra]
+        data["extra"] = [out(s) for s in extra]
     return data
 
 

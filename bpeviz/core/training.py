@@ -106,9 +106,8 @@ def make_options(
 ) -> TrainOptions:
     """Check the training options and fill in the defaults; raise ValueError if wrong."""
     alg = get_algorithm(algorithm)
-    if alg.step_kind != "merge":
-        raise ValueError(f"{alg.label} does not train by merges: train it with "
-                         "bpeviz.unigram.train_unigram")
+    if alg.trainer:  # its own trainer, not the merge loop
+        raise ValueError(f"{alg.label} does not train by merges: train it with {alg.trainer}")
     if merges is not None and vocab_size is not None:
         raise ValueError("give either merges or vocab_size, not both")
     if merges is None and vocab_size is None:
@@ -128,8 +127,7 @@ def make_options(
         raise ValueError("an end-of-word marker is a BPE option; BBPE and WordPiece have none")
     if special_tokens is None:
         special_tokens = alg.special_tokens
-    if alg.byte_level and special_tokens:
-        raise ValueError("byte-level BPE keeps ids 0-255 for the bytes; it takes no special tokens")
+    alg.check_special_tokens(special_tokens)
     return TrainOptions(
         algorithm=algorithm,
         merges=merges,
@@ -137,7 +135,8 @@ def make_options(
         tie_break=tie_break,
         marker=marker or None,
         marker_style=marker_style,
-        scoring=scoring if alg.scored else "frequency",
+        # what a pair wins with, as the record names it: its score, else its count
+        scoring="score" if alg.value_name(scoring) == "score" else "frequency",
         min_frequency=min_frequency,
         special_tokens=tuple(special_tokens),
     )
@@ -162,9 +161,10 @@ def base_vocabulary(corpus: Corpus, options: TrainOptions) -> list[Symbol]:
     ...     "bpe", merges=1, tie_break="ids", marker="</w>", marker_style="glued"))
     ['[UNK]', 'a', 'b', 'c', 'z', 'b</w>', 'z</w>']
     """
-    if get_algorithm(options.algorithm).byte_level:
-        return [bytes((b,)) for b in range(256)]
     specials = list(options.special_tokens)
+    fixed = get_algorithm(options.algorithm).base_symbols
+    if fixed:  # the same base whatever the corpus (the 256 bytes)
+        return specials + list(fixed)
     alphabet = _alphabet(corpus, options) - set(specials)
     if options.marker and options.marker_style == "glued" and options.tie_break == "ids":
         # Hugging Face's end_of_word_suffix: every character of the corpus (those that

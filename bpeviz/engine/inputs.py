@@ -17,7 +17,7 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.text.corpus import Corpus
-from bpeviz.text.symbols import Symbol, utf8_bytes
+from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.core.training import TrainOptions
@@ -74,33 +74,28 @@ def initial_ids(corpus: Corpus, options: TrainOptions,
     alg = get_algorithm(options.algorithm)
     flat = None
     if words and all(words):
-        if alg.byte_level:
-            flat, lengths = _byte_ids(words, ids)
-        else:
-            lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-            text = "".join(words)
-            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-            flat = _char_ids(codes, ids, "")
-            if flat is not None and alg.continuing_prefix:
-                later = _char_ids(codes, ids, alg.continuing_prefix, missing_ok=True)
-                is_first = np.zeros(len(codes), dtype=bool)
-                is_first[np.cumsum(lengths) - lengths] = True
-                if flat is not None and not (later[~is_first] < 0).any():
-                    flat = np.where(is_first, flat, later)
-                else:
-                    flat = None
-            elif flat is not None and marker and options.marker_style == "glued":
-                last = [ids.get(w[-1] + marker, -1) for w in words]
-                flat[np.cumsum(lengths) - 1] = last
-                if min(last) < 0:
-                    flat = None
-            elif flat is not None and marker:
-                marker_id = ids.get(marker)
-                if marker_id is None:
-                    flat = None
-                else:
-                    flat = np.insert(flat, np.cumsum(lengths), marker_id)
-                    lengths = lengths + 1
+        codes, lengths = alg.unit_codes(words)  # characters or bytes: the record's units
+        flat = _unit_ids(codes, ids, "")
+        if flat is not None and alg.continuing_prefix:
+            later = _unit_ids(codes, ids, alg.continuing_prefix, missing_ok=True)
+            is_first = np.zeros(len(codes), dtype=bool)
+            is_first[np.cumsum(lengths) - lengths] = True
+            if flat is not None and not (later[~is_first] < 0).any():
+                flat = np.where(is_first, flat, later)
+            else:
+                flat = None
+        elif flat is not None and marker and options.marker_style == "glued":
+            last = [ids.get(w[-1] + marker, -1) for w in words]
+            flat[np.cumsum(lengths) - 1] = last
+            if min(last) < 0:
+                flat = None
+        elif flat is not None and marker:
+            marker_id = ids.get(marker)
+            if marker_id is None:
+                flat = None
+            else:
+                flat = np.insert(flat, np.cumsum(lengths), marker_id)
+                lengths = lengths + 1
     if flat is None:  # the per-word path
         split: list[int] = []
         sizes = []
@@ -119,11 +114,17 @@ def initial_ids(corpus: Corpus, options: TrainOptions,
     return flat.astype(np.int32, copy=False), lengths
 
 
-def _char_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
+def _unit_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
               missing_ok: bool = False) -> np.ndarray | None:
-    """Map code points to the ids of ``prefix + chr(code)``; None (or -1s) if one lacks it."""
-    table = {ord(sym[-1]): i for sym, i in ids.items()
-             if isinstance(sym, str) and len(sym) == len(prefix) + 1 and sym.startswith(prefix)}
+    """Map unit codes (see ``Algorithm.unit_codes``) to the ids of the one-unit symbols,
+    ``prefix`` + a character or a lone byte; None (or -1s) if one lacks it."""
+    table: dict[int, int] = {}
+    for sym, i in ids.items():
+        if isinstance(sym, bytes):
+            if len(sym) == 1 and not prefix:
+                table[sym[0]] = i
+        elif len(sym) == len(prefix) + 1 and sym.startswith(prefix):
+            table[ord(sym[-1])] = i
     keys = np.array(sorted(table), dtype=np.uint32)
     values = np.array([table[k] for k in keys.tolist()], dtype=np.int64)
     if not len(keys):
@@ -133,12 +134,3 @@ def _char_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
     if missing_ok:
         return np.where(found, values[where], -1)
     return values[where] if found.all() else None
-
-
-def _byte_ids(words: Sequence[str], ids: dict[Symbol, int]) -> tuple[np.ndarray | None,
-                                                                   np.ndarray]:
-    data = [utf8_bytes(w) for w in words]
-    lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
-    table = np.array([ids.get(bytes((b,)), -1) for b in range(256)], dtype=np.int64)
-    flat = table[np.frombuffer(b"".join(data), dtype=np.uint8)]
-    return (None if (flat < 0).any() else flat), lengths
