@@ -200,12 +200,10 @@ def build_training(
         start, extra = early, late
     else:  # renumber: base tokens by id, then merged tokens in merge order
         start, extra = base, []
-    if get_algorithm(algorithm).byte_level:
-        missing = [b for b in range(256) if bytes((b,)) not in vocab]
-        if missing:
-            raise ValueError(f"{source} is byte-level but its vocabulary lacks "
-                             f"{len(missing)} of the 256 bytes (the first: 0x{missing[0]:02X})")
-        special_tokens = ()  # byte-level options take none; they stay in the vocabulary
+    alg = get_algorithm(algorithm)
+    alg.check_base_symbols(vocab, source)
+    if alg.base_symbols:  # they take the first ids: special tokens stay in the vocabulary
+        special_tokens = ()
     options = make_options(algorithm, merges=len(merges), marker=marker,
                            marker_style=marker_style, special_tokens=list(special_tokens))
     training = replay(Corpus((), (), pretokenizer), options, list(merges), base=start)

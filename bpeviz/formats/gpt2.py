@@ -31,7 +31,8 @@ from bpeviz.formats._common import (
     sidecar,
     vocab_items,
 )
-from bpeviz.text.display import bytes_to_gpt2, gpt2_byte_chars, gpt2_to_bytes
+from bpeviz.text.display import gpt2_byte_chars
+from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
     from bpeviz.core.snapshot import Snapshot
@@ -50,14 +51,16 @@ def export(snapshot: Snapshot) -> dict[str, str]:
     """``vocab.json``, ``merges.txt`` and ``bpeviz.json`` at the snapshot's step."""
     training = snapshot.training
     alg = get_algorithm(training.algorithm)
-    alg.check_export("gpt2", f"{alg.label} encodes by longest match, not by merges"
-                     if alg.longest_match else "vocab.json + merges.txt hold BPE merges")
-    byte_level = alg.byte_level
-    spell = bytes_to_gpt2 if byte_level else str
-    vocab = {spell(token): i for token, i in vocab_items(snapshot)}  # type: ignore[arg-type]
+    alg.check_export("gpt2", f"{alg.label} encodes by {alg.encoder.replace('_', ' ')}, not "
+                     "by the BPE merges vocab.json + merges.txt hold")
+
+    def spell(symbol: Symbol) -> str:  # as the record spells its symbols in GPT-2's files
+        return alg.symbol_to_json(symbol, "gpt2")
+
+    vocab = {spell(token): i for token, i in vocab_items(snapshot)}
     lines = [VERSION_LINE]
     for merge in training.merges[: snapshot.step]:
-        left, right = spell(merge.left), spell(merge.right)  # type: ignore[arg-type]
+        left, right = spell(merge.left), spell(merge.right)
         for part in (left, right):
             if not part or any(ch.isspace() for ch in part):
                 raise ValueError(f"merge {merge.step} holds {part!r}, which merges.txt cannot "
@@ -77,26 +80,24 @@ def import_files(files: Mapping[str, str]) -> Training:
         check_id(i, f"{VOCAB}: the id of {token!r}")
     merges = parse_merges(files[MERGES])
     algorithm = settings.get("algorithm") or (BBPE if _byte_level(vocab) else BPE).name
-    if "gpt2" not in get_algorithm(algorithm).export_formats:
+    alg = get_algorithm(algorithm)
+    if "gpt2" not in alg.export_formats:
         raise ValueError(f"{SIDECAR} says {algorithm}, but vocab.json + merges.txt is BPE")
-    if get_algorithm(algorithm).byte_level:
-        raw: dict[bytes, int] = {}
-        for token, i in vocab.items():
-            try:
-                key = gpt2_to_bytes(token)
-            except ValueError:
-                key = token.encode("utf-8")  # a special token such as <|endoftext|>
-            if raw.setdefault(key, i) != i:
-                raise ValueError(f"{VOCAB}: two tokens stand for the bytes {key!r}")
+    symbols: dict[Symbol, int] = {}  # the tokens as the record reads its symbols
+    for token, i in vocab.items():
         try:
-            byte_merges = [(gpt2_to_bytes(a), gpt2_to_bytes(b)) for a, b in merges]
-        except ValueError as err:
-            raise ValueError(f"{MERGES}: {err}") from None
-        return build_training(algorithm=algorithm, vocab=raw, merges=byte_merges,
-                              pretokenizer=settings.get("pretokenizer", BBPE.pretokenizer),
-                              source=f"{VOCAB} + {MERGES}")
-    return build_training(algorithm=algorithm, vocab=vocab, merges=merges,
-                          pretokenizer=settings.get("pretokenizer", BPE.pretokenizer),
+            key = alg.symbol_from_json(token, "gpt2")
+        except ValueError:  # not in GPT-2's byte characters: a special token such as
+            key = token.encode("utf-8")  # <|endoftext|>, kept as its bytes
+        if symbols.setdefault(key, i) != i:
+            raise ValueError(f"{VOCAB}: two tokens stand for the bytes {key!r}")
+    try:
+        pairs = [(alg.symbol_from_json(a, "gpt2"), alg.symbol_from_json(b, "gpt2"))
+                 for a, b in merges]
+    except ValueError as err:
+        raise ValueError(f"{MERGES}: {err}") from None
+    return build_training(algorithm=algorithm, vocab=symbols, merges=pairs,
+                          pretokenizer=settings.get("pretokenizer", alg.pretokenizer),
                           marker=settings.get("marker"),
                           marker_style=settings.get("marker_style", "separate"),
                           special_tokens=[t for t in ("[UNK]", "<unk>") if t in vocab],

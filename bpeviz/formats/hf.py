@@ -61,11 +61,12 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.text.display import bytes_to_gpt2, gpt2_to_bytes
+from bpeviz.text.display import gpt2_to_bytes
 from bpeviz.text.pretokenize import CJK_CLASS, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from bpeviz.text.symbols import WORDPIECE_PREFIX
+from bpeviz.text.symbols import WORDPIECE_PREFIX, Symbol
 
 if TYPE_CHECKING:
+    from bpeviz.algorithms import Algorithm
     from bpeviz.core.snapshot import Snapshot
     from bpeviz.core.training import Training
 
@@ -133,45 +134,14 @@ def pre_tokenizer(name: str, byte_level: bool) -> dict[str, Any]:
 def export(snapshot: Snapshot) -> dict[str, str]:
     """``{"tokenizer.json": ...}`` for the vocabulary and merges at the snapshot's step."""
     training = snapshot.training
-    options = training.options
-    alg = get_algorithm(options.algorithm)
+    alg = get_algorithm(training.options.algorithm)
     alg.check_export("hf", "tokenizer.json holds BPE and WordPiece")
+    write = _MODELS.get(alg.hf_model)
+    if write is None:
+        raise ValueError(f"tokenizer.json holds {alg.label} as a {alg.hf_model} model, which "
+                         "bpeviz writes from a pruning round, not from a merge step")
     name = pretokenizer_of(training)
-    items = vocab_items(snapshot)
-    unk = unk_token(training)
-    if alg.longest_match:
-        model: dict[str, Any] = {
-            "type": "WordPiece", "unk_token": unk or "[UNK]",
-            "continuing_subword_prefix": alg.continuing_prefix,
-            "max_input_chars_per_word": MAX_WORDPIECE_CHARS,
-            "vocab": {token: i for token, i in items},
-        }
-        decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": alg.continuing_prefix,
-                                          "cleanup": False}
-    else:
-        if options.marker and options.marker_style == "separate":
-            raise ValueError(
-                f"a separate end-of-word symbol ({options.marker!r} after each word) has no "
-                "Hugging Face equivalent; train with marker_style='glued' (HF's "
-                "end_of_word_suffix), or export as 'gpt2' or 'training'"
-            )
-        byte_level = alg.byte_level
-        spell = bytes_to_gpt2 if byte_level else str
-        vocab = {spell(token): i for token, i in items}  # type: ignore[arg-type]
-        merges = [[spell(m.left), spell(m.right)]  # type: ignore[arg-type]
-                  for m in training.merges[: snapshot.step]]
-        model = {
-            "type": "BPE", "dropout": None, "unk_token": None if byte_level else unk,
-            "continuing_subword_prefix": None, "end_of_word_suffix": options.marker,
-            "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-            "vocab": vocab, "merges": merges,
-        }
-        if byte_level:
-            decoder = _byte_level(True)
-        elif options.marker:
-            decoder = {"type": "BPEDecoder", "suffix": options.marker}
-        else:
-            decoder = {"type": "Fuse"}
+    model, decoder, byte_level = write(snapshot, alg)
     if name == "metaspace":  # "▁" back to a space; then one space off the front of each
         # piece (the decoders before join all tokens, or put a space before each word)
         decoder = {"type": "Sequence", "decoders": [
@@ -179,10 +149,67 @@ def export(snapshot: Snapshot) -> dict[str, str]:
             {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}
     data = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
-        "normalizer": None, "pre_tokenizer": pre_tokenizer(name, alg.byte_level),
+        "normalizer": None, "pre_tokenizer": pre_tokenizer(name, byte_level),
         "post_processor": None, "decoder": decoder, "model": model,
     }
     return {FILENAME: dumps(data)}
+
+
+#: what a model writer returns: the model, its decoder, and whether the text is read as
+#: bytes (HF's ByteLevel pre-tokenizer)
+_Written = tuple[dict[str, Any], dict[str, Any], bool]
+
+
+def _wordpiece_model(snapshot: Snapshot, alg: Algorithm) -> _Written:
+    prefix = alg.continuing_prefix
+    model = {
+        "type": "WordPiece", "unk_token": unk_token(snapshot.training) or "[UNK]",
+        "continuing_subword_prefix": prefix, "max_input_chars_per_word": MAX_WORDPIECE_CHARS,
+        "vocab": dict(vocab_items(snapshot)),
+    }
+    return model, {"type": "WordPiece", "prefix": prefix, "cleanup": False}, False
+
+
+def _bpe_model(snapshot: Snapshot, alg: Algorithm, byte_level: bool = False) -> _Written:
+    training = snapshot.training
+    options = training.options
+    if options.marker and options.marker_style == "separate":
+        raise ValueError(
+            f"a separate end-of-word symbol ({options.marker!r} after each word) has no "
+            "Hugging Face equivalent; train with marker_style='glued' (HF's "
+            "end_of_word_suffix), or export as 'gpt2' or 'training'"
+        )
+
+    def spell(symbol: Symbol) -> str:  # as the record spells its symbols in tokenizer.json
+        return alg.symbol_to_json(symbol, "gpt2")
+
+    model = {
+        "type": "BPE", "dropout": None,
+        "unk_token": None if byte_level else unk_token(training),
+        "continuing_subword_prefix": None, "end_of_word_suffix": options.marker,
+        "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+        "vocab": {spell(token): i for token, i in vocab_items(snapshot)},
+        "merges": [[spell(m.left), spell(m.right)] for m in training.merges[: snapshot.step]],
+    }
+    if byte_level:
+        decoder = _byte_level(True)
+    elif options.marker:
+        decoder = {"type": "BPEDecoder", "suffix": options.marker}
+    else:
+        decoder = {"type": "Fuse"}
+    return model, decoder, byte_level
+
+
+def _byte_level_bpe_model(snapshot: Snapshot, alg: Algorithm) -> _Written:
+    return _bpe_model(snapshot, alg, byte_level=True)
+
+
+#: the model writers, by ``Algorithm.hf_model`` (a Unigram model is written from a pruning
+#: round: :mod:`bpeviz.unigram.hf_export`)
+_MODELS = {"BPE": _bpe_model, "byte-level BPE": _byte_level_bpe_model,
+           "WordPiece": _wordpiece_model}
+#: the models whose decoder joins the words' tokens (nothing but a token puts a space)
+_JOINS_WORDS = ("BPE", "byte-level BPE")
 
 
 #: the pre-tokenizers that drop the spaces between words (nothing in a token keeps them)
@@ -209,8 +236,7 @@ def lossy_decoding(training: Training) -> str | None:
     """
     alg = get_algorithm(training.options.algorithm)
     name = pretokenizer_of(training)
-    if alg.longest_match or alg.step_kind == "prune" or name not in DROPS_SPACES \
-            or training.options.marker:
+    if alg.hf_model not in _JOINS_WORDS or name not in DROPS_SPACES or training.options.marker:
         return None
     fix = (f"choose the end-of-word marker </w> (or _), glued to the word's last symbol: "
            f"the decoder turns it back into a space; or a pre-tokenizer that keeps the "
