@@ -29,10 +29,9 @@ from typing import Any
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.analysis import views
-from bpeviz.analysis.text_history import stage_tokens
 from bpeviz.core.training import Training
-from bpeviz.present import render, stage_script
+from bpeviz.present import render, stage_data, stage_script
+from bpeviz.present.text_history import stage_tokens
 
 #: the themes a file can be made in (None: the system's, as the browser says)
 THEMES = ("light", "dark")
@@ -93,7 +92,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     parts: dict[str, Any] = {
         "bv-controls": {"role": "controls", "step": step, "n": n, "speed": "1", "seq": 0,
                         "hist": hist, "standalone": True},
-        "bv-card": {"role": "card", **common, **views.stage_merges(training, byte_style)},
+        "bv-card": {"role": "card", **common, **stage_data.stage_merges(training, byte_style)},
     }
     if text:
         parts["bv-tokens"] = {"role": "tokens", **common, "showWs": False,
@@ -101,7 +100,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     rows = top_words(training, words)
     if len(rows):
         parts["bv-words"] = {"role": "words", **common, "maxChips": 200,
-                             **views.stage_words(training, rows, byte_style)}
+                             **stage_data.stage_words(training, rows, byte_style)}
     name = title or getattr(training.corpus, "name", "") or "a corpus"
     algorithm = get_algorithm(training.options.algorithm).label
     heading = html.escape(f"{algorithm}: {n:,} merges", quote=True)

@@ -36,10 +36,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bpeviz.analysis import views
-from bpeviz.analysis.text_history import stage_tokens, text_history
 from bpeviz.core.training import Training
-from bpeviz.present import stage_script
+from bpeviz.present import stage_data, stage_script
+from bpeviz.present.text_history import stage_tokens, text_history
 from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
 
@@ -191,7 +190,7 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
     step = int(get("step"))
     data = {"role": "card", "step": step, "n": len(training.merges),
             "hist": _history_id(training), "strong": strong,
-            **views.stage_merges(training, byte_style)}
+            **stage_data.stage_merges(training, byte_style)}
     mount(f"{KEY}_card", data)
 
 
@@ -202,7 +201,7 @@ def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",
     step = int(get("step"))
     data = {"role": "words", "step": step, "n": len(training.merges),
             "hist": _history_id(training), "strong": strong, "maxChips": max_chips,
-            **views.stage_words(training, rows, byte_style)}
+            **stage_data.stage_words(training, rows, byte_style)}
     mount(f"{KEY}_words", data)
 
 
@@ -212,7 +211,7 @@ _HISTORIES_LOCK = threading.Lock()
 
 
 def _text_history(training: Training, text: str) -> dict[str, Any]:
-    """:func:`bpeviz.analysis.text_history.text_history`, the last few texts of each
+    """:func:`bpeviz.present.text_history.text_history`, the last few texts of each
     training kept."""
     with _HISTORIES_LOCK:
         kept = _HISTORIES.setdefault(training, OrderedDict())
@@ -232,7 +231,7 @@ def _text_history(training: Training, text: str) -> dict[str, Any]:
 def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool = False,
            show_whitespace: bool = False, max_tokens: int = 3000) -> None:
     """``text`` cut into the tokens of the browser's step (Tokenize): the text's tokens
-    at every step travel once (:mod:`bpeviz.analysis.text_history`), the browser redraws them;
+    at every step travel once (:mod:`bpeviz.present.text_history`), the browser redraws them;
     the tokens a merge just made are outlined."""
     data = {"role": "tokens", "step": int(get("step")), "n": len(training.merges),
             "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,
