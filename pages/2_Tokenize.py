@@ -8,7 +8,7 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
 from bpeviz.core.sampling import dropout_sampler, segmentation_cloud
-from bpeviz.core.trace import text_words
+from bpeviz.core.tracing import text_words
 from bpeviz.present import glossary, render
 from bpeviz.present.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.present.render_explain import trace_html

@@ -46,6 +46,7 @@ import numpy as np
 import regex
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.core import protocol
 from bpeviz.core.encoded import Encoding
 from bpeviz.core.encoding import known_ids
 
@@ -272,11 +273,11 @@ def last_step(training: Any) -> int:
 
 def at(training: Any, step: int) -> Any:
     """What :func:`compare` cuts with at ``step``: the training's :class:`Snapshot`, or
-    for pruning rounds a :class:`bpeviz.unigram.compare.RoundSnapshot`."""
+    for pruning rounds a :class:`RoundSnapshot`."""
     if prunes(training):
-        from bpeviz.unigram import compare as unigram_compare
-
-        return unigram_compare.at(training, step)
+        step = int(step)
+        training.at(step)  # checks the range
+        return RoundSnapshot(training, step)
     return training.at(step)
 
 
@@ -285,19 +286,15 @@ def vocabulary_size(training: Training, step: int) -> int:
     lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step. For
     pruning rounds, the round's pieces and special tokens."""
     if prunes(training):
-        from bpeviz.unigram.compare import vocabulary_size as round_size
-
-        return round_size(training, step)
+        return int(training.vocab_size_at(step))
     return len(known_ids(training, step))
 
 
 def vocab_range(training: Any) -> tuple[int, int]:
     """The smallest and the largest vocabulary size of any step of the training."""
     if prunes(training):
-        from bpeviz.unigram.compare import vocab_sizes
-
-        sizes = vocab_sizes(training)
-        return min(sizes), max(sizes)
+        sizes = protocol.vocab_sizes(training)
+        return int(sizes.min()), int(sizes.max())
     return vocabulary_size(training, 0), vocabulary_size(training, last_step(training))
 
 
@@ -305,9 +302,7 @@ def corpus_tokens(training: Any) -> np.ndarray | None:
     """The tokens the training's corpus takes after each step (None for a training read
     from a file, which has no corpus)."""
     if prunes(training):
-        from bpeviz.unigram.compare import corpus_tokens as round_tokens
-
-        return round_tokens(training)
+        return training.token_counts()
     return training.token_counts() if training.corpus.words else None
 
 
@@ -348,7 +343,7 @@ def step_for_vocab_size(training: Training, target: int) -> VocabStep:
     """The last step whose vocabulary has at most ``target`` tokens (step 0 if none has).
 
     For a training whose steps prune (Unigram), the round whose vocabulary is the largest
-    of at most ``target`` tokens: :func:`bpeviz.unigram.compare.round_for_vocab_size`.
+    of at most ``target`` tokens: :func:`round_for_vocab_size`.
 
     >>> from bpeviz import Corpus, train
     >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
@@ -356,8 +351,6 @@ def step_for_vocab_size(training: Training, target: int) -> VocabStep:
     ([2, 3, 4], VocabStep(step=1, vocab_size=3, target=3))
     """
     if prunes(training):
-        from bpeviz.unigram.compare import round_for_vocab_size
-
         return round_for_vocab_size(training, target)
     sizes = vocab_sizes(training)
     step = int(np.searchsorted(sizes, target, side="right")) - 1
@@ -368,11 +361,48 @@ def step_for_vocab_size(training: Training, target: int) -> VocabStep:
 def vocab_sizes(training: Any) -> np.ndarray:
     """:func:`vocabulary_size` at every step, step 0 first."""
     if prunes(training):
-        from bpeviz.unigram.compare import vocab_sizes as round_sizes
-
-        return np.asarray(round_sizes(training), dtype=np.int64)
+        return protocol.vocab_sizes(training)
     extra = len(training.vocab) - training.vocab_size_at(len(training.merges))
     return np.asarray(training.vocab_sizes, dtype=np.int64) + extra
+
+
+@dataclass(frozen=True, eq=False)
+class RoundSnapshot:
+    """Round ``step`` of a Unigram training (or an opened ``.model``), read as
+    :func:`compare` reads a merge snapshot: ``training``, ``step``, ``encode(text)``."""
+
+    training: Any
+    step: int
+
+    def encode(self, text: str) -> list[Any]:
+        return list(self.training.at(self.step).encode(text))
+
+
+def round_for_vocab_size(training: Any, target: int) -> VocabStep:
+    """The round whose vocabulary is the largest of at most ``target`` tokens (the
+    earliest such round on a tie), as :func:`step_for_vocab_size` finds the last merge
+    step with at most ``target`` tokens; the round of the smallest vocabulary when every
+    round has more than ``target``. The sizes are scanned, not searched: they need not
+    shrink round by round.
+
+    >>> from bpeviz import Corpus, train
+    >>> t = train(Corpus.from_text("hug pug hug pun bun hugs"), algorithm="unigram",
+    ...           vocab_size=12, variant="course")
+    >>> vocab_sizes(t).tolist()
+    [32, 29, 27, 25, 23, 21, 19, 18, 17, 16, 15, 14, 13]
+    >>> found = round_for_vocab_size(t, 20)
+    >>> found
+    VocabStep(step=6, vocab_size=19, target=20)
+    >>> found.note
+    'no round has exactly 20 tokens: shown at round 6, the closest below (19 tokens)'
+    """
+    sizes = protocol.vocab_sizes(training).tolist()
+    below = [k for k, n in enumerate(sizes) if n <= target]
+    if below:
+        step = max(below, key=lambda k: (sizes[k], -k))
+    else:
+        step = min(range(len(sizes)), key=lambda k: (sizes[k], k))
+    return VocabStep(step, sizes[step], int(target), prunes=True)
 
 
 def steps_for_vocab_sizes(training: Any, lo: int, hi: int) -> np.ndarray:

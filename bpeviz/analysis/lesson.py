@@ -54,7 +54,7 @@ from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the
 from bpeviz.analysis.views import created_at
 from bpeviz.core.explain import explain
 from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.trace import text_words
+from bpeviz.core.tracing import text_words
 from bpeviz.core.training import STOP_REASONS, Training
 from bpeviz.samples import SAMPLES, load_sample
 

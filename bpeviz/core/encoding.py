@@ -66,6 +66,7 @@ import regex
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.encoded import _PARTIAL, _UNK, Encoding, _Columns
+from bpeviz.core.trace import longest_match_trace, merge_trace
 from bpeviz.engine import compiled_module, default_engine
 from bpeviz.engine.merge_word import merge_word
 from bpeviz.text import pretokenize
@@ -426,7 +427,6 @@ class MergeCoder(WordCoder):
                      for i, s, e in zip(ids, starts, ends))
 
     def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
-        from bpeviz.core.trace import merge_trace
 
         symbols, ids = self.initial(enc, word)
         return merge_trace(snapshot, enc, word, symbols, ids)
@@ -542,7 +542,6 @@ class LongestMatchCoder(WordCoder):
         return tuple(pieces)
 
     def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
-        from bpeviz.core.trace import longest_match_trace
 
         return longest_match_trace(snapshot, enc, word, self.max_chars)
 

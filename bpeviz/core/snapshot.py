@@ -185,7 +185,7 @@ class Snapshot:
 
     def trace(self, word: str) -> Trace:
         """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`)."""
-        from bpeviz.core.trace import trace
+        from bpeviz.core.tracing import trace
 
         return trace(self, word)
 

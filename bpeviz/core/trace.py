@@ -6,7 +6,7 @@ sentences. No streamlit here.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"hats": 2, "its": 1}), merges=2, special_tokens=())
->>> [(s.step, s.left, s.right, s.symbols) for s in trace(t.at(2), "hats").steps]
+>>> [(s.step, s.left, s.right, s.symbols) for s in t.at(2).trace("hats").steps]
 [(1, 't', 's', ('h', 'a', 'ts')), (2, 'h', 'a', ('ha', 'ts'))]
 """
 
@@ -96,32 +96,6 @@ class Trace:
         return tuple(self.unk_text if u else s for s, u in zip(symbols, unknown))
 
 
-def trace(snapshot: Snapshot, word: str) -> Trace:
-    """How ``snapshot.encode`` cuts one pre-tokenized ``word`` (see :class:`Trace`).
-
-    >>> from bpeviz import Corpus, train
-    >>> t = train(Corpus.from_counts({"hug": 3, "pug": 1}), "wordpiece", merges=2)
-    >>> [(p.piece, p.tried) for p in t.at(2).trace("pug").pieces]
-    [('pu', ('pug', 'pu')), ('##g', ('##g',))]
-    >>> t.at(2).trace("pugs").unk
-    True
-    """
-    from bpeviz.core.encoding import encoder, split_words
-
-    if not isinstance(word, str) or not word:
-        raise ValueError("give one word to trace (not empty)")
-    enc = encoder(snapshot.training, snapshot.step)
-    if enc.pretokenizer == "metaspace":  # its words carry "▁": "hug" is traced as "▁hug"
-        word = word if word.startswith("\u2581") else "\u2581" + word
-        words, _ = split_words(word[1:], "metaspace")
-    else:
-        words, _ = split_words(word, enc.pretokenizer)
-    if words != [word]:
-        raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
-                         "pre-tokenizer; trace one word at a time")
-    return enc.word_coder.trace(snapshot, enc, word)
-
-
 def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
                 ids: list[int]) -> Trace:
     """The merges that cut ``word``, from its initial ``symbols`` and their ``ids`` (-1: not
@@ -148,20 +122,6 @@ def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
     return Trace(word, enc.algorithm, snapshot.step, initial, tuple(steps), (),
                  tuple(enc.unk_id if i < 0 else i for i in ids), initial_ids=initial_ids,
                  unk_text=enc.unk_text, unknown=tuple(i < 0 for i in ids))
-
-
-def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
-    """The distinct words of ``text`` as encoding cuts it (pre-tokenized), in order.
-
-    >>> from bpeviz import Corpus, train
-    >>> text_words(train(Corpus.from_text("a b"), merges=1), "to be or not to be")
-    ['to', 'be', 'or', 'not']
-    """
-    from bpeviz.core.encoding import split_words
-
-    pretokenizer = training.corpus.pretokenizer
-    words, _ = split_words(text, "whitespace" if pretokenizer == "counts" else pretokenizer)
-    return list(dict.fromkeys(words))[:limit]
 
 
 def longest_match_trace(snapshot: Snapshot, enc: Any, word: str, max_chars: int) -> Trace:

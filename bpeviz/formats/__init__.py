@@ -48,8 +48,8 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
+from bpeviz.core.files import write_atomic
 from bpeviz.core.serialize import FORMAT as TRAINING_FORMAT
-from bpeviz.core.serialize import write_atomic
 from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
 from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, Opener, recognise_sidecar
 from bpeviz.text.corpus import decode_utf8

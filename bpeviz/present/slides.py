@@ -144,7 +144,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
 
 def write_slides(training: Training, path: str | Path, **options: Any) -> int:
     """Write :func:`slides_html` to ``path``; returns its size in bytes."""
-    from bpeviz.core.serialize import write_atomic
+    from bpeviz.core.files import write_atomic
 
     data = slides_html(training, **options).encode("utf-8")
     write_atomic(path, data)

@@ -154,21 +154,12 @@ def _body(module: _Module, src: Path, entry: bool) -> str:
 
 
 def bundle(src: Path = SRC, entry: str = ENTRY) -> str:
-    """The modules in ``src`` that ``entry`` needs, joined into one ES module (a string).
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     _ = (Path(d) / "a.mjs").write_text('export function one() { return 1; }\\n')
-    ...     _ = (Path(d) / "b.mjs").write_text('import { one } from "./a.mjs";\\n'
-    ...                                        'export default function two() '
-    ...                                        '{ return one() + 1; }\\n')
-    ...     print(bundle(Path(d), "b.mjs"))
-    // -- a.mjs
-    function one() { return 1; }
-    <BLANKLINE>
-    // -- b.mjs
-    export default function two() { return one() + 1; }
-    <BLANKLINE>
+    """The modules in ``src`` that ``entry`` needs, joined into one ES module (a string):
+    each module once, after the modules it imports, its ``import`` lines and ``export``
+    keywords gone (the entry keeps its default export). With ``a.mjs`` holding
+    ``export function one()`` and ``b.mjs`` importing it, ``bundle(src, "b.mjs")`` is
+    ``// -- a.mjs`` and ``function one() ...``, then ``// -- b.mjs`` and b's code
+    (tests/analysis/test_stage_script.py checks this on such files).
     """
     modules = _order(src, entry)
     seen: dict[str, str] = {}

@@ -20,20 +20,13 @@ from dataclasses import replace
 from inspect import Parameter, signature
 
 from bpeviz.unigram import VARIANTS, UnigramTraining, train_unigram
-from bpeviz.unigram.model import WS, normalize_identity
+from bpeviz.unigram.model import unigram_word
 
 #: the options ``bpeviz.train`` takes for merging algorithms, with their defaults: Unigram
 #: takes none of them (it prunes a large vocabulary down to ``vocab_size``)
 MERGE_ONLY = {"merges": None, "tie_break": "first", "marker": None,
               "marker_style": "separate", "scoring": "score", "min_frequency": 0,
               "special_tokens": None}
-
-
-def unigram_word(word: str) -> str:
-    """``word`` as the Unigram trainer sees it (with the ``▁`` in front)."""
-    if word.startswith(WS):
-        return word
-    return normalize_identity(word)[0]
 
 
 def unigram_words(corpus: object) -> dict[str, int]:

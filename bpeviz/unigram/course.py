@@ -28,30 +28,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
-
-
-def encode_word(word: str, model: Mapping[str, float]) -> tuple[list[str], float | None]:
-    """The course's ``encode_word``: best segmentation and its score (lower is better)."""
-    best: list[tuple[int | None, float | None]] = [(0, 1.0)] + [(None, None)] * len(word)
-    for start in range(len(word)):
-        at_start = best[start][1]
-        for end in range(start + 1, len(word) + 1):
-            token = word[start:end]
-            if token in model and at_start is not None:
-                score = model[token] + at_start
-                if best[end][1] is None or best[end][1] > score:  # type: ignore[operator]
-                    best[end] = (start, score)
-    start, score = best[-1]
-    if score is None:
-        return ["<unk>"], None
-    tokens: list[str] = []
-    end = len(word)
-    while start != 0:
-        tokens.insert(0, word[start:end])
-        end, start = start, best[start][0]  # type: ignore[assignment]
-    tokens.insert(0, word[start:end])
-    return tokens, score
+from bpeviz.unigram.model import (
+    Removal,
+    UnigramModel,
+    UnigramStep,
+    UnigramTraining,
+    encode_word,
+)
 
 
 def compute_loss(model: Mapping[str, float], word_freqs: Mapping[str, int]) -> float:

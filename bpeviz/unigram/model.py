@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -140,7 +140,6 @@ class UnigramModel:
     def split(self, word: str) -> tuple[str, ...]:
         """The Viterbi segmentation of an already normalized word (``<unk>`` kept as text)."""
         if self.course:
-            from bpeviz.unigram.course import encode_word
 
             return tuple(encode_word(word, {p: -s for p, s in self.scores.items()})[0])
         return tuple(word[n.start:n.end] for n in lat.viterbi(self.lattice(word))[0])
@@ -297,7 +296,6 @@ class UnigramStep:
         """How ``word`` is cut at this step: its lattice, the best split and the ``n``
         best (see :func:`bpeviz.unigram.views.word_lattice`); the word is read as a
         corpus word is (``▁`` in front when it has none)."""
-        from bpeviz.unigram.corpus_words import unigram_word
         from bpeviz.unigram.views import word_lattice
 
         normalized = unigram_word(word)
@@ -458,3 +456,33 @@ class UnigramTraining:
 
 
 _TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("round token counts")
+
+
+def encode_word(word: str, model: Mapping[str, float]) -> tuple[list[str], float | None]:
+    """The course's ``encode_word``: best segmentation and its score (lower is better)."""
+    best: list[tuple[int | None, float | None]] = [(0, 1.0)] + [(None, None)] * len(word)
+    for start in range(len(word)):
+        at_start = best[start][1]
+        for end in range(start + 1, len(word) + 1):
+            token = word[start:end]
+            if token in model and at_start is not None:
+                score = model[token] + at_start
+                if best[end][1] is None or best[end][1] > score:  # type: ignore[operator]
+                    best[end] = (start, score)
+    start, score = best[-1]
+    if score is None:
+        return ["<unk>"], None
+    tokens: list[str] = []
+    end = len(word)
+    while start != 0:
+        tokens.insert(0, word[start:end])
+        end, start = start, best[start][0]  # type: ignore[assignment]
+    tokens.insert(0, word[start:end])
+    return tokens, score
+
+
+def unigram_word(word: str) -> str:
+    """``word`` as the Unigram trainer sees it (with the ``▁`` in front)."""
+    if word.startswith(WS):
+        return word
+    return normalize_identity(word)[0]

@@ -124,7 +124,7 @@ def save_training(training: UnigramTraining, path: str | os.PathLike[str],
                   corpus_name: str | None = None) -> None:
     """Write ``training`` to ``path`` as JSON, atomically (what ``bpeviz.save`` does
     with a Unigram training)."""
-    from bpeviz.core.serialize import write_atomic
+    from bpeviz.core.files import write_atomic
 
     write_atomic(path, json.dumps(training_to_dict(training, corpus_name),
                                   ensure_ascii=False))

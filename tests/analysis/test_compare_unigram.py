@@ -1,4 +1,4 @@
-"""Compare's questions answered for Unigram (bpeviz.unigram.compare, reached through
+"""Compare's questions answered for Unigram (bpeviz.analysis.compare, reached through
 bpeviz.analysis.compare and bpeviz.analysis.curves by the record's step_kind), each checked
 against a direct
 computation from the training's rounds: the round for a vocabulary size against a scan of
@@ -14,9 +14,9 @@ import pytest
 
 from bpeviz import Corpus, train
 from bpeviz.analysis import compare as cmp
+from bpeviz.analysis.compare import RoundSnapshot, vocab_sizes
 from bpeviz.analysis.curves import metric_curve
 from bpeviz.samples import load_sample, sample_bytes
-from bpeviz.unigram.compare import RoundSnapshot, vocab_sizes
 from bpeviz.unigram.corpus_words import train_corpus
 from tests.support import ROOT
 
@@ -66,7 +66,7 @@ def test_vocabulary_size_at_a_round_counts_its_special_tokens_and_pieces(vocab, 
 def test_the_round_for_a_vocabulary_size_is_the_scans(vocab, variant):
     training = unigram(vocab, variant)
     sizes = [cmp.vocabulary_size(training, k) for k in range(len(training))]
-    assert vocab_sizes(training) == sizes
+    assert vocab_sizes(training).tolist() == sizes
     assert cmp.vocab_range(training) == (min(sizes), max(sizes))
     for target in range(min(sizes) - 3, max(sizes) + 4):
         found = cmp.step_for_vocab_size(training, target)
@@ -80,7 +80,7 @@ def test_the_round_for_a_vocabulary_size_is_the_scans(vocab, variant):
 
 def test_round_vocabularies_never_grow_back_and_a_size_finds_the_closest_round():
     training = unigram(600)
-    sizes = vocab_sizes(training)
+    sizes = vocab_sizes(training).tolist()
     # every round keeps every character: the final cut has none to put back
     assert all(b <= a for a, b in itertools.pairwise(sizes)), sizes
     target = sizes[-1] + 1
@@ -151,5 +151,5 @@ def test_the_unigram_adapter_does_not_import_streamlit():
     import subprocess
     import sys
 
-    code = "import sys, bpeviz.unigram.compare; sys.exit('streamlit' in sys.modules)"
+    code = "import sys, bpeviz.analysis.compare; sys.exit('streamlit' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

@@ -18,8 +18,8 @@ from streamlit.testing.v1 import AppTest
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.text import display
 from bpeviz.unigram.cards import CARD_PIECES
-from bpeviz.unigram.corpus_words import unigram_word
 from bpeviz.unigram.lattice import f32
+from bpeviz.unigram.model import unigram_word
 from bpeviz.unigram.views import (
     removal_sentence,
     removed_at,

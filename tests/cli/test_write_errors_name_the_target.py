@@ -35,13 +35,13 @@ def test_an_unwritable_out_names_the_target(tmp_path, out, why):
 
 
 def test_a_permission_error_names_the_target_and_keeps_its_class(tmp_path, monkeypatch):
-    from bpeviz.core import serialize
+    from bpeviz.core import files
 
     def refuse(prefix, dir):  # as an unwritable folder does (root is never refused)
         raise PermissionError(13, "Permission denied", f"{dir}/{prefix}abc123")
 
-    monkeypatch.setattr(serialize.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
     with pytest.raises(PermissionError) as err:
-        serialize.write_atomic(tmp_path / "t.json", "{}")
+        files.write_atomic(tmp_path / "t.json", "{}")
     assert str(err.value).startswith(f"cannot write {tmp_path / 't.json'}: Permission denied")
     assert "abc123" not in str(err.value)

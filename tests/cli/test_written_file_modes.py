@@ -1,7 +1,7 @@
 """Files bpeviz writes get the mode an ordinary write would give them: a new file the
 user's umask (0644 under umask 022), an overwritten file keeps its mode. Every file the
 CLI writes (a training, single-file and folder exports, slides) goes through one atomic
-writer (:func:`bpeviz.core.serialize.write_atomic`)."""
+writer (:func:`bpeviz.core.files.write_atomic`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bpeviz.core.serialize import write_atomic
+from bpeviz.core.files import write_atomic
 from tests.support import ROOT
 
 SAMPLE = ROOT / "bpeviz" / "samples" / "low_lower_newest_widest.txt"
@@ -100,7 +100,7 @@ def test_without_proc_the_umask_is_read_and_restored(tmp_path, monkeypatch):
 def test_only_the_atomic_writer_writes_files():
     """The package writes files in one place, so every file gets the same modes."""
     for path in (ROOT / "bpeviz").rglob("*.py"):
-        if path.name == "serialize.py" or "ui" in path.relative_to(ROOT / "bpeviz").parts:
+        if path.name == "files.py" or "ui" in path.relative_to(ROOT / "bpeviz").parts:
             continue
         text = path.read_text(encoding="utf-8")
         for call in ("mkstemp", "os.replace(", ".write_text(", ".write_bytes(", '"w")',
