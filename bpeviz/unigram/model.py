@@ -30,6 +30,7 @@ import numpy as np
 from bpeviz.core.encoded import Token
 from bpeviz.text.owned import OwnedCache
 from bpeviz.unigram import lattice as lat
+from bpeviz.unigram.reasons import SENTENCEPIECE_REFUSALS, UNIGRAM_STOP_REASONS
 
 if TYPE_CHECKING:
     from bpeviz.unigram.views import RoundExplanation, WordLattice
@@ -304,18 +305,6 @@ class UnigramStep:
         return word_lattice(self.model, normalized, n)
 
 
-#: Why a Unigram vocabulary has the size it has (:attr:`UnigramTraining.stop_reason`).
-UNIGRAM_STOP_REASONS = {
-    "vocab_size": "reached the requested vocabulary size",
-    "few_pieces": "the corpus offers no more pieces",
-    "characters": "every character of the corpus is kept, and with them every piece the "
-                  "last pruning round kept",
-}
-#: What sentencepiece's spm_train says instead of training, for each early stop
-SENTENCEPIECE_REFUSALS = {
-    "few_pieces": "Vocabulary size too high",
-    "characters": "Vocabulary size is smaller than required_chars",
-}
 
 
 @dataclass(frozen=True)

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from bpeviz.text import display
 from bpeviz.unigram import lattice as lat
-from bpeviz.unigram.model import (
-    UNIGRAM_STOP_REASONS,
-    Removal,
-    UnigramModel,
-    UnigramTraining,
-)
+from bpeviz.unigram.reasons import UNIGRAM_STOP_REASONS
+
+if TYPE_CHECKING:  # (the model's explain() calls this module)
+    from bpeviz.unigram.model import Removal, UnigramModel, UnigramTraining
 
 #: what each removal reason means, in words
 REASONS = {
@@ -88,6 +87,7 @@ def used_removals(removed: tuple[Removal, ...]) -> list[Removal]:
 def removal_sentence(r: Removal, course: bool = False) -> str:
     """What removing ``r`` costs, in words, from the trainer's data.
 
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> print(removal_sentence(Removal("ing", 0.1, "pruned", 7.0, -3.2, ("in", "g"), 12.3)))
     ... # doctest: +NORMALIZE_WHITESPACE
     Removing ‘ing’ makes the corpus 12.3 nats less likely: its 7 uses must be cut into
@@ -116,6 +116,7 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     """What round ``k`` did, in one or two sentences from the data.
 
     >>> from bpeviz.unigram.model import UnigramStep
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned"),), (), ())
     >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
@@ -155,6 +156,7 @@ def pieces_frame(training: UnigramTraining, k: int) -> pd.DataFrame:
     back every character of the corpus at the end), in the step's order.
 
     >>> from bpeviz.unigram.model import UnigramStep
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned"),), (), ())
     >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
@@ -215,6 +217,7 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
     """Sample ``samples`` segmentations of ``text`` (subword regularization with
     ``alpha``, seeds ``seed``, ``seed + 1``, ...) and count each: most frequent first.
 
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
     >>> cloud = segmentation_cloud(m, "ab", 50, alpha=0.0)
     >>> sum(n for _, n in cloud), len(cloud)
@@ -368,6 +371,7 @@ def explain_round(training: UnigramTraining, step: int) -> RoundExplanation:
     """What round ``step`` (1 <= step <= the last step) did; ValueError otherwise.
 
     >>> from bpeviz.unigram.model import UnigramStep
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned", 2.0, -2.0, ("a", "b"), 1.5),), (), ())
     >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0, -1.0)), 6.0, (), (), ())
@@ -395,6 +399,7 @@ def explain_round(training: UnigramTraining, step: int) -> RoundExplanation:
 def describe_lattice(found: WordLattice) -> list[str]:
     """How a word is cut (:meth:`UnigramStep.trace`), as sentences.
 
+    >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
     >>> print("\\n".join(describe_lattice(word_lattice(m, "▁ab", 2))))
     ▁ab is cut into ▁a + b (log-probability -3.500), the best of its 2 best splits:
