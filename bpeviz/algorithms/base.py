@@ -73,8 +73,8 @@ class Algorithm:
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
     encoder: str = "merges"
     #: how encoding cuts one word, when not the built-in way of :attr:`encoder` over
-    #: :attr:`units`: a :class:`bpeviz.core.encoding.WordCoder`; None for the built-in one
-    #: (:func:`bpeviz.core.encoding.coder_of` chooses)
+    #: :attr:`units`: a :class:`bpeviz.core.coders.WordCoder`; None for the built-in one
+    #: (:func:`bpeviz.core.coders.coder_of` chooses)
     coder: Any = None
     #: the export formats that hold it exactly (see :data:`bpeviz.formats.FORMATS`)
     export_formats: tuple[str, ...] = ("hf", "training")

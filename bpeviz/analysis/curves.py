@@ -191,7 +191,8 @@ def _wordpiece_spans(training: Training,
     Between two steps only the words holding a token added in between (its text without
     ``##``) are cut again: every other word's lookups find the same tokens. Steps are
     fastest in increasing order."""
-    from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, known_ids, longest_match, split_words
+    from bpeviz.core.coders import MAX_WORDPIECE_CHARS, longest_match
+    from bpeviz.core.encoding import known_ids, split_words
     from bpeviz.core.recount import pretokenizer_of
 
     if pretokenizer_of(training) == "metaspace":  # words are not slices of the text

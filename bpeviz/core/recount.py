@@ -50,7 +50,8 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import initial_symbols
-from bpeviz.core.encoding import coder_of, unk_token
+from bpeviz.core.coders import coder_of
+from bpeviz.core.encoding import unk_token
 from bpeviz.core.training import Training, TrainOptions, _MergeLoop
 from bpeviz.engine.inputs import initial_ids
 from bpeviz.text.corpus import Corpus

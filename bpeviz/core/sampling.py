@@ -92,7 +92,8 @@ class DropoutEncoder:
     """
 
     def __init__(self, snapshot: Snapshot, p: float) -> None:
-        from bpeviz.core.encoding import _Encoder, coder_of
+        from bpeviz.core.coders import coder_of
+        from bpeviz.core.encoding import _Encoder
 
         check_probability(p, "dropout")
         training = snapshot.training

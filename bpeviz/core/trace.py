@@ -1,6 +1,6 @@
 """How encoding reaches a word's tokens at a step (``snapshot.trace(word)``): each merge
 applied, in order (BPE, BBPE), or each longest match with the pieces tried (WordPiece).
-The record's word coder (:class:`bpeviz.core.encoding.WordCoder`) traces its own cut, with
+The record's word coder (:class:`bpeviz.core.coders.WordCoder`) traces its own cut, with
 :func:`merge_trace` or :func:`longest_match_trace`; :mod:`bpeviz.core.explain` says it in
 sentences. No streamlit here.
 

@@ -48,7 +48,8 @@ from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import BBPE, BPE, WORDPIECE
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, unk_token
+from bpeviz.core.coders import MAX_WORDPIECE_CHARS
+from bpeviz.core.encoding import unk_token
 from bpeviz.formats._common import (
     Lone,
     Opener,

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core import encoded, encoding
+from bpeviz.core import coders, encoded, encoding
 from bpeviz.core.training import Training
 from bpeviz.engine import merge_word
 from bpeviz.present import stage_data
@@ -85,7 +85,7 @@ class _Stepper:
         pieces = []
         start = 0
         while start < n:
-            found, found_end = encoding.longest_match(
+            found, found_end = coders.longest_match(
                 word, start, WORDPIECE_PREFIX if start else "", prefixes, ids, enc.longest,
                 lambda i: i < size or i >= final)
             if found < 0:

@@ -14,8 +14,8 @@ import pytest
 
 from bpeviz import Corpus, algorithms, replay_on, train
 from bpeviz.algorithms import BPE
+from bpeviz.core.coders import MergeCoder, coder_of
 from bpeviz.core.encoded import _UNK
-from bpeviz.core.encoding import MergeCoder, coder_of
 from bpeviz.core.trace import Trace
 
 TEXT = " ".join(["the cat sat on the mat and the hat sat on the cat"] * 3)

@@ -31,6 +31,13 @@ TOY = Algorithm(
 TEXT = "the cat sat on the mat; the hat sat on the cat. That's that!"
 
 
+@pytest.fixture
+def toy():
+    algorithms.register(TOY)
+    yield TOY
+    algorithms.unregister(TOY.name)
+
+
 def test_the_built_in_records_say_what_the_modules_used_to_spell_out():
     bpe, bbpe, wp = (algorithms.get(n) for n in ("bpe", "bbpe", "wordpiece"))
     assert [a.pretokenizer for a in (bpe, bbpe, wp)] == ["whitespace", "gpt2", "whitespace"]

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from bpeviz import Corpus, replay, train
 from bpeviz.algorithms import surface
+from bpeviz.core.coders import MAX_WORDPIECE_CHARS
 from bpeviz.core.encoded import Encoding, Token
-from bpeviz.core.encoding import MAX_WORDPIECE_CHARS, _Encoder, encode_ids, split_words
+from bpeviz.core.encoding import _Encoder, encode_ids, split_words
 from bpeviz.core.training import make_options
 from bpeviz.engine.merge_word import _merge_with_heap, merge_word
 from bpeviz.text.pretokenize import spans
