@@ -22,6 +22,15 @@ TEXT = ("Hello World! I'm here, they'll see 1234567 tokens.\n\n  Don't PANIC: "
 SOURCE = inspect.getsource(openai_public)
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """open_by_name keeps what it opened; a fake one from another test must not be found."""
+    by_name.open_by_name.cache_clear()
+    yield
+    by_name.open_by_name.cache_clear()
+
+
+
 def published_pattern(encoding: str) -> str:
     """The pattern as tiktoken publishes it (read from its source, not from bpeviz)."""
     body = SOURCE[SOURCE.index(f"def {encoding}():"):]
