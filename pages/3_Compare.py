@@ -10,6 +10,7 @@ from bpeviz.analysis.curves import CURVE_POINTS
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import compare_history, figures, render_compare
 from bpeviz.ui import compare as ui_compare
+from bpeviz.ui import stage
 
 ctx = ui.page("Compare", uses_training=False)
 byte_style, strong = ctx.byte_style, ctx.presentation
@@ -115,8 +116,7 @@ def lockstep() -> None:
     result = compare_history.compare_at(sent, position.value)
     st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
                "another configuration; whitespace at a token's ends does not count. "
-               "Keys anywhere on the page (not in a text box): ← → one position, Shift ten, "
-               "Home/End, Space play, ? the keys.")
+               + stage.keys_caption("position"))
 
     st.subheader("Metrics at this position")
     for config, step, note in zip(configurations, steps, notes):

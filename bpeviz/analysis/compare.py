@@ -211,7 +211,7 @@ def compare(configurations: Sequence[tuple[str, Snapshot]], text: str) -> Compar
 def compare_tokens(cuts: Sequence[tuple[str, int, int, Sequence[Any]]],
                    text: str) -> Comparison:
     """:func:`compare` of cuts already made: ``(label, step, vocabulary size, tokens)``
-    each (the browser's Compare applies this rule too: bpeviz/ui/stepper/stepper.js)."""
+    each (the browser's Compare applies this rule too: bpeviz/ui/stepper/src/compare_rule.mjs)."""
     encoded = []
     for label, step, size, tokens in cuts:
         spans = token_spans(text, tokens)

@@ -99,7 +99,7 @@ def stage_merges(training: Training, byte_style: str = "gpt2") -> dict[str, Any]
 def expand_stage_merges(data: dict[str, Any]) -> dict[str, Any]:
     """The card data of :func:`stage_merges` as rows: ``merges`` ``[left id, right id,
     token id, "count 12"]`` and ``labels`` ``[label, hex]`` by id (what the browser
-    rebuilds; ``stepper.js``'s ``expandCard`` does the same)."""
+    rebuilds; the step component's ``expandCard`` (stepper/src/card.mjs) does the same)."""
     cols = data["mergeCols"]
     texts = cols.get("text") or [f"count {c:,}" for c in cols["count"]]
     merges = [list(row) for row in zip(cols["left"], cols["right"], cols["token"], texts)]

@@ -1,8 +1,8 @@
 """What Compare sends the browser (bpeviz.present.compare_history) holds every position: each
 configuration's cut at its step for a position is the engine's encoding at that step,
 the positions' steps are the engine's ``step_for_vocab_size``, and the browser's own
-difference rule (stepper.js, run in Node) gives the engine's ``compare()`` at every
-position: differing boundaries, differing tokens, marked spans."""
+difference rule (stepper/src/compare_rule.mjs, run in Node) gives the engine's
+``compare()`` at every position: differing boundaries, differing tokens, marked spans."""
 
 from __future__ import annotations
 

@@ -52,7 +52,7 @@ def expected(word: str, pieces: list[bytes]) -> list[str]:
 
 def live_notes(data: dict, row: list, k: int) -> list[tuple[int, str]]:
     """What the browser draws for one word of ``stage_words`` at step ``k``: (token id,
-    its part-of note) per chip (the same selection as stepper.js ``drawWords``)."""
+    its part-of note) per chip (the same selection as the step component's ``drawWords``)."""
     tokens, made, merged = row[3:6]
     parts = row[6] if len(row) > 6 else [-1] * len(tokens)
     return [(t, data["notes"][p] if p >= 0 else "")

@@ -24,7 +24,7 @@ WORDS = st.dictionaries(st.text("abcé文 ", min_size=1, max_size=9), st.integer
 
 
 def at_step(history: tuple[list[int], list[int], list[int]], k: int) -> list[int]:
-    """The rule the browser uses (stepper.js, drawWords)."""
+    """The rule the browser uses (the step component's drawWords)."""
     return [t for t, made, gone in zip(*history) if made <= k < gone]
 
 

@@ -154,7 +154,7 @@ def test_explore_why_this_merge_follows_the_arrow_keys(small, server, screenshot
     assert f"occurs {why.merge.count} times" in seen["text"] or why.merge.count <= 2
     if algorithm == "wordpiece":
         assert f"{why.merge.count} / ({why.count_left} × {why.count_right})" in seen["text"]
-    # the stage's chips (drawn by stepper.js) carry their glossary notes in their titles
+    # the stage's chips (drawn by the step component) carry their glossary notes in their titles
     chips = page.evaluate("() => [...document.querySelectorAll('.bv-stage-words .bv-chip, "
                           ".bv-stage-card .bv-chip')].map(c => [+c.dataset.id, c.title])")
     assert chips
