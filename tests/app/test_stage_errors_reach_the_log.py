@@ -1,7 +1,8 @@
 """Errors the step bar's script caught in the browser reach the server log.
 
 The script (bpeviz/ui/stepper/src/, joined by bpeviz.present.stage_script) catches its
-own errors, keeps the bar working and reports each one with the trigger ``error``; every element of the stage is mounted
+own errors, keeps the bar working and reports each one with the trigger ``error``; every
+element of the stage is mounted
 with a callback that logs it (``bpeviz.ui.stage.mount``). Its own unit tests run under
 ``node --test bpeviz/ui/stepper/tests/``;
 tests/browser/test_step_bar_survives_bad_data.py checks the whole way in a browser.
