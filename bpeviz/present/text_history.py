@@ -79,7 +79,7 @@ class _Stepper:
         enc = self.enc
         size, final = self.training.vocab_size_at(step), self.final
         n = len(word)
-        if n > encoding.MAX_WORDPIECE_CHARS:
+        if n > coders.MAX_WORDPIECE_CHARS:
             return ((enc.unk_id, 0, n, encoded._UNK),)
         ids, prefixes = enc.ids, enc.prefixes
         pieces = []
@@ -99,7 +99,7 @@ class _Stepper:
         first = self.pieces(word, 0)
         out = [(0, first)]
         if self.longest_match:
-            if len(word) <= encoding.MAX_WORDPIECE_CHARS:
+            if len(word) <= coders.MAX_WORDPIECE_CHARS:
                 rest = word[1:]
                 for merge in self.training.merges:
                     token = merge.token

@@ -44,6 +44,11 @@ def _store_import(key: str) -> None:
     names = ", ".join(dict.fromkeys(f.name for f in files))  # a file given twice: the last
     try:
         training = import_files({f.name: f.getvalue() for f in files})
+        if not isinstance(training, Training):  # this box steps through merges
+            raise ValueError(
+                "this is a Unigram (SentencePiece) model or training, which this box cannot "
+                "step through: choose Unigram in the sidebar to train one on your corpus, or "
+                "open it with python -m bpeviz (encode, explain, export --training FILE)")
     except ValueError as err:
         problem = str(err)
     except Exception as err:  # a malformed file must never take the page down
