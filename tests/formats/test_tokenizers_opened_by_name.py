@@ -23,12 +23,17 @@ SOURCE = inspect.getsource(openai_public)
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache():
-    """open_by_name keeps what it opened; a fake one from another test must not be found."""
+def no_network(monkeypatch):
+    """No test reaches the network (a test that wants a tokenizer replaces the fetcher),
+    and open_by_name, which keeps what it opened, starts empty: a fake one from another
+    test must not be found."""
+    def refuse(name):
+        raise OSError("network disabled in tests")
+    monkeypatch.setattr(by_name, "fetch_tiktoken", refuse)
+    monkeypatch.setattr(by_name, "fetch_hub", refuse)
     by_name.open_by_name.cache_clear()
     yield
     by_name.open_by_name.cache_clear()
-
 
 
 def published_pattern(encoding: str) -> str:
