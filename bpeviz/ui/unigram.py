@@ -67,6 +67,7 @@ def round_controls(training) -> int:
         st.warning(md_escape(training.stop_message))  # not the size asked for: say why
     if last == 0:
         state.clamp("uround", 0, 0)
+        state.write_url()  # the link must not keep a round this training does not have
         seed = len(training.at(0).pieces)
         hint = (f" The course's seed has {seed:,} pieces (every character, then the most "
                 "frequent substrings up to 300 pieces in all), and its rounds remove only "
