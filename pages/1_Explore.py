@@ -31,7 +31,7 @@ ui.unspaced_warning(ctx.corpus)
 # No st.fragment and no run_every here: the stage component steps, plays and redraws the
 # card and the word splits in the browser, and tells Python the step on release or pause.
 # (Fragment reruns queued under load, with run_every autoplay, froze pages with "Cannot
-# set a node at a delta path": issue 16; a whole-page rerun per settled step cannot.)
+# set a node at a delta path"; a whole-page rerun per settled step cannot.)
 def explore() -> None:
     if not training.merges:
         st.info(ui.md_escape(f"No merges were made. {training.stop_message}"))

@@ -82,7 +82,7 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
         return sample_bytes(name), sample.filename, sample
     if source == "paste":
         # No max_chars: the browser drops a paste longer than max_chars without a word
-        # (issue 17.2). Every size comes through, and page() answers one over the limit
+        # (seen in Chromium). Every size comes through, and page() answers one over the limit
         # with "Corpus too large" and the command line route, keeping the text in the box.
         text = bound(st.text_area, "Text to train on", "paste", height=160,
                      placeholder="Paste any text, or word<TAB>count lines",
