@@ -163,7 +163,7 @@ def test_dropout_frequencies_match_the_exact_distribution_and_hf(bpe_trainings, 
 
 @pytest.mark.parametrize("word", ["hugs", " café", " naïve"])
 def test_byte_level_dropout_frequencies_match_the_exact_distribution(bpe_trainings, word):
-    from bpeviz.core.encoding import readable
+    from bpeviz.text.display import readable
 
     t = bpe_trainings["bbpe"]
     p, n = 0.5, 3000

@@ -8,7 +8,7 @@ import pytest
 
 from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
-from bpeviz.core import encoding
+from bpeviz.core import coders
 from bpeviz.text import display
 from bpeviz.ui import labels, settings
 
@@ -47,5 +47,5 @@ def test_a_new_lesson_is_listed_in_its_order(toy):
 def test_old_paths_show_with_the_display_module():
     assert display.display is display.display and display.bytes_to_gpt2 is display.bytes_to_gpt2
     assert display.label is display.label and display.visible is display.visible
-    assert encoding.readable is display.readable
+    assert coders.readable is display.readable  # the encoders show bytes as the views do
     assert display.label(" \t\n") == "·→↵" and display.readable(b"\xe6") == "<0xE6>"
