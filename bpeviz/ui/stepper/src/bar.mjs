@@ -48,7 +48,7 @@ function onKey(s, e) {
   // While the run is under way, or just after it (a slow browser mounts the new bar a
   // moment later, and the script's state can say "done" first), it still takes the
   // arrow keys, and the new bar carries its step (controls(): "moved"); a key pressed in
-  // that moment was lost before (issue 16, concurrent sessions, slowed CPUs).
+  // that moment would otherwise be lost (seen with concurrent sessions on slow CPUs).
   const gone = !s.root.isConnected;
   if (window.__bvDebug && e.key && e.key.length > 1) {
     debug("key", e.key, s.step, gone, store().controls === s, scriptRunning(),
@@ -64,8 +64,8 @@ function onKey(s, e) {
   // Two bars on the page at once: a rerun mounted the new one while the old one still
   // stands (Streamlit keeps an element of the last run until this run ends). The new one
   // owns the keys. The old one's listener came first, and since it took the key (its
-  // preventDefault made the new one skip it), the new bar's step stayed behind and the
-  // press was lost when the old one went (issue 16).
+  // preventDefault makes the new one skip it), the new bar's step would stay behind and
+  // the press be lost when the old one went.
   if (!gone && newer(s)) return;
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (typingIn(e.target)) return;

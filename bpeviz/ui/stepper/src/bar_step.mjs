@@ -46,7 +46,7 @@ export function setStep(s, k) {
 // The bar a click or a drag on ``s`` acts on: ``s`` itself, or the bar a rerun mounted
 // while ``s`` still stands (Streamlit keeps an element of the last run until this run
 // ends). The newest bar owns the step; a click on the old one, which the page still
-// shows, used to move only the old one and was lost when it went (issue 16).
+// shows, would move only the old one and be lost when it went.
 export function live(s) {
   const owner = newer(s);
   return owner && owner.hist === s.hist ? owner : s;

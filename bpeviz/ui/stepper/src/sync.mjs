@@ -49,8 +49,8 @@ export function scriptRunning() {
 
 // Send the step again if Python has not answered the last report. Never while a run is
 // in flight: that run answers, and a new report would interrupt it; on a loaded server,
-// where a run takes longer than RESEND_MS, resending on a timer restarted every run
-// before it could finish, and the page stopped following (issue 16).
+// where a run takes longer than RESEND_MS, resending on a timer would restart every
+// run before it could finish, and the page would stop following.
 function resend(s) {
   if (s.pySeq >= s.seq || s.pending || !s.root.isConnected) return;
   if (scriptRunning()) {
