@@ -10,8 +10,8 @@ avoidable: byte-level and character BPE replay the merges once on the text's wor
 (:mod:`bpeviz.core.recount`) and read every step from the replay; WordPiece cuts again, from
 one step to the next, only the words that hold a token added in between. The metrics
 are :class:`bpeviz.analysis.compare.Metrics`, the same numbers as
-:func:`bpeviz.analysis.compare.metrics`
-of ``training.at(step).encode(text)`` (the tests check it).
+:func:`bpeviz.analysis.compare.metrics` of ``training.at(step).encode(text)`` (the tests
+check it).
 """
 
 from __future__ import annotations

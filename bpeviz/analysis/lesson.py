@@ -3,10 +3,10 @@
 :func:`build_lesson` turns one training into steps (the corpus; cut into symbols; the
 first merge; the next merge; repeat; tokenize a new word). Every sentence is made from
 that training's own numbers (:func:`bpeviz.core.explain.explain`,
-:func:`bpeviz.core.explain.trace`),
-so another corpus gives another lesson. A sentence is a tuple of parts: plain text, or a
-:class:`Sym` (a vocabulary symbol, drawn as a chip); :meth:`LessonStep.text` gives the
-plain sentences. No streamlit here (the page is ``pages/0_Learn.py``).
+:func:`bpeviz.core.tracing.trace`), so another corpus gives another lesson. A sentence
+is a tuple of parts: plain text, or a :class:`Sym` (a vocabulary symbol, drawn as a
+chip); :meth:`LessonStep.text` gives the plain sentences. No streamlit here (the page is
+``pages/0_Learn.py``).
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3}),

@@ -32,9 +32,8 @@ def longest_match(word: str, start: int, head: str, prefixes: Container[str],
                   ids: Mapping[str, int], longest: int,
                   known: Callable[[int], bool] | None = None) -> tuple[int, int]:
     """WordPiece's longest match at ``start``: ``(token id, end)``, or ``(-1, -1)``, for
-    the step-limited cutters (:mod:`bpeviz.present.text_history`, :mod:`bpeviz.analysis.curves`);
-    the
-    encoder inlines the same loop (its hot path).
+    the step-limited cutters (:mod:`bpeviz.present.text_history`,
+    :mod:`bpeviz.analysis.curves`); the encoder inlines the same loop (its hot path).
 
     Reads on while ``head`` + the piece is the start of some token (``prefixes``: a longer
     match would start with it) and keeps the last match; ``known`` limits which token ids
@@ -137,7 +136,6 @@ class MergeCoder(WordCoder):
                      for i, s, e in zip(ids, starts, ends))
 
     def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
-
         symbols, ids = self.initial(enc, word)
         return merge_trace(snapshot, enc, word, symbols, ids)
 
@@ -252,7 +250,6 @@ class LongestMatchCoder(WordCoder):
         return tuple(pieces)
 
     def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
-
         return longest_match_trace(snapshot, enc, word, self.max_chars)
 
     def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:

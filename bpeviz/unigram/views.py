@@ -233,7 +233,6 @@ def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
 
 
 def _quote(piece: str) -> str:
-
     return f"‘{display.label(piece)}’"
 
 

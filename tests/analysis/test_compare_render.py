@@ -1,6 +1,5 @@
-"""bpeviz.present.render_compare: the marked HTML matches the engine's differences exactly, user
-text
-is escaped, and each configuration keeps its colour."""
+"""bpeviz.present.render_compare: the marked HTML matches the engine's differences exactly,
+user text is escaped, and each configuration keeps its colour."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Compare's questions answered for Unigram (bpeviz.analysis.compare, reached through
-bpeviz.analysis.compare and bpeviz.analysis.curves by the record's step_kind), each checked
-against a direct
-computation from the training's rounds: the round for a vocabulary size against a scan of
-every round's size, the cut at a round against that round's Viterbi encoder, metrics and
-curves against bpeviz.analysis.compare.metrics of that encoding."""
+bpeviz.analysis.compare and bpeviz.analysis.curves by the record's step_kind), each
+checked against a direct computation from the training's rounds: the round for a
+vocabulary size against a scan of every round's size, the cut at a round against that
+round's Viterbi encoder, metrics and curves against bpeviz.analysis.compare.metrics of
+that encoding."""
 
 from __future__ import annotations
 
