@@ -11,7 +11,8 @@ saw). Each pre-tokenizer has an exact Hugging Face equivalent:
                         (isolated) otherwise
 ``none``                ``Split`` on ``\\n``, merged with the previous piece
 ``cl100k``, ``o200k``   a ``Split`` with OpenAI's pattern (isolated); cl100k's possessive
-                        ``\\p{N}{1,3}+`` is written ``\\p{N}{1,3}`` (:data:`HF_CL100K_PATTERN`)
+                        ``\\p{N}{1,3}+`` is written ``\\p{N}{1,3}`` (see
+                        :mod:`bpeviz.formats.hf_pretokenizers`)
 ``bert``                a ``Split`` isolating each CJK ideograph, then ``BertPreTokenizer``
                         (in BERT the ideographs are set apart by ``BertNormalizer``)
 ======================  =====================================================================
@@ -62,8 +63,13 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
+from bpeviz.formats.hf_pretokenizers import (
+    byte_level_spec,
+    pre_tokenizer,
+    read_pre_tokenizer,
+    type_name,
+)
 from bpeviz.text.display import gpt2_to_bytes
-from bpeviz.text.pretokenize import CJK_CLASS, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bpeviz.text.symbols import WORDPIECE_PREFIX, Symbol
 
 if TYPE_CHECKING:
@@ -76,61 +82,6 @@ NAME = "hf"
 ABOUT = "Hugging Face tokenizer.json"
 FILENAME = "tokenizer.json"
 FILES = (FILENAME,)
-WHITESPACE_PATTERN = r"[\s\x1c-\x1f]+"
-#: tiktoken's spelling of the GPT-2 pattern (r50k_base): the same matches.
-TIKTOKEN_GPT2_PATTERN = (
-    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-)
-
-
-#: cl100k's pattern as Hugging Face must read it. Its regex engine (Oniguruma, Ruby syntax)
-#: reads tiktoken's possessive ``\p{N}{1,3}+`` as ``(?:\p{N}{1,3})+``, a digit run of any
-#: length; without the ``+`` it is at most three digits, like tiktoken's. The ``+`` changes
-#: nothing else: the digits are the last item of their alternative, so nothing after them
-#: can make the engine give digits back. (The other possessive ``?+ ++ *+`` mean the same in
-#: both engines.)
-HF_CL100K_PATTERN = CL100K_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")
-assert HF_CL100K_PATTERN != CL100K_PATTERN
-
-
-def _split(pattern: str, behavior: str) -> dict[str, Any]:
-    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior,
-            "invert": False}
-
-
-def _byte_level(use_regex: bool) -> dict[str, Any]:
-    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
-            "use_regex": use_regex}
-
-
-_SPLITS = {
-    "whitespace": _split(WHITESPACE_PATTERN, "Removed"),
-    "gpt2": _split(GPT2_PATTERN, "Isolated"),
-    "none": _split("\n", "MergedWithPrevious"),
-    "cl100k": _split(HF_CL100K_PATTERN, "Isolated"),
-    "o200k": _split(O200K_PATTERN, "Isolated"),
-}
-#: SentencePiece's "▁word": split on whitespace, then "▁" in front of every word.
-METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
-             "split": False}
-_SPLITS["metaspace"] = {"type": "Sequence", "pretokenizers": [_SPLITS["whitespace"], METASPACE]}
-#: BERT's BasicTokenizer: each CJK ideograph apart (what BertNormalizer's
-#: handle_chinese_chars does with spaces), then BertPreTokenizer's whitespace and
-#: punctuation split.
-CJK_SPLIT = _split(f"[{CJK_CLASS}]", "Isolated")
-BERT = {"type": "BertPreTokenizer"}
-_SPLITS["bert"] = {"type": "Sequence", "pretokenizers": [CJK_SPLIT, BERT]}
-
-
-def pre_tokenizer(name: str, byte_level: bool) -> dict[str, Any]:
-    """The Hugging Face pre-tokenizer that cuts text as bpeviz's ``name`` does."""
-    if byte_level:
-        if name == "gpt2":
-            return _byte_level(True)
-        return {"type": "Sequence", "pretokenizers": [_SPLITS[name], _byte_level(False)]}
-    return _SPLITS[name]
-
-
 # -- export -------------------------------------------------------------------------------
 def export(snapshot: Snapshot) -> dict[str, str]:
     """``{"tokenizer.json": ...}`` for the vocabulary and merges at the snapshot's step."""
@@ -193,7 +144,7 @@ def _bpe_model(snapshot: Snapshot, alg: Algorithm, byte_level: bool = False) -> 
         "merges": [[spell(m.left), spell(m.right)] for m in training.merges[: snapshot.step]],
     }
     if byte_level:
-        decoder = _byte_level(True)
+        decoder = byte_level_spec(True)
     elif options.marker:
         decoder = {"type": "BPEDecoder", "suffix": options.marker}
     else:
@@ -272,7 +223,7 @@ def import_json(text: str, source: str = FILENAME) -> Training:
         raise ValueError(f'{source} is not a Hugging Face tokenizer: no "model" object')
     model = data["model"]
     kind = model.get("type")
-    name, byte_level = _read_pre_tokenizer(data.get("pre_tokenizer"), source, [])
+    name, byte_level = read_pre_tokenizer(data.get("pre_tokenizer"), source, [])
     vocab = _read_vocab(model, source)
     specials = _added_tokens(data.get("added_tokens"), vocab, source)
     if kind == "WordPiece":
@@ -299,10 +250,6 @@ def import_json(text: str, source: str = FILENAME) -> Training:
     return build_training(algorithm=BPE.name, vocab=vocab, merges=merges, pretokenizer=name,
                           marker=suffix or None, marker_style="glued",
                           special_tokens=specials, source=source)
-
-
-def _type(obj: Any) -> str:
-    return repr(obj.get("type")) if isinstance(obj, dict) else repr(obj)
 
 
 def _wordpiece(model: dict[str, Any], vocab: dict[str, int], specials: list[str], name: str,
@@ -392,22 +339,6 @@ def _to_bytes(vocab: Mapping[str, int], merges: list[tuple[str, str]], specials:
 
 
 #: Hugging Face pre-tokenizers opened as the nearest bpeviz one, with what is not applied
-_NEAREST = {
-    "Metaspace": ("none", "the Metaspace pre-tokenizer is not applied: Hugging Face turns "
-                          "each space into {replacement!r}{prepend} and cuts before it; "
-                          "bpeviz cuts the text as typed, one word per line, so a text "
-                          "without spaces is cut exactly as Hugging Face cuts it"),
-    "BertPreTokenizer": ("whitespace", "the BertPreTokenizer's cut at every punctuation mark "
-                                       "is not applied: bpeviz cuts at whitespace only, so a "
-                                       "text without punctuation is cut exactly as Hugging "
-                                       "Face cuts it"),
-    "Whitespace": ("whitespace", "the Whitespace pre-tokenizer's cut between letters and "
-                                 "punctuation is not applied: bpeviz cuts at whitespace "
-                                 "only, so a text without punctuation is cut exactly as "
-                                 "Hugging Face cuts it"),
-}
-
-
 def import_notes(text: str) -> list[str]:
     """What a ``tokenizer.json`` does that bpeviz opens it without (one sentence each);
     empty when everything is modelled, or when ``text`` is not a tokenizer bpeviz opens.
@@ -435,7 +366,7 @@ def import_notes(text: str) -> list[str]:
                      "text as you type it, so type it already normalized (for example in "
                      "lower case) to get Hugging Face's ids")
     with contextlib.suppress(ValueError):  # (import_json says why it refuses)
-        _read_pre_tokenizer(data.get("pre_tokenizer"), FILENAME, notes)
+        read_pre_tokenizer(data.get("pre_tokenizer"), FILENAME, notes)
     model = data["model"]
     if model.get("byte_fallback"):
         notes.append("byte_fallback is not applied: a character outside the vocabulary "
@@ -450,82 +381,4 @@ def _kinds(spec: Any, key: str) -> list[str]:
     """The types in a (Sequence of) normalizers, as ``'Lowercase'``, ``'NFC'``."""
     if isinstance(spec, dict) and spec.get("type") == "Sequence":
         return [k for part in spec.get(key) or [] for k in _kinds(part, key)]
-    return [_type(spec)]
-
-
-def _read_pre_tokenizer(spec: Any, source: str,
-                        notes: list[str] | None = None) -> tuple[str, bool]:
-    """bpeviz's pre-tokenizer name for a Hugging Face pre-tokenizer, and whether it is
-    byte-level; a pre-tokenizer bpeviz only approaches (:data:`_NEAREST`) adds a note to
-    ``notes`` saying what is not applied."""
-    if spec is None:
-        return "none", False
-    if not isinstance(spec, dict):
-        raise ValueError(f"{source}: the pre-tokenizer should be an object, got {spec!r}"[:300])
-    kind = spec.get("type")
-    if kind == "Sequence":
-        parts = spec.get("pretokenizers")
-        if not isinstance(parts, list) or not parts:
-            raise ValueError(f"{source}: a Sequence pre-tokenizer needs a pretokenizers list")
-        if len(parts) == 1:
-            return _read_pre_tokenizer(parts[0], source, notes)
-        if parts == [CJK_SPLIT, BERT]:
-            return "bert", False
-        if len(parts) == 2 and parts[1] == METASPACE \
-                and _read_pre_tokenizer(parts[0], source, notes) == ("whitespace", False):
-            return "metaspace", False
-        if len(parts) == 2 and isinstance(parts[1], dict) and parts[1].get("type") == "ByteLevel":
-            if _byte_level_regex(parts[1], source):
-                raise ValueError(f"{source}: a ByteLevel pre-tokenizer with use_regex after "
-                                 "another pre-tokenizer is not supported")
-            name, inner = _read_pre_tokenizer(parts[0], source, notes)
-            if not inner:
-                return name, True
-        raise ValueError(f"{source}: this Sequence of pre-tokenizers is not supported "
-                         f"({', '.join(_type(p) for p in parts)})")
-    if kind == "ByteLevel":
-        return ("gpt2" if _byte_level_regex(spec, source) else "none"), True
-    if kind in _NEAREST and notes is not None:
-        name, note = _NEAREST[kind]
-        prepend = spec.get("prepend_scheme", "always" if spec.get("add_prefix_space", True)
-                           else "never")
-        notes.append(note.format(
-            replacement=spec.get("replacement", "▁"),
-            prepend=" (and puts one before the text)" if prepend in ("always", "first") else ""))
-        return name, False
-    if kind == "WhitespaceSplit":
-        return "whitespace", False
-    if kind == "Split":
-        pattern = spec.get("pattern")
-        pattern = pattern.get("Regex", pattern.get("String")) if isinstance(pattern, dict) else None
-        behavior = str(spec.get("behavior", "")).lower().replace("_", "")
-        key = (pattern, behavior, bool(spec.get("invert")))
-        known = {
-            (WHITESPACE_PATTERN, "removed", False): "whitespace",
-            (GPT2_PATTERN, "isolated", False): "gpt2",
-            (TIKTOKEN_GPT2_PATTERN, "isolated", False): "gpt2",
-            (HF_CL100K_PATTERN, "isolated", False): "cl100k",
-            # tiktoken's spelling, as older bpeviz exports wrote it: opened as cl100k
-            # (Hugging Face itself reads its digit runs whole)
-            (CL100K_PATTERN, "isolated", False): "cl100k",
-            (O200K_PATTERN, "isolated", False): "o200k",
-            ("\n", "mergedwithprevious", False): "none",
-        }
-        if key in known:
-            if pattern == CL100K_PATTERN and notes is not None:
-                notes.append("Hugging Face reads this pattern's possessive \\p{N}{1,3}+ as a "
-                             "digit run of any length; bpeviz cuts digits in threes, as "
-                             "tiktoken does, so a text with runs of more than three digits "
-                             "is cut differently")
-            return known[key], False
-        raise ValueError(f"{source}: a Split pre-tokenizer on {pattern!r} ({behavior}) is not "
-                         "supported; bpeviz knows whitespace, GPT-2 and line splits")
-    raise ValueError(f"{source}: the pre-tokenizer {kind!r} is not supported (bpeviz knows "
-                     "WhitespaceSplit, ByteLevel and Split with its own patterns)")
-
-
-def _byte_level_regex(spec: dict[str, Any], source: str) -> bool:
-    if spec.get("add_prefix_space"):
-        raise ValueError(f"{source}: ByteLevel add_prefix_space=true is not supported "
-                         "(bpeviz does not add a space before the text)")
-    return bool(spec.get("use_regex", True))
+    return [type_name(spec)]

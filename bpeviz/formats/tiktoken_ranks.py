@@ -38,7 +38,7 @@ from bpeviz.formats._common import (
     pretokenizer_of,
     vocab_items,
 )
-from bpeviz.formats.hf import TIKTOKEN_GPT2_PATTERN
+from bpeviz.formats.hf_pretokenizers import TIKTOKEN_GPT2_PATTERN
 from bpeviz.text.pretokenize import BERT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 
 if TYPE_CHECKING:
