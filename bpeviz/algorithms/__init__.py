@@ -11,7 +11,7 @@ Traceback (most recent call last):
 ValueError: unknown algorithm 'sentencepiece'; choose one of bpe, bbpe, wordpiece, unigram
 
 Adding an algorithm: a module declaring its record, and one line here (or a call to
-:func:`register` from anywhere, as tests/test_algorithms.py does).
+:func:`register` from anywhere, as tests/engine/test_algorithms.py does).
 """
 
 from __future__ import annotations

@@ -1114,7 +1114,7 @@ done:
  * lines, read from a table of character classes that the regex module itself computed,
  * see encoding._char_classes), a per-word cache, byte-level BPE words merged here, any
  * other word handed to a Python function (the encoder's own), and every token laid out
- * flat with its character offsets. tests/test_engines.py checks both paths agree. */
+ * flat with its character offsets. tests/engine/test_compiled_engine_matches_python.py checks both paths agree. */
 
 #define NO_KEY UINT64_MAX
 #define HEAP_FROM 48 /* encoding._HEAP_FROM */

@@ -1,7 +1,8 @@
 """Encoding one word with a merge list, in Python: the twin of ``_merge.c``'s ``Ranks.merge``.
 
 Both apply, again and again, the leftmost occurrence of the lowest-ranked pair, as
-tiktoken and Hugging Face do; ``tests/test_engines.py`` compares them on random ranks.
+tiktoken and Hugging Face do; ``tests/engine/test_compiled_engine_matches_python.py``
+compares them.
 
 >>> ranks = {(0, 1): (1, 3), (3, 2): (2, 4)}  # a+b -> ab (rank 1), ab+c -> abc (rank 2)
 >>> merge_word([0, 1, 2, 0], [0, 1, 2, 3], [1, 2, 3, 4], ranks)  # "abca"

@@ -84,8 +84,8 @@ def guard() -> None:
     ``on_script_error`` handler; a run's context is made anew for each run, after the
     callbacks ran, so the handler is given where Streamlit calls that function (its
     script runner and its fragments, Streamlit 1.67). If those places change, Streamlit's
-    own error box shows instead, and tests/test_settings_that_no_longer_fit_never_break_a_page.py
-    fails.
+    own error box shows instead, and
+    tests/app/test_settings_that_no_longer_fit_never_break_a_page.py fails.
     """
     for module in (exec_code, fragment):
         current = getattr(module, "handle_user_script_exception", None)

@@ -1,7 +1,7 @@
 // Compare's difference rule: which token boundaries some configurations' cuts of a text
 // have and others lack, the tokens they lie on and the runs of those. It follows
-// bpeviz.analysis.compare.compare_tokens exactly (tests/test_compare_history.py runs both
-// at every position). The cuts come from the histories (history.mjs cutAt).
+// bpeviz.analysis.compare.compare_tokens exactly (tests/analysis/test_compare_history.py
+// runs both at every position). The cuts come from the histories (history.mjs cutAt).
 
 // Python's str.isspace(): the whitespace the engine leaves out of a token's span
 const PY_SPACE = new Set([0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0,
