@@ -339,33 +339,15 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
         ordered = ordered[:max_tokens]
         text = text[: ordered[-1].end]
     def show(s: str) -> str:
-        return (visible(s).replace("↵", "↵\n") if show_whitespace
-                else visible(s, whitespace=False))
+        return shown_text(s, show_whitespace)
 
     out = ['<div class="bv-tokens">']
     pos = 0
     for tok in ordered:
         if tok.start > pos:
             out.append(f'<span class="bv-gap">{esc(show(text[pos:tok.start]))}</span>')
-        raw = bytes(tok.bytes)
-        classes = []
-        if tok.partial:
-            shown = label(raw, byte_style)
-            classes.append("bv-partial")
-        else:
-            shown = show(text[tok.start:tok.end])
-            if not shown.strip():
-                # an end-of-word marker or a lone space: show the token itself
-                shown = label(tok.text, byte_style)
-        if tok.unk:
-            classes.append("bv-unk")
-        title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
-                 + (_part_of(text[tok.start:tok.end]) if tok.partial else "")
-                 + (" · unknown" if tok.unk else "")
-                 + (f" · {note}" if notes is not None and not tok.partial
-                    and (note := notes(tok.text)) else ""))
-        out.append(chip(shown, tok.id, title=title, classes=classes, strong=strong,
-                        names=names_title(raw.decode("utf-8", "ignore"))))
+        out.append(token_chip(text, tok, byte_style, strong=strong,
+                              show_whitespace=show_whitespace, notes=notes))
         pos = max(pos, tok.end)
     if pos < len(text):
         out.append(f'<span class="bv-gap">{esc(show(text[pos:]))}</span>')
@@ -374,6 +356,52 @@ def tokens_html(text: str, tokens: Sequence[Any], byte_style: str = "gpt2",
                    "(the counts and ids cover them all)</span>")
     out.append("</div>")
     return "".join(out)
+
+
+def shown_text(text: str, show_whitespace: bool = False) -> str:
+    """Text of a chip or of the gap between chips, nothing in it unseen
+    (:func:`bpeviz.text.display.visible`); whitespace as ``· → ↵`` (a line break kept
+    after ``↵``) only with ``show_whitespace``."""
+    return (visible(text).replace("↵", "↵\n") if show_whitespace
+            else visible(text, whitespace=False))
+
+
+def token_chip(text: str, tok: Any, byte_style: str = "gpt2", *, strong: bool = False,
+               show_whitespace: bool = False,
+               notes: Callable[[Symbol], str] | None = None) -> str:
+    """The chip of one token of ``text`` (a :class:`bpeviz.core.encoding.Token`-like
+    record: text, id, start, end, bytes, partial, unk), drawn alike on every page that
+    cuts a text (Tokenize, Compare): its own characters, a lone combining mark on a dotted
+    circle and an invisible character by name (:func:`shown_text`), the bytes of a
+    partial character (italic, dashed, titled with the character it is part of), an
+    unknown token hatched; titled with its id, label and bytes, the names of the marks it
+    holds and, given ``notes`` (:class:`bpeviz.present.glossary.ChipNotes`), what its
+    marks mean.
+
+    >>> class T: text, id, start, end, bytes, partial, unk = "\u094d", 7, 0, 1, b"", 0, 0
+    >>> T.bytes = "\u094d".encode()
+    >>> token_chip("\u094d", T).endswith('U+094D DEVANAGARI SIGN VIRAMA">◌्</span>')
+    True
+    """
+    raw = bytes(tok.bytes)
+    classes = []
+    if tok.partial:
+        shown = label(raw, byte_style)
+        classes.append("bv-partial")
+    else:
+        shown = shown_text(text[tok.start:tok.end], show_whitespace)
+        if not shown.strip():
+            # an end-of-word marker or a lone space: show the token itself
+            shown = label(tok.text, byte_style)
+    if tok.unk:
+        classes.append("bv-unk")
+    title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
+             + (_part_of(text[tok.start:tok.end]) if tok.partial else "")
+             + (" · unknown" if tok.unk else "")
+             + (f" · {note}" if notes is not None and not tok.partial
+                and (note := notes(tok.text)) else ""))
+    return chip(shown, tok.id, title=title, classes=classes, strong=strong,
+                names=names_title(raw.decode("utf-8", "ignore")))
 
 
 def _part_of(chars: str) -> str:

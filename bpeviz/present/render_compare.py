@@ -31,8 +31,7 @@ import plotly.graph_objects as go
 
 from bpeviz.analysis.compare import METRIC_HELP, METRIC_LABELS, Comparison, Cut, Metrics
 from bpeviz.present.figures import _font
-from bpeviz.present.render import chart_text, chip, esc
-from bpeviz.text.display import label, names_title, visible
+from bpeviz.present.render import chart_text, esc, token_chip
 
 #: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
 CONFIG_COLOURS = ("#0072B2", "#D55E00", "#009E73")
@@ -51,26 +50,6 @@ def _diff_open(index: int, run: int, span: tuple[int, int], strong: bool) -> str
             f'data-end="{span[1]}" title="cut differently from another configuration" '
             f'style="outline:{width}px dashed {colour(index)};outline-offset:2px;'
             f'border-radius:.35em;background:rgba(255,200,0,.28)">')
-
-
-def _chip(text: str, tok: Any, byte_style: str, strong: bool) -> str:
-    """One token chip, as :func:`bpeviz.present.render.tokens_html` draws it (id on hover)."""
-    raw = bytes(tok.bytes)
-    classes = []
-    if tok.partial:
-        shown = label(raw, byte_style)
-        classes.append("bv-partial")
-    else:
-        # a lone combining mark on a dotted circle, an invisible character by name
-        shown = visible(text[tok.start : tok.end], whitespace=False)
-        if not shown.strip():
-            shown = label(tok.text, byte_style)
-    if tok.unk:
-        classes.append("bv-unk")
-    title = (f"id {tok.id} · {label(tok.text, byte_style)} · bytes {raw.hex(' ') or '-'}"
-             + (" · unknown" if tok.unk else ""))
-    return chip(shown, tok.id, title=title, classes=classes, strong=strong,
-                names=names_title(raw.decode("utf-8", "ignore")))
 
 
 def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",
@@ -102,7 +81,7 @@ def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",
         elif in_run or not only_differences:
             out.append(gap)
         if in_run or not only_differences:
-            out.append(_chip(text, tok, byte_style, strong))
+            out.append(token_chip(text, tok, byte_style, strong=strong))
         pos = max(pos, tok.end)
         if in_run and (i + 1 == len(tokens) or not differs[i + 1]):
             out.append("</span>")
