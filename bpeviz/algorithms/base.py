@@ -96,6 +96,13 @@ class Algorithm:
     trainer: str = ""
     #: how a training's length is given: ("merges", "vocab") or only ("vocab",)
     sizes: tuple[str, ...] = ("merges", "vocab")
+    #: the options of ``bpeviz.train`` besides the size that a user chooses for it, in the
+    #: order the app draws them: "marker", "marker_style", "scoring", "tie_break",
+    #: "min_frequency", or its own trainer's ("variant", "shrinking_factor", "seed_size")
+    settings: tuple[str, ...] = ("tie_break", "min_frequency")
+    #: the app's module that draws its pages when the merge pages cannot (its ``PAGES``
+    #: maps a page title to a view of the page's context): "bpeviz.ui.unigram"; "" for none
+    views: str = ""
 
     def __post_init__(self) -> None:
         if self.step_kind not in STEP_KINDS:

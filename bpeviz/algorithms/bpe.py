@@ -13,6 +13,7 @@ BPE = Algorithm(
           "neighbours, again and again. Characters never seen in training become [UNK]."),
     units="characters",
     takes_marker=True,
+    settings=("marker", "marker_style", "tie_break", "min_frequency"),
     special_tokens=("[UNK]",),
     pretokenizer="whitespace",
     encoder="merges",

@@ -34,4 +34,6 @@ UNIGRAM = Algorithm(
     step="pruning round",
     step_kind="prune",
     sizes=("vocab",),
+    settings=("variant", "shrinking_factor", "seed_size"),
+    views="bpeviz.ui.unigram",
 )

@@ -31,6 +31,7 @@ WORDPIECE = Algorithm(
     special_tokens=("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
     score=score,
     score_kind="count_over_parts",
+    settings=("scoring", "tie_break", "min_frequency"),
     score_words="count({pair}) / (count({left}) × count({right}))",
     score_numbers="{count} / ({left_count} × {right_count})",
     count_ranking_note="as Hugging Face's WordPieceTrainer does",
