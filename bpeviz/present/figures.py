@@ -24,8 +24,18 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis.views import PairGrid, merges_frame
 from bpeviz.core.training import Training
 from bpeviz.present.render import chart_text
-from bpeviz.text.display import label
+from bpeviz.text.display import isolate, label
 from bpeviz.text.owned import OwnedCache
+
+
+def _ticks(labels: Sequence[str], unique: Sequence[str]) -> list[str]:
+    """What each axis tick draws: its label isolated (:func:`bpeviz.text.display.isolate`),
+    then the `` (2)`` that :func:`_unique` gave it.
+
+    >>> _ticks(["ab", "ab"], ["ab", "ab (2)"]) == ["\u2068ab\u2069", "\u2068ab\u2069 (2)"]
+    True
+    """
+    return [isolate(text) + shown[len(text):] for text, shown in zip(labels, unique)]
 
 
 def _unique(labels: Sequence[str]) -> list[str]:
@@ -112,8 +122,9 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     """
     value = value or get_algorithm(algorithm).value_name()
     z = grid.score if value == "score" else grid.count
-    ylab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows])
-    xlab = _unique([chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols])
+    ynames = [chart_text(label(grid.symbols[i], byte_style)) for i in grid.rows]
+    xnames = [chart_text(label(grid.symbols[i], byte_style)) for i in grid.cols]
+    ylab, xlab = _unique(ynames), _unique(xnames)
     n_rows, n_cols = len(ylab), len(xlab)
     cell = heatmap_cell(max(n_rows, n_cols), presentation)
     longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
@@ -137,7 +148,9 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
                float(grid.score[r, c])] for r, c in zip(cells_r.tolist(), cells_c.tolist())]
-    hover = ("<b>%{customdata[2]}</b> + <b>%{customdata[3]}</b><br>count %{customdata[4]:,}"
+    # each symbol isolated: a right-to-left pair reads left symbol first, as the axes do
+    hover = (f"<b>{isolate('%{customdata[2]}')}</b> + <b>{isolate('%{customdata[3]}')}</b>"
+             "<br>count %{customdata[4]:,}"
              + ("<br>score %{customdata[5]:.4g}" if value == "score" else "")
              + "<extra></extra>")
     zt = np.where(np.isnan(z), None, z).tolist()
@@ -187,10 +200,10 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
     layout = {
         "xaxis": {"type": "category", "side": "top", "tickangle": 0 if upright else -90,
-                  "tickvals": xlab, "ticktext": xlab, **ticks,
+                  "tickvals": xlab, "ticktext": _ticks(xnames, xlab), **ticks,
                   "title": {"text": "right symbol"}},
         "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
-                  "ticktext": ylab, **ticks, "title": {"text": "left symbol"}},
+                  "ticktext": _ticks(ynames, ylab), **ticks, "title": {"text": "left symbol"}},
         "width": width if wide else int(cell * n_cols + left + 110),
         "height": int(max(320, cell * n_rows + top + 60)),
         "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
@@ -298,10 +311,12 @@ def strongest_merges(merges: pd.DataFrame, value: str,
                        last=steps[np.minimum(starts + run, len(steps)) - 1])
 
 
-def merge_strength_hover(bars: pd.DataFrame) -> np.ndarray | None:
+def merge_strength_hover(bars: pd.DataFrame, isolated: bool = False) -> np.ndarray | None:
     """The bars' hover labels, one string per bar ("left + right → token", and the run of
-    merges it is the strongest of), escaped for Plotly. One string per bar, not three:
-    Plotly validates and writes a 3-column ``customdata`` about 4x slower.
+    merges it is the strongest of), escaped for Plotly; with ``isolated``, each token
+    isolated (:func:`bpeviz.text.display.isolate`: right-to-left tokens keep the order
+    left + right → token). One string per bar, not three: Plotly validates and writes a
+    3-column ``customdata`` about 4x slower.
 
     >>> import pandas as pd
     >>> merge_strength_hover(pd.DataFrame({"left": ["<"], "right": ["b"], "token": ["<b"]}))
@@ -309,29 +324,43 @@ def merge_strength_hover(bars: pd.DataFrame) -> np.ndarray | None:
     """
     if not len(bars):
         return None
-    labels = (bars["left"].map(chart_text) + " + " + bars["right"].map(chart_text)
-              + " → " + bars["token"].map(chart_text))
+
+    def shown(column: str) -> pd.Series:
+        return bars[column].map((lambda t: isolate(chart_text(t))) if isolated else chart_text)
+
+    labels = shown("left") + " + " + shown("right") + " → " + shown("token")
     if "first" in bars and (bars["first"] != bars["last"]).any():
         labels = labels + ("<br>the strongest of merges " + bars["first"].map("{:,}".format)
                            + "–" + bars["last"].map("{:,}".format))
     return labels.to_numpy(dtype=object)
 
 
+#: the strength chart's bars, their hover labels plain and isolated (:func:`strength_bars`)
+StrengthBars = tuple[pd.DataFrame, np.ndarray | None, np.ndarray | None]
+
+
+def strength_bars(merges: pd.DataFrame, value: str) -> StrengthBars:
+    """The strength chart's bars (:func:`strongest_merges`) and their hover labels
+    (:func:`merge_strength_hover`), plain and isolated."""
+    shown = strongest_merges(merges, value)
+    return shown, merge_strength_hover(shown), merge_strength_hover(shown, isolated=True)
+
+
 def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None = None,
                           presentation: bool = False,
-                          bars: tuple[pd.DataFrame, np.ndarray | None] | None = None
-                          ) -> go.Figure:
+                          bars: StrengthBars | None = None) -> go.Figure:
     """Count (and WordPiece score) of each merge by step, at most :data:`STRENGTH_BARS`
-    bars (:func:`strongest_merges`). ``bars``: the bars and their
-    :func:`merge_strength_hover`, when the caller keeps them."""
+    bars (:func:`strongest_merges`). ``bars``: the bars, their
+    :func:`merge_strength_hover` (the merge in plain text, each bar's ``customdata``) and
+    the same isolated (what the hover draws), when the caller keeps them."""
     value = get_algorithm(algorithm).value_name()
     if bars is None:
-        shown = strongest_merges(merges, value)
-        bars = (shown, merge_strength_hover(shown))
-    shown, hover = bars
+        bars = strength_bars(merges, value)
+    shown, plain, hover = bars
     fig = go.Figure(go.Bar(
-        x=shown["step"].to_numpy(), y=shown[value].to_numpy(), name=value, customdata=hover,
-        hovertemplate=("step %{x}: %{customdata}"
+        x=shown["step"].to_numpy(), y=shown[value].to_numpy(), name=value, customdata=plain,
+        hovertext=hover,
+        hovertemplate=("step %{x}: %{hovertext}"
                        f"<br>{value} " + ("%{y:.4~g}" if value == "score" else "%{y:,}")
                        + "<extra></extra>"),
     ))
@@ -342,7 +371,7 @@ def merge_strength_figure(merges: pd.DataFrame, algorithm: str, step: int | None
     return fig
 
 
-_STRENGTH: OwnedCache[tuple[pd.DataFrame, np.ndarray | None]] = OwnedCache("strength chart")
+_STRENGTH: OwnedCache[StrengthBars] = OwnedCache("strength chart")
 
 
 def training_strength_figure(training: Training, byte_style: str = "gpt2",
@@ -350,9 +379,8 @@ def training_strength_figure(training: Training, byte_style: str = "gpt2",
     """:func:`merge_strength_figure` of ``training``'s merges; its bars and hover labels
     made once per training and byte style."""
     value = get_algorithm(training.algorithm).value_name()
-    bars = _STRENGTH.get(training, byte_style, lambda: (
-        shown := strongest_merges(merges_frame(training, byte_style), value),
-        merge_strength_hover(shown)))
+    bars = _STRENGTH.get(training, byte_style,
+                         lambda: strength_bars(merges_frame(training, byte_style), value))
     return merge_strength_figure(bars[0], training.algorithm, step, presentation, bars=bars)
 
 

@@ -235,6 +235,24 @@ def mark_table(texts: Iterable[str]) -> dict[str, list[str]]:
             if ord(ch) > 0x7E and (is_mark(ch) or is_invisible(ch))}
 
 
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: text between them takes its direction
+#: from its own first letter and moves none of the text around it
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolate(text: str) -> str:
+    """``text`` between FSI and PDI, for a chart's label or hover text: Plotly draws plain
+    text (no ``<bdi>``), where a right-to-left token next to others ("سل + ام → سلام") or
+    next to a number would pull them into its own order. Meant for drawn text
+    (:func:`label`, :func:`visible`): a bidi control of the user's own is drawn by name
+    there, so none can end the isolate early.
+
+    >>> isolate("سلام") == "\u2068سلام\u2069", isolate(label("\u2069"))
+    (True, '\u2068⟨PDI⟩\u2069')
+    """
+    return FSI + text + PDI
+
+
 def visible(text: str, whitespace: bool = True) -> str:
     """``text`` with nothing left unseen: spaces, tabs and newlines as ``·``, ``→``,
     ``↵`` (unless ``whitespace`` is False), invisible characters as ``⟨ZWJ⟩`` (a joiner

@@ -1,6 +1,7 @@
 """The figures of a Unigram training (plotly, no streamlit): the loss and the vocabulary
 size over the pruning rounds, and a word's lattice of pieces. Every label is escaped for
-the chart (``render.chart_text``)."""
+the chart (``render.chart_text``) and isolated (``display.isolate``: a right-to-left
+piece does not reorder the numbers beside it)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,9 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
         height = (end - start) / 2
         sign = 1 if best else -1  # the best path above the characters, the rest below
         ys = [sign * height * math.sin(math.pi * t / 20) for t in range(21)]
-        shown = render.chart_text(display.label(piece) if piece is not None else "<unk>")
+        # isolated: a right-to-left piece keeps its place before its log-probability
+        shown = display.isolate(render.chart_text(display.label(piece) if piece is not None
+                                                  else "<unk>"))
         fig.add_scatter(x=xs, y=ys, mode="lines", showlegend=False,
                         line={"width": 5 if best else 1.6,
                               "color": BEST_COLOUR if best else ARC_COLOUR},
@@ -97,7 +100,8 @@ def lattice_figure(found, byte_style: str = "gpt2", strong: bool = False) -> go.
                             textfont={"size": size + 2 if best else size,
                                       **({"color": BEST_COLOUR} if best else {})})
     fig.add_scatter(x=[i + 0.5 for i in range(len(word))], y=[0.0] * len(word),
-                    mode="text", text=[render.chart_text(display.label(ch)) for ch in word],
+                    mode="text",
+                    text=[display.isolate(render.chart_text(display.label(ch))) for ch in word],
                     textposition="middle center", textfont={"size": 20 if strong else 16},
                     showlegend=False, hoverinfo="skip")
     fig.update_layout(height=height_px,
