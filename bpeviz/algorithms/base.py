@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from bpeviz.algorithms.prose import Prose
 from bpeviz.text.display import bytes_to_gpt2, display, gpt2_to_bytes
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
@@ -38,9 +39,10 @@ _ALL_BYTES = tuple(bytes((b,)) for b in range(256))
 
 
 @dataclass(frozen=True)
-class Algorithm:
-    """One algorithm's facts. Adding an algorithm = one module declaring one of these,
-    plus one :func:`bpeviz.algorithms.register` line (and its tests)."""
+class Algorithm(Prose):
+    """One algorithm's facts, its sentences among them (the methods of
+    :class:`~bpeviz.algorithms.prose.Prose`). Adding an algorithm = one module declaring one
+    of these, plus one :func:`bpeviz.algorithms.register` line (and its tests)."""
 
     #: the name used in options, files, URLs and the CLI ("bpe")
     name: str
@@ -68,6 +70,24 @@ class Algorithm:
     score_numbers: str = ""
     #: what ranking by count instead of the score means for it (a clause for sentences)
     count_ranking_note: str = ""
+    #: why the most frequent pair can lose on the score (the lesson's clause after "scores
+    #: only ..."); "" for none
+    score_why: str = ""
+    #: what one of the symbols a word starts as is called in sentences ("byte")
+    unit_word: str = "symbol"
+    #: how a word is cut into its first symbols, a sentence up to its colon; "" for
+    #: "<short> cuts every word into its <units>" (and what it does with a marker)
+    split_words: str = ""
+    #: how a word is encoded, one sentence for a newcomer
+    encode_words: str = ("To cut a word, the tokenizer counts nothing: it replays the merges "
+                         "it learned, the earliest first, wherever they fit.")
+    #: how encoding at a step cuts a word, a template over ``{word}``, ``{step}``, ``{units}``
+    trace_words: str = ("“{word}” starts as its {units}; encoding at step {step} applies the "
+                        "merges it holds, the earliest-learned merge first, until none is left.")
+    #: why a text became the unknown token, a clause after "which this vocabulary cannot
+    #: spell: "
+    unknown_words: str = ("that character never appeared in the training text, so it has no "
+                          "token.")
     #: the pre-tokenizer used when none is chosen (see :mod:`bpeviz.text.pretokenize`)
     pretokenizer: str = "whitespace"
     #: how text is encoded with the vocabulary: "merges" or "longest_match"
@@ -305,15 +325,18 @@ class Algorithm:
              for c, a, b in zip(pair_counts, left_counts, right_counts)),
             np.float64, len(pair_counts))
 
-    def score_in_words(self, left: str, right: str) -> str:
-        """The score of the pair ``left`` + ``right``, written with symbols.
+    def score_in_words(self, left: str, right: str, pair: str | None = None) -> str:
+        """The score of the pair ``left`` + ``right`` (``pair``, when named otherwise than
+        by its two symbols), written with symbols.
 
         >>> from bpeviz.algorithms import get
         >>> get("wordpiece").score_in_words("a", "b")
         'count(a b) / (count(a) × count(b))'
+        >>> get("wordpiece").score_in_words("first", "second", "pair")
+        'count(pair) / (count(first) × count(second))'
         """
         template = self.score_words or "score({pair})"
-        return template.format(pair=f"{left} {right}", left=left, right=right)
+        return template.format(pair=pair or f"{left} {right}", left=left, right=right)
 
     def score_in_numbers(self, count: int, left_count: int, right_count: int) -> str:
         """The score with its numbers put in (``score_in_words``' numbers).

@@ -12,6 +12,8 @@ BBPE = Algorithm(
     help=("BPE over the bytes of the UTF-8 text (as GPT-2 and tiktoken do): the vocabulary "
           "starts with all 256 bytes, so any text can be encoded, with no unknown token."),
     units="bytes",
+    unit_word="byte",
+    split_words="Byte-level BPE cuts every word into its bytes (UTF-8)",
     pretokenizer="gpt2",
     encoder="merges",
     export_formats=("hf", "tiktoken", "gpt2", "training"),

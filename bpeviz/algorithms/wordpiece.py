@@ -35,6 +35,18 @@ WORDPIECE = Algorithm(
     score_words="count({pair}) / (count({left}) × count({right}))",
     score_numbers="{count} / ({left_count} × {right_count})",
     count_ranking_note="as Hugging Face's WordPieceTrainer does",
+    score_why=("its symbols are everywhere. A pair wins when its two symbols seldom appear "
+               "apart, even when the pair itself is rare."),
+    split_words=("WordPiece cuts every word into its characters and writes ## before each "
+                 "character that is not the first of its word"),
+    encode_words=("WordPiece does not replay its merges: from the left, it takes the longest "
+                  "piece of the vocabulary that starts the word, then the longest that "
+                  "continues it (a piece inside the word has ##)."),
+    trace_words=("WordPiece cuts “{word}” by longest match from the left: at each position it "
+                 "tries the longest piece first and keeps the first one in the vocabulary (at "
+                 "step {step}); ## marks a piece inside the word."),
+    unknown_words=("WordPiece found no piece for some part of that word, so the whole word "
+                   "became one unknown token."),
     pretokenizer="whitespace",
     encoder="longest_match",
     export_formats=("hf", "vocab", "training"),

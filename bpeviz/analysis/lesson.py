@@ -26,6 +26,7 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import lessons
+from bpeviz.analysis.lesson_encode import encode_step, pick_example
 from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the lesson's public names)
     PRETOKENIZER_NAMES,
     RULE_NAMES,
@@ -37,24 +38,19 @@ from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the
     Sym,
     WordSplit,
     _blank_names,
-    _byte_notes,
     _listed,
     _most_frequent,
     _num,
     _plural,
     _quote,
-    _short,
     _spaced,
     _times,
     _unit_counts,
-    _whole,
     _Words,
     sentence_text,
 )
 from bpeviz.analysis.views import created_at
 from bpeviz.core.explain import explain
-from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.tracing import text_words
 from bpeviz.core.training import STOP_REASONS, Training
 from bpeviz.samples import SAMPLES, load_sample
 
@@ -84,8 +80,7 @@ def lesson_options(algorithm: str, sample_id: str) -> dict[str, Any]:
     alg = get_algorithm(algorithm)
     if alg.takes_marker and marker != "none":
         options.update(marker=marker, marker_style="separate")
-    if alg.scored:
-        options["scoring"] = "score"
+    options.update(alg.scoring_options("score"))
     return options
 
 
@@ -97,7 +92,6 @@ def lesson_training(algorithm: str, sample_id: str) -> Training:
     return train(corpus, **lesson_options(algorithm, sample_id))
 
 
-#: pre-tokenizers, named in a sentence
 # -- the lesson -----------------------------------------------------------------------
 def build_lesson(training: Training, example_text: str = "", max_words: int = 12) -> Lesson:
     """The lesson on ``training``: six steps (fewer when it made fewer than two merges).
@@ -120,20 +114,17 @@ def build_lesson(training: Training, example_text: str = "", max_words: int = 12
             steps.append(_merge_step(training, words, _second_step(training), "next-merge",
                                      max_words))
         steps.append(_repeat_step(training, words, max_words))
-    example = _pick_example(training, example_text)
+    example = pick_example(training, example_text)
     if example is not None:
-        steps.append(_encode_step(training, example, example_text))
+        steps.append(encode_step(training, example, example_text))
     return Lesson(training, tuple(steps), example)
 
 
 def _second_step(training: Training) -> int:
-    """The merge the "next merge" step shows: merge 2, or for byte-level BPE the first
-    merge (after the first) whose token holds part of a character, if any."""
-    if get_algorithm(training.algorithm).byte_level:
-        for m in training.merges[1:]:
-            if not _whole(m.token):
-                return m.step
-    return 2
+    """The merge the "next merge" step shows: the first merge after the first whose token
+    holds part of a character (byte-level BPE), else merge 2."""
+    alg = get_algorithm(training.algorithm)
+    return next((m.step for m in training.merges[1:] if not alg.whole(m.token)), 2)
 
 
 def _corpus_step(training: Training, words: _Words, max_words: int) -> LessonStep:
@@ -178,61 +169,15 @@ def _split_step(training: Training, words: _Words, max_words: int) -> LessonStep
     # the example word: the longest of the first five
     index = max(range(min(5, len(corpus.words))), key=lambda i: len(corpus.words[i]))
     example = list(words.split(snap, index))
-    head: Sentence
-    if alg.byte_level:
-        head = ("Byte-level BPE cuts every word into its bytes (UTF-8): ",
-                _quote(corpus.words[index]), " becomes ", *_spaced(example), ".")
-    elif alg.continuing_prefix:
-        head = ("WordPiece cuts every word into its characters and writes ## before each "
-                "character that is not the first of its word: ", _quote(corpus.words[index]),
-                " becomes ", *_spaced(example), ".")
-    else:
-        marker = training.options.marker
-        where = ("" if not marker else
-                 f" and adds {marker} after the last one, so the end of a word is a symbol "
-                 "of its own" if training.options.marker_style == "separate" else
-                 f" and glues {marker} to the last one, so a word's last character differs "
-                 "from the same character inside a word")
-        head = (f"BPE cuts every word into its characters{where}: ",
-                _quote(corpus.words[index]), " becomes ", *_spaced(example), ".")
-    sentences: list[Sentence] = [head]
+    head: Sentence = (alg.split_in_words(training.options.marker,
+                                         training.options.marker_style) + ": ",
+                      _quote(corpus.words[index]), " becomes ", *_spaced(example), ".")
     syms = [Sym(training.vocab[i], i) for i in used]
-    if alg.byte_level:
-        wide = next((ch for w in corpus.words for ch in w if len(ch.encode("utf-8")) > 1), None)
-        if wide is not None:
-            raw = wide.encode("utf-8")
-            sentences.append((
-                f"An English letter is one byte; {_quote(wide)} is {len(raw)} bytes "
-                f"({raw.hex(' ').upper()}), drawn ",
-                *_spaced([Sym(bytes((b,)), b) for b in raw]),
-                ": every byte shows as one stand-in character, as GPT-2 writes them."))
-        if any(w[:1] == " " for w in corpus.words):
-            sentences.append(("The space in front of a word is byte 32 (0x20 in "
-                              "hexadecimal), drawn ", Sym(b" ", 32), "."))
-        sentences.append((
-            f"The starting vocabulary is all 256 possible bytes, so any text can be written, "
-            f"even one never seen; this corpus uses {_plural(len(used), 'of them', 'of them')}"
-            f", and is now {tokens:,} bytes long.",))
-    else:
-        specials = len(training.options.special_tokens)
-        shown = syms[:40]
-        sentences.append((
-            f"The starting vocabulary is the {len(used):,} different symbols: ",
-            *_spaced(shown), f" and {len(syms) - 40:,} more" if len(syms) > 40 else "",
-            "." + ("" if not specials else
-                   f" (It also holds the special token {training.options.special_tokens[0]}, "
-                   "which never merges.)" if specials == 1 else
-                   f" (It also holds {specials:,} special tokens, such as "
-                   f"{training.options.special_tokens[0]}, which never merge.)")))
-        lengths = [(int(c), len(snap.split_ids(i))) for i, c in enumerate(corpus.counts)]
-        formula = (" = " + " + ".join(f"{c}×{k}" for c, k in lengths)
-                   if len(lengths) <= 6 else "")
-        sentences.append((
-            f"The corpus is now {tokens:,} symbols long{formula} "
-            "(each word's symbols times how often the word appears).",))
-    return LessonStep("split", "Cut every word into "
-                      + alg.units,
-                      tuple(sentences), words.rows(None, snap, max_words),
+    lengths = [(int(c), len(snap.split_ids(i))) for i, c in enumerate(corpus.counts)]
+    sentences: list[Sentence] = [head, *alg.alphabet_sentences(
+        corpus.words, syms, tokens, training.options.special_tokens, lengths)]
+    return LessonStep("split", "Cut every word into " + alg.units, tuple(sentences),
+                      words.rows(None, snap, max_words),
                       {"alphabet": len(used), "tokens": tokens,
                        "vocabulary": training.vocab_size_at(0),
                        "example": corpus.words[index]})
@@ -246,14 +191,14 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
     m = why.merge
     left, right, token = Sym(m.left, m.left_id), Sym(m.right, m.right_id), Sym(
         m.token, m.token_id, new=True)
-    score = alg.scored and why.value == "score"
+    score = why.value == "score"
     sentences: list[Sentence] = []
     if key == "first-merge":
         if score:
             sentences.append((
-                "WordPiece counts every pair of neighbouring symbols too, but it merges "
-                "the pair with the best score, count(pair) / (count(first) × count(second)), "
-                "not the most frequent pair.",))
+                f"{alg.short} counts every pair of neighbouring symbols too, but it merges "
+                f"the pair with the best score, {alg.score_in_words('first', 'second', 'pair')}"
+                ", not the most frequent pair.",))
         else:
             sentences.append((
                 "Now count every pair of neighbouring symbols in the corpus, each word "
@@ -294,8 +239,9 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
     if score:
         sentences.append((
             left, f" appears {_times(why.count_left)} in the corpus and ", right,
-            f" {_times(why.count_right)}, so the score is {m.count:,} / "
-            f"({why.count_left:,} × {why.count_right:,}) = {_num(why.score)}.",))
+            f" {_times(why.count_right)}, so the score is "
+            f"{alg.score_in_numbers(m.count, why.count_left, why.count_right)} = "
+            f"{_num(why.score)}.",))
         frequent = _most_frequent(before, why)
         if frequent is not None:
             a, b, count, value, count_a, count_b = frequent
@@ -305,9 +251,8 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
             if count > m.count and value < why.score:
                 sentences.append((
                     "The most frequent pair, ", a, " + ", b, f" ({_times(count)}), scores "
-                    f"only {count:,} / ({count_a:,} × {count_b:,}) = {_num(value)}: its "
-                    "symbols are everywhere. A pair wins when its two symbols seldom "
-                    "appear apart, even when the pair itself is rare.",))
+                    f"only {alg.score_in_numbers(count, count_a, count_b)} = {_num(value)}"
+                    + (f": {alg.score_why}" if alg.score_why else "."),))
             elif (a.id, b.id) == (m.left_id, m.right_id):
                 sentences.append(("It is also the most frequent pair: no rarer pair "
                                   "scored better.",))
@@ -341,8 +286,11 @@ def _merge_step(training: Training, words: _Words, k: int, key: str,
                           Sym(r["right"], int(r["right_id"])), f", {amount}."))
     else:
         sentences.append(("No other pair was left.",))
-    if alg.byte_level:
-        sentences.extend(_byte_notes(training, before, why, token))
+    first = why.first_index
+    sentences.extend(alg.merge_notes(
+        token, None if first is None else training.corpus.words[first],
+        [] if first is None else [training.vocab[i] for i in
+                                  before.split_ids(first)[: why.first_position or 0]]))
     removed = before.token_count - after.token_count
     sentences.append((
         "So ", left, " + ", right, " becomes the new token ", token,
@@ -388,15 +336,7 @@ def _repeat_step(training: Training, words: _Words, max_words: int) -> LessonSte
              f"{_plural(len(single), 'word')} of {len(corpus.words):,} "
              f"{'is' if len(single) == 1 else 'are'}") + " now a single token: ",
             *_listed(named, len(single) - 6), "."))
-    if alg.byte_level:
-        whole = [m for m in merges if _whole(m.token)
-                 and any(b >= 0x80 for b in m.token)]  # type: ignore[union-attr]
-        if whole:
-            m = max(whole, key=lambda m: len(m.token))
-            text = m.token.decode("utf-8")  # type: ignore[union-attr]
-            sentences.append((
-                "Bytes join back into whole characters: ", Sym(m.token, m.token_id),
-                f" (merge {m.step}, {len(m.token)} bytes) is {_quote(text)}.",))
+    sentences.extend(alg.rejoin_sentences([(m.token, m.token_id, m.step) for m in merges]))
     return LessonStep("repeat", "Repeat", tuple(sentences),
                       words.rows(start, end, max_words),
                       {"merges": n, "vocab_before": training.vocab_size_at(0),
@@ -405,120 +345,3 @@ def _repeat_step(training: Training, words: _Words, max_words: int) -> LessonSte
                        "single": len(single), "values": [m.score if value == "score"
                                                          else m.count for m in merges]},
                       merge_step=n)
-
-
-def _pick_example(training: Training, example_text: str) -> str | None:
-    """The word tokenized in the last step: the first word of ``example_text`` missing from
-    the corpus that encoding cuts in at least two steps (else the one cut in most steps);
-    a corpus word when the text has none."""
-    snap = training.at(len(training.merges))
-    known = set(training.corpus.words)
-    candidates = []
-    try:
-        candidates = [w for w in text_words(training, example_text or "", 50)
-                      if w not in known and w.strip()]
-    except ValueError:
-        candidates = []
-    if not candidates:
-        candidates = [w for w in training.corpus.words if w.strip()][:20]
-    longest_match = get_algorithm(training.algorithm).longest_match
-    best, best_size = None, -2
-    for w in candidates:
-        try:
-            tr = snap.trace(w)
-        except ValueError:
-            continue
-        size = (len(tr.pieces) if not tr.unk else -1) if longest_match \
-            else len(tr.steps)
-        if size >= 2:
-            return w
-        if size > best_size:
-            best, best_size = w, size
-    return best
-
-
-def _encode_step(training: Training, word: str, example_text: str) -> LessonStep:
-    n = len(training.merges)
-    snap = training.at(n)
-    tr = snap.trace(word)
-    vocab = training.vocab
-    novel = word not in set(training.corpus.words)
-    said = (f"{_quote(word)} was never in the corpus." if novel
-            else f"Take {_quote(word)}, a word of the corpus.")
-    final = [Sym(vocab[i], i) if i >= 0 else Sym("[UNK]", -1) for i in tr.ids]
-    sentences: list[Sentence]
-    alg = get_algorithm(training.algorithm)
-    if alg.longest_match:
-        steps = [[Sym(vocab[p.id], p.id)] for p in tr.pieces if p.piece is not None]
-        misses = [t for p in tr.pieces for t in p.tried if t != p.piece]
-        sentences = [
-            (said + " WordPiece does not replay its merges: from the left, it takes the "
-             "longest piece of the vocabulary that starts the word, then the longest that "
-             "continues it (a piece inside the word has ##).",),
-        ]
-        if tr.unk:
-            sentences.append((f"At character {tr.pieces[-1].start + 1} no piece matches, so "
-                              "the whole word becomes ", Sym("[UNK]", -1), "."))
-        else:
-            tried = sentence_text(tuple(_listed([[x] for x in misses[:6]], len(misses) - 6)))
-            sentences.append(("It takes ", *_listed(steps), f": {_plural(len(steps), 'token')}"
-                              + (f"; it first tried {tried}, which are not in the "
-                                 "vocabulary." if misses else "."),))
-        unknown = _unknown_word(training, snap, example_text, word)
-        if unknown is not None:
-            sentences.append((f"{_quote(unknown[0])} becomes ", Sym("[UNK]", -1),
-                              f": {_quote(unknown[1])} was never in the corpus, so no piece "
-                              "holds it, and WordPiece gives up on the whole word.",))
-        numbers = {"word": word, "pieces": [p.piece for p in tr.pieces], "unk": tr.unk}
-    else:
-        merges = training.merges
-        uses: dict[int, int] = {}  # merge step -> how often it applied, in order
-        for s in tr.steps:
-            uses[s.step] = uses.get(s.step, 0) + 1
-        applied = [[f"merge {k} (", Sym(merges[k - 1].left, merges[k - 1].left_id), " + ",
-                    Sym(merges[k - 1].right, merges[k - 1].right_id),
-                    f", {_times(times)})" if times > 1 else ")"]
-                   for k, times in list(uses.items())[:8]]
-        what = "bytes" if alg.byte_level else "symbols"
-        sentences = [
-            (said + " To cut a word, the tokenizer counts nothing: it replays the merges it "
-             "learned, the earliest first, wherever they fit.",),
-            (f"{_quote(word)} starts as {_plural(len(tr.initial), what[:-1], what)}"
-             + (" and takes " if tr.steps else ", and no merge fits it"),
-             *(_listed(applied, len(uses) - 8, "merge") if tr.steps else []),
-             f"; it ends as {_plural(len(final), 'token')}: ", *_spaced(final), "."),
-        ]
-        if alg.byte_level and tr.steps:
-            read = [[f"part of {_quote(word[t.start:t.end])}"] if t.partial
-                    else [_quote(t.text)] for t in snap.encode(word)]
-            sentences.append(("Read as text, the tokens are ", *_listed(read),
-                              ": a token may hold part of a character, and decoding "
-                              "joins the bytes back.",))
-        numbers = {"word": word, "merges": [s.step for s in tr.steps],
-                   "tokens": list(tr.ids)}
-    return LessonStep("encode", "Tokenize a new word", tuple(sentences), (), numbers,
-                      merge_step=n, trace=tr)
-
-
-def _unknown_word(training: Training, snap: Snapshot, text: str,
-                  skip: str) -> tuple[str, str] | None:
-    """WordPiece: a word of ``text`` that becomes [UNK], with a character the vocabulary
-    lacks."""
-    vocab = set(training.vocab)
-    try:
-        candidates = text_words(training, text or "", 50)
-    except ValueError:
-        return None
-    for w in candidates:
-        if w == skip or not w.strip():
-            continue
-        try:
-            tr = snap.trace(w)
-        except ValueError:
-            continue
-        if tr.unk:
-            missing = next((ch for i, ch in enumerate(w)
-                            if (ch if i == 0 else "##" + ch) not in vocab), None)
-            if missing is not None:
-                return w, missing
-    return None

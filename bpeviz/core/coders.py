@@ -6,11 +6,12 @@ chooses (:func:`coder_of`): merges over characters, merges over bytes, longest m
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.encoded import _PARTIAL, _UNK
 from bpeviz.core.trace import longest_match_trace, merge_trace
+from bpeviz.engine.merge_word import merge_word
 from bpeviz.text.display import readable
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
@@ -54,6 +55,17 @@ def longest_match(word: str, start: int, head: str, prefixes: Container[str],
         if i is not None and (known is None or known(i)):
             found, found_end = i, end
     return found, found_end
+
+
+class _RanksUpTo:
+    """The first ``step`` merges of a ranks table (``get`` as :func:`merge_word` uses it)."""
+
+    def __init__(self, ranks: dict[tuple[int, int], tuple[int, int]], step: int) -> None:
+        self.ranks, self.step = ranks, step
+
+    def get(self, pair: tuple[int, int], default: Any = None) -> Any:
+        found = self.ranks.get(pair)
+        return found if found is not None and found[0] <= self.step else default
 
 
 # -- how one word is cut: the coders a record chooses ------------------------------------
@@ -111,6 +123,25 @@ class WordCoder:
     def check_replay(self, training: Training) -> None:
         """Raise ValueError when replaying ``training``'s merges on a corpus cannot show
         how it cuts words (:func:`bpeviz.core.recount.replay_on`)."""
+
+    def cut_at(self, enc: _Encoder, word: str, step: int) -> tuple[_Piece, ...]:
+        """:meth:`cut` as an encoder of step ``step`` would cut ``word``, with ``enc`` an
+        encoder of a later step (one encoder serves every step of a word's history,
+        :mod:`bpeviz.present.text_history`): only the first ``step`` merges' ranks apply."""
+        ranks = _RanksUpTo(enc.ranks, step)
+        merge = enc._merge
+        enc._merge = lambda ids, starts, ends: merge_word(ids, starts, ends, ranks)  # type: ignore[method-assign]
+        try:
+            return self.cut(enc, word)
+        finally:
+            enc._merge = merge  # type: ignore[method-assign]
+
+    def change_steps(self, training: Training, word: str) -> Sequence[int] | None:
+        """The steps at which :meth:`cut_at` may cut ``word`` differently from the step
+        before, each to be tried; None when the pieces change only at the merges applied
+        with all of them (the ranks a word takes rise, so the steps between are found by
+        bisection). A coder that cuts by the vocabulary alone has every step tried."""
+        return None if self.by_ranks else range(1, len(training.merges) + 1)
 
 
 class MergeCoder(WordCoder):
@@ -251,6 +282,37 @@ class LongestMatchCoder(WordCoder):
 
     def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
         return longest_match_trace(snapshot, enc, word, self.max_chars)
+
+    def cut_at(self, enc: _Encoder, word: str, step: int) -> tuple[_Piece, ...]:
+        # the longest match among the tokens known at ``step`` (and the specials after all)
+        training = enc.training
+        size, final = training.vocab_size_at(step), training.vocab_size_at(enc.step)
+        n = len(word)
+        if n > self.max_chars:
+            return ((enc.unk_id, 0, n, _UNK),)
+        pieces = []
+        start = 0
+        while start < n:
+            found, found_end = longest_match(
+                word, start, enc.prefix if start else "", enc.prefixes, enc.ids, enc.longest,
+                lambda i: i < size or i >= final)
+            if found < 0:
+                return ((enc.unk_id, 0, n, _UNK),)
+            pieces.append((found, start, found_end, 0))
+            start = found_end
+        return tuple(pieces)
+
+    def change_steps(self, training: Training, word: str) -> Sequence[int] | None:
+        # the longest match is not monotone in the step (a longer token can appear, then be
+        # passed over for another): every merge whose token fits the word, at its start or
+        # after the prefix inside it, is tried
+        if len(word) > self.max_chars:
+            return ()
+        prefix = get_algorithm(training.algorithm).continuing_prefix
+        rest = word[1:]
+        return [m.step for m in training.merges if isinstance(m.token, str) and (
+            word.startswith(m.token) or (m.token.startswith(prefix)
+                                         and m.token[len(prefix):] in rest))]
 
     def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
         vocab, unk_text, prefix = enc.vocab, enc.unk_text, enc.prefix

@@ -283,9 +283,6 @@ class _Encoder:
         encoder's tables and merge function (not cached)."""
         return self.word_coder.cut(self, word)
 
-    # the names bpeviz.present.text_history cuts a word with
-    _bpe = _bbpe = cut
-
     # -- decoding -------------------------------------------------------------------------
     def decode(self, ids: Sequence[int]) -> str:
         checked = []

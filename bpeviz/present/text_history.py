@@ -5,17 +5,20 @@ each step where they change: ``[[step, ids, starts, ends, flags], ...]``, first 
 The pieces at step k are the last version whose step is <= k. Every version is what the
 encoder gives at that step (same code, only the merges or tokens it may use differ).
 
-How the change steps are found:
+How the change steps are found (the record's coder says which way,
+:meth:`bpeviz.core.coders.WordCoder.change_steps`):
 
-- **BPE / BBPE**: the encoding of a word at step k applies, lowest rank first, only the
-  merges of rank <= k. A merge's parts are made before it, so a merge never makes a pair
-  of a lower rank than its own: the ranks applied with all merges come in rising order,
-  and the encoding at step k is the all-merges run stopped before its first rank > k.
+- **by the merges' ranks** (BPE, BBPE): the encoding of a word at step k applies, lowest
+  rank first, only the merges of rank <= k. A merge's parts are made before it, so a
+  merge never makes a pair of a lower rank than its own: the ranks applied with all
+  merges come in rising order, and the encoding at step k is the all-merges run stopped
+  before its first rank > k.
   The encoding is thus constant between the ranks that run applies, and each change
   step is found by bisection (equal pieces at both ends of a range: no change inside).
-- **WordPiece**: the greedy longest match is not monotone in k (a longer token can
-  appear, then be skipped for another), so every step whose new token occurs in the
-  word (at its start, or after ``##`` inside it) is tried, and kept when the pieces change.
+- **by longest match** (WordPiece): the greedy longest match is not monotone in k (a
+  longer token can appear, then be skipped for another), so every step whose new token
+  occurs in the word (at its start, or after ``##`` inside it) is tried, and kept when
+  the pieces change.
 
 tests/test_text_history.py checks every step against :func:`bpeviz.core.encoding.encode`.
 
@@ -30,90 +33,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core import coders, encoded, encoding
+from bpeviz.core import encoding
 from bpeviz.core.training import Training
-from bpeviz.engine import merge_word
 from bpeviz.present import stage_data
-from bpeviz.text.symbols import WORDPIECE_PREFIX
 
 _Pieces = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-class _RanksUpTo:
-    """The first ``step`` merges of a ranks table (``get`` as :func:`merge_word` uses it)."""
-
-    def __init__(self, ranks: dict[tuple[int, int], tuple[int, int]], step: int) -> None:
-        self.ranks, self.step = ranks, step
-
-    def get(self, pair: tuple[int, int], default: Any = None) -> Any:
-        found = self.ranks.get(pair)
-        return found if found is not None and found[0] <= self.step else default
-
-
 class _Stepper:
-    """Pieces of one word at any step, with one encoder (all merges, Python engine)."""
+    """Pieces of one word at any step: the record's coder (:meth:`WordCoder.cut_at`) with
+    one encoder of the last step (Python engine)."""
 
     def __init__(self, training: Training) -> None:
         self.training = training
         self.n = len(training.merges)
         self.enc = encoding._Encoder(training, self.n, engine="python")
-        self.algorithm = self.enc.algorithm
-        alg = get_algorithm(self.algorithm)
-        self.longest_match = alg.encoder == "longest_match"  # WordPiece: no merges to replay
-        self.byte_level = alg.byte_level
-        self.final = training.vocab_size_at(self.n)
+        self.coder = self.enc.word_coder
 
     def pieces(self, word: str, step: int) -> _Pieces:
-        enc = self.enc
-        if self.longest_match:
-            found = self._wordpiece(word, step)
-        else:
-            ranks = _RanksUpTo(enc.ranks, step)
-            enc._merge = lambda ids, s, e: merge_word.merge_word(ids, s, e, ranks)  # type: ignore[assignment]
-            found = enc._bbpe(word) if self.byte_level else enc._bpe(word)
+        found = self.coder.cut_at(self.enc, word, step)
         return tuple(zip(*found)) if found else ((), (), (), ())  # type: ignore[return-value]
-
-    def _wordpiece(self, word: str, step: int) -> tuple[tuple[int, int, int, int], ...]:
-        """The encoder's greedy longest match, with the tokens known at ``step``."""
-        enc = self.enc
-        size, final = self.training.vocab_size_at(step), self.final
-        n = len(word)
-        if n > coders.MAX_WORDPIECE_CHARS:
-            return ((enc.unk_id, 0, n, encoded._UNK),)
-        ids, prefixes = enc.ids, enc.prefixes
-        pieces = []
-        start = 0
-        while start < n:
-            found, found_end = coders.longest_match(
-                word, start, WORDPIECE_PREFIX if start else "", prefixes, ids, enc.longest,
-                lambda i: i < size or i >= final)
-            if found < 0:
-                return ((enc.unk_id, 0, n, encoded._UNK),)
-            pieces.append((found, start, found_end, 0))
-            start = found_end
-        return tuple(pieces)
 
     def versions(self, word: str) -> list[list[Any]]:
         """``[[step, ids, starts, ends, flags], ...]``: the word's pieces where they change."""
         first = self.pieces(word, 0)
         out = [(0, first)]
-        if self.longest_match:
-            if len(word) <= coders.MAX_WORDPIECE_CHARS:
-                rest = word[1:]
-                for merge in self.training.merges:
-                    token = merge.token
-                    if not isinstance(token, str):
-                        continue
-                    if word.startswith(token) or (token.startswith(WORDPIECE_PREFIX)
-                                                  and token[len(WORDPIECE_PREFIX):] in rest):
-                        now = self.pieces(word, merge.step)
-                        if now != out[-1][1]:
-                            out.append((merge.step, now))
-        else:
+        steps = self.coder.change_steps(self.training, word)
+        if steps is None:
             last = self.pieces(word, self.n)
             if last != first:
                 self._bisect(word, 0, first, self.n, last, out)
+        else:
+            for step in steps:
+                now = self.pieces(word, step)
+                if now != out[-1][1]:
+                    out.append((step, now))
         return [[step, *map(list, p)] for step, p in out]
 
     def _bisect(self, word: str, lo: int, at_lo: _Pieces, hi: int, at_hi: _Pieces,
