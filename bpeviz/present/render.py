@@ -100,10 +100,7 @@ CSS = """
 .bv-words tr.bv-changed td:first-child{border-left:4px solid #e0a000}
 .bv-card{border:2px solid rgba(128,128,128,.45);border-radius:.6em;padding:.6em .9em;
   margin-bottom:.4em;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
-.bv-merge{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.15em .3em;min-width:0;
-  max-width:100%;vertical-align:middle}
-.bv-merge>*{min-width:0;max-width:100%}
-.bv-card .bv-chip{overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;
+.bv-card .bv-chip{white-space:pre-wrap;overflow-wrap:anywhere;box-sizing:border-box;
   max-width:100%}
 .bv-card .bv-nums{font-size:max(1rem,.6em);white-space:normal}
 .bv-card .bv-big{font-size:1.6em}

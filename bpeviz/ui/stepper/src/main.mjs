@@ -19,7 +19,7 @@
 
 import { controls } from "./bar.mjs";
 import { repair } from "./bar_step.mjs";
-import { drawCard, expandCard } from "./card.mjs";
+import { drawCard, expandCard, fitBox } from "./card.mjs";
 import { chip, el } from "./chips.mjs";
 import { buildCompare, compareCuts, tokenSpans } from "./compare_rule.mjs";
 import { drawCompare } from "./compare_view.mjs";
@@ -121,6 +121,6 @@ export default mount;
 // what tests of the one script use (Python's tests run Compare's rule in Node; the unit
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
-  bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, followStep, hexText,
-  keyAction, keyRows, namesTitle, runAt, tokenSpans, versionAt, visibleText, whole,
+  bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, fitBox, followStep,
+  hexText, keyAction, keyRows, namesTitle, runAt, tokenSpans, versionAt, visibleText, whole,
 };
