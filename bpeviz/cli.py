@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bpeviz import algorithms, formats
-from bpeviz.core.training import SCORINGS, TIE_BREAKS, train
+from bpeviz.core.training import SCORINGS, TIE_BREAKS, Training, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.pretokenize import PRETOKENIZERS
 
@@ -70,54 +70,76 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                         "pruning round ('export --format hf' writes a round's "
                         "tokenizer.json)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=_run_train)
+    p.set_defaults(run=_run_train, defaults={name: p.get_default(name) for name in TRAIN_OPTIONS})
+
+
+#: the options of ``train`` and the keywords of ``bpeviz.train`` they give (the size
+#: options are the record's ``sizes``, the others its ``settings``)
+TRAIN_OPTIONS = {"merges": "merges", "vocab_size": "vocab_size", "tie_break": "tie_break",
+                 "marker": "marker", "marker_style": "marker_style", "scoring": "scoring",
+                 "min_frequency": "min_frequency", "variant": "variant"}
+#: the record's ``sizes`` and the options that give them
+SIZES = {"merges": "merges", "vocab": "vocab_size"}
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _called(alg: algorithms.Algorithm) -> str:
+    """The algorithm's name in a sentence ("Unigram", not "Unigram (SentencePiece)")."""
+    return alg.short.split(" (")[0]
+
+
+def _train_keywords(args: argparse.Namespace, parser_defaults: dict[str, object]) -> dict:
+    """The keywords of ``bpeviz.train`` the options give: those set away from their
+    defaults; a ValueError naming those the algorithm's record does not take."""
+    alg = algorithms.get(args.algorithm)
+    taken = {SIZES[s] for s in alg.sizes} | set(alg.settings)
+    given = {name for name in TRAIN_OPTIONS if getattr(args, name) != parser_defaults[name]}
+    refused = sorted(given - taken, key=list(TRAIN_OPTIONS).index)
+    if refused:
+        takers = [algorithms.get(a) for a in algorithms.names()
+                  if set(refused) <= {SIZES[s] for s in algorithms.get(a).sizes}
+                  | set(algorithms.get(a).settings)]
+        if len(refused) == 1 and len(takers) == 1:
+            raise ValueError(f"{_flag(refused[0])} is a {_called(takers[0])} option; use it "
+                             f"with --algorithm {takers[0].name}")
+        kinds = {t.step for t in takers}
+        kind = f"{kinds.pop()} " if len(kinds) == 1 else ""
+        sizes = " or ".join(_flag(SIZES[s]) for s in alg.sizes)
+        raise ValueError(f"{', '.join(map(_flag, refused))}: {kind}option"
+                         f"{'s' if len(refused) > 1 else ''} that {_called(alg)} does not "
+                         f"take (it is trained to {sizes})")
+    keywords = {TRAIN_OPTIONS[name]: getattr(args, name) for name in sorted(given)}
+    if not {"merges", "vocab_size"} & given:  # how long to train: the record's first size
+        if alg.sizes[0] != "merges":
+            raise ValueError(f"{_called(alg)} needs {_flag(SIZES[alg.sizes[0]])} (how large "
+                             "its vocabulary ends)")
+        keywords["merges"] = 1000
+    return keywords
 
 
 def _run_train(args: argparse.Namespace) -> int:
-    pretokenizer = args.pretokenizer or algorithms.get(args.algorithm).pretokenizer
-    if algorithms.get(args.algorithm).step_kind != "merge":
-        return _run_train_unigram(args, pretokenizer)
-    if args.variant != "sentencepiece":
-        raise ValueError("--variant is a Unigram option; use it with --algorithm unigram")
-    corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
-    merges = args.merges if args.merges is not None or args.vocab_size is not None else 1000
-    training = train(
-        corpus, args.algorithm, merges=merges, vocab_size=args.vocab_size,
-        tie_break=args.tie_break, marker=args.marker, marker_style=args.marker_style,
-        scoring=args.scoring, min_frequency=args.min_frequency,
-        progress=None if args.quiet else _Progress(),
-    )
+    """Train any algorithm through ``bpeviz.train`` (which picks its trainer) and save
+    the training, every step."""
+    from bpeviz.core.protocol import last_step, step_name
     from bpeviz.core.serialize import save_training
 
+    alg = algorithms.get(args.algorithm)
+    keywords = _train_keywords(args, args.defaults)
+    corpus = Corpus.from_file(args.input, pretokenizer=args.pretokenizer or alg.pretokenizer,
+                              fmt=args.format)
+    # a bar for the merge loop; a record's own trainer (its ``trainer``) reports only its end
+    quiet = args.quiet or bool(alg.trainer)
+    training = train(corpus, args.algorithm, progress=None if quiet else _Progress(), **keywords)
     # the corpus's file name goes with the training: the slides are titled with it
     save_training(training, args.out, corpus_name=os.path.basename(args.input))
-    print(f"{training.stop_message} Vocabulary: {len(training.vocab)} tokens. "
-          f"Saved to {args.out}", file=sys.stderr)
-    return 0
-
-
-def _run_train_unigram(args: argparse.Namespace, pretokenizer: str) -> int:
-    """Unigram: prune to ``--vocab-size`` (SentencePiece's defaults otherwise) and save
-    the training, every round, as ``train`` saves a merge training; say when the size
-    is not the one asked for."""
-    from bpeviz.core.serialize import save_training
-    from bpeviz.unigram.corpus_words import MERGE_ONLY
-
-    given = [f"--{name.replace('_', '-')}" for name, default in MERGE_ONLY.items()
-             if hasattr(args, name) and getattr(args, name) != default]
-    if given:
-        raise ValueError(f"{', '.join(given)}: merge option{'s' if len(given) > 1 else ''} "
-                         "that Unigram does not take (it prunes to --vocab-size)")
-    if args.vocab_size is None:
-        raise ValueError("Unigram needs --vocab-size (the pieces to prune down to, "
-                         "<unk> <s> </s> included for the sentencepiece variant)")
-    corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
-    training = train(corpus, args.algorithm, vocab_size=args.vocab_size, variant=args.variant)
-    save_training(training, args.out, corpus_name=os.path.basename(args.input))
-    rounds = training.at().step
-    print(f"{training.stop_message} {rounds:,} pruning round{'' if rounds == 1 else 's'}. "
-          f"Saved to {args.out} (every round; 'export --format hf' writes a round's "
-          "tokenizer.json)", file=sys.stderr)
+    steps, name = last_step(training), step_name(training)
+    print(f"{training.stop_message} {steps:,} {name}{'' if steps == 1 else 's'}, "
+          f"vocabulary: {training.vocab_size_at(steps):,} tokens. Saved to {args.out} "
+          f"(every {name}; 'export --format hf' writes a step's tokenizer.json)",
+          file=sys.stderr)
     return 0
 
 
@@ -205,7 +227,7 @@ def _run_export(args: argparse.Namespace) -> int:
 
     training, snapshot = _opened(args)
     written = write_files(formats.export(snapshot, args.format), args.out)
-    if args.format == "hf" and algorithms.get(training.algorithm).step_kind == "merge":
+    if args.format == "hf" and isinstance(training, Training):  # merges: read its options
         from bpeviz.formats.hf import lossy_decoding
 
         lossy = lossy_decoding(training)
@@ -285,7 +307,7 @@ def _run_slides(args: argparse.Namespace) -> int:
 
     training = import_path(args.training)
     alg = algorithms.get(training.algorithm)
-    if alg.step_kind != "merge":
+    if not isinstance(training, Training):  # the slides draw a Training's merges
         raise ValueError(f"the slides play merges; {os.path.basename(args.training)} holds "
                          f"{alg.label}, whose steps are {alg.step}s (the app's Explore page "
                          "steps through them)")

@@ -13,12 +13,10 @@ from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merg
 from bpeviz.present.slides import slides_html
 from bpeviz.text import display
 from bpeviz.ui import opened, stage, state
-from bpeviz.ui.unigram import unigram_explore
+from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Explore"))
-if ctx.alg.step_kind == "prune":  # pruning rounds, not merges
-    unigram_explore(ctx)
-    st.stop()
+own_view(ctx, "Explore")  # an algorithm with its own view of the page (Unigram's rounds)
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("Explore the merges")
 st.caption(ui.md_escape(
@@ -53,7 +51,7 @@ def explore() -> None:
                  delta_color="inverse")
         st.caption(ui.md_escape(f"These numbers are for step {step} of "
                                 f"{len(training.merges)}."))
-        if ctx.alg.byte_level:
+        if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
         slides_button(step)
@@ -272,7 +270,8 @@ def pair_details(snap, pairs, pair) -> None:
     holders = pair_words(snap, *pair)
     rank = position + 1
     notes = glossary.ChipNotes(training, byte_style)
-    score = f" · score {float(row['score']):.4g}" if ctx.alg.scored else ""
+    value = ctx.alg.value_name()  # what a pair wins with, beside its count
+    score = "" if value == "count" else f" · {value} {float(row[value]):.4g}"
     st.html(
         f"{render.symbol_chip(vocab[pair[0]], pair[0], byte_style, strong=strong, notes=notes)} + "
         f"{render.symbol_chip(vocab[pair[1]], pair[1], byte_style, strong=strong, notes=notes)} "
@@ -302,7 +301,7 @@ def _merges_toggled() -> None:
 
 def merges_table(step: int) -> None:
     st.subheader("Merges")
-    frame, table = ui.merges_arrow(training, byte_style, score=ctx.alg.scored)
+    frame, table = ui.merges_arrow(training, byte_style)
     if not len(frame):
         st.info("No merges yet.")
         return

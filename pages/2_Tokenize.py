@@ -14,12 +14,11 @@ from bpeviz.present.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.present.render_explain import trace_html
 from bpeviz.text import display
 from bpeviz.ui import stage
-from bpeviz.ui.unigram import cloud_subject, unigram_tokenize
+from bpeviz.ui.page_setup import own_view
+from bpeviz.ui.unigram import cloud_subject
 
 ctx = ui.page("Tokenize")
-if ctx.alg.step_kind == "prune":  # Viterbi at a pruning round
-    unigram_tokenize(ctx)
-    st.stop()
+own_view(ctx, "Tokenize")  # an algorithm with its own view of the page (Unigram's Viterbi)
 byte_style, strong = ctx.byte_style, ctx.presentation
 st.title("Tokenize any text")
 

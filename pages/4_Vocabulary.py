@@ -9,12 +9,10 @@ from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
 from bpeviz.present import figures, glossary, render
 from bpeviz.ui import opened
-from bpeviz.ui.unigram import unigram_vocabulary
+from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
-if ctx.alg.step_kind == "prune":  # pieces at a pruning round
-    unigram_vocabulary(ctx)
-    st.stop()
+own_view(ctx, "Vocabulary")  # an algorithm with its own view of the page (Unigram's pieces)
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
 st.caption(ui.md_escape(

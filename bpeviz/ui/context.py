@@ -4,12 +4,13 @@ options), and more trainings of the same corpus text (Compare's configurations).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bpeviz import algorithms, formats
 from bpeviz.algorithms import Algorithm
 from bpeviz.core import limits
 from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.training import Training, TrainOptions
+from bpeviz.core.training import Training, make_options
 from bpeviz.samples import Sample
 from bpeviz.text.corpus import Corpus
 from bpeviz.ui.settings import Settings
@@ -24,8 +25,9 @@ class Context:
     corpus_name: str
     data: bytes
     training: Training  # None on a page with its own training settings (Compare)
-    #: the sidebar's training options (what ``training`` was trained with)
-    train_options: TrainOptions
+    #: the sidebar's training options, the keywords of ``bpeviz.train`` (what ``training``
+    #: was trained with)
+    train_options: dict[str, Any]
     byte_style: str
     presentation: bool
     sample: Sample | None
@@ -57,12 +59,13 @@ def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Tr
 
 
 def training_problems(corpus: Corpus, chosen: Settings) -> list[str]:
-    """The limits training ``corpus`` with ``chosen`` passes (empty when it fits). A
-    training whose steps prune makes no merges: the corpus's size is what limits it."""
-    if algorithms.get(chosen.algorithm).step_kind == "prune":
+    """The limits training ``corpus`` with ``chosen`` passes (empty when it fits): the
+    merge loop's (merges, counts) for what it trains; an algorithm with its own trainer
+    (its record's ``trainer``) makes no merges, and the corpus's size is what limits it."""
+    if algorithms.get(chosen.algorithm).trainer:
         return limits.check_sizes(0, len(corpus.words), 0, chosen.algorithm,
                                   chosen.pretokenizer)
-    return limits.check(corpus, chosen.options)
+    return limits.check(corpus, make_options(**chosen.options))
 
 
 def export_files(snap: Snapshot, fmt: str) -> dict[str, str]:

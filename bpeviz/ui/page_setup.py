@@ -6,7 +6,9 @@ the page, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import logging
+from types import ModuleType
 
 import streamlit as st
 
@@ -27,8 +29,24 @@ from bpeviz.ui.training import get_corpus, get_training
 
 log = logging.getLogger("bpeviz.ui")
 
-#: the pages that can show a training whose steps prune (Unigram); the others say so
-PRUNE_PAGES = ("Explore", "Tokenize", "Vocabulary")
+
+
+def views_of(algorithm: str) -> ModuleType | None:
+    """The module of an algorithm's own views (its record's ``views``; its ``PAGES``:
+    title -> view of the page's context, ``INSTEAD``: what it does instead of merges),
+    or None when the merge pages draw it."""
+    module = algorithms.get(algorithm).views
+    return importlib.import_module(module) if module else None
+
+
+def own_view(ctx: Context, title: str) -> None:
+    """When the training's record names its own view of page ``title`` (Unigram's pruning
+    rounds), draw that view and stop the page; else return, and the page draws itself."""
+    own = views_of(ctx.algorithm)
+    view = own.PAGES.get(title) if own is not None else None
+    if view is not None:
+        view(ctx)
+        st.stop()
 
 
 # A page's own address (/Explore) opened directly logs two 404s in the browser console,
@@ -157,7 +175,6 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
         problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
                                       pretokenizer=pretokenizer)
-        prunes = algorithms.get(chosen.algorithm).step_kind == "prune"
         if not problems:
             try:
                 corpus = get_corpus(data, pretokenizer, name)
@@ -176,14 +193,15 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                            byte_style=get("bytes"), presentation=bool(get("present")),
                            sample=sample)
         training = get_training(corpus, options)
-        if prunes:
-            if title not in PRUNE_PAGES:
+        own = views_of(chosen.algorithm)
+        if own is not None:  # its own views (on the pages that have one) draw it
+            if title not in own.PAGES:
                 st.info(md_escape(
                     f"The {title} page shows trainings made by merges; "
-                    f"{ALGORITHM_LABELS[chosen.algorithm]} "
-                    f"prunes instead. See it on {', '.join(PRUNE_PAGES)}, or choose "
-                    "another algorithm in the sidebar."), icon="ℹ️")
-                for page_name in PRUNE_PAGES:
+                    f"{ALGORITHM_LABELS[chosen.algorithm]} {own.INSTEAD}. See it on "
+                    f"{', '.join(own.PAGES)}, or choose another algorithm in the sidebar."),
+                    icon="ℹ️")
+                for page_name in own.PAGES:
                     path = next(p for p, n, _ in PAGES if n == page_name)
                     st.page_link(path, label=f"Open {page_name}")
                 st.stop()

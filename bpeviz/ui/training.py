@@ -26,7 +26,6 @@ from bpeviz.core.training import Training, TrainOptions, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import state
-from bpeviz.unigram.corpus_words import train_corpus
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds
@@ -99,10 +98,7 @@ class TrainingJob:
 
 
 def _train(corpus: Corpus, progress: Any, options: TrainOptions | dict[str, Any]) -> Any:
-    """``train``, or for an algorithm whose steps prune, the Unigram trainer."""
-    given = options.to_dict() if isinstance(options, TrainOptions) else options
-    if get_algorithm(given["algorithm"]).step_kind == "prune":
-        return train_corpus(corpus, **{k: v for k, v in given.items() if k != "algorithm"})
+    """``bpeviz.train``: it trains every algorithm, with its own trainer where it has one."""
     if isinstance(options, TrainOptions):
         return train(corpus, options, progress=progress)
     return train(corpus, progress=progress, **options)
@@ -204,11 +200,13 @@ def get_corpus(data: bytes, pretokenizer: str, name: str) -> Corpus:
 _ARROW: OwnedCache[Any] = OwnedCache("arrow")
 
 
-def merges_arrow(training: Training, byte_style: str = "gpt2",
-                 score: bool = True) -> tuple[pd.DataFrame, pa.Table]:
+def merges_arrow(training: Training,
+                 byte_style: str = "gpt2") -> tuple[pd.DataFrame, pa.Table]:
     """:func:`bpeviz.analysis.views.merges_table` and the Arrow table Streamlit sends for it, both
-    made once per training, byte style and ``score`` (Explore changes only the ``now``
-    column of the Arrow table at each step; styling thousands of rows cost a rerun)."""
+    made once per training and byte style (Explore changes only the ``now`` column of the
+    Arrow table at each step; styling thousands of rows cost a rerun). Beside each merge's
+    count, its score when the record says a pair wins with one (``value_name``)."""
+    score = get_algorithm(training.algorithm).value_name() == "score"
     return _ARROW.get(training, (byte_style, score), lambda: (
         frame := views.merges_table(training, byte_style, score),
         pa.Table.from_pandas(frame)))

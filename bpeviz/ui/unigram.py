@@ -434,5 +434,11 @@ def unigram_vocabulary(ctx) -> None:
         key="uexport_vocab", icon=":material/download:")
 
 
-__all__ = ["cloud_subject", "round_controls", "unigram_explore", "unigram_tokenize",
-           "unigram_vocabulary"]
+#: the pages that draw a Unigram training, each by its own view (the record's ``views``)
+PAGES = {"Explore": unigram_explore, "Tokenize": unigram_tokenize,
+         "Vocabulary": unigram_vocabulary}
+#: what the other pages say it does instead of merging
+INSTEAD = "prunes instead: its steps are pruning rounds"
+
+__all__ = ["INSTEAD", "PAGES", "cloud_subject", "round_controls", "unigram_explore",
+           "unigram_tokenize", "unigram_vocabulary"]

@@ -14,7 +14,7 @@ from bpeviz.ui import labels, settings
 
 TOY = Algorithm(name="toy_scored", label="Toy (scored, bytes)", help="A test algorithm.",
                 units="bytes", pretokenizer="none", score=lambda n, a, b: n / (a + b),
-                score_kind="custom",
+                score_kind="custom", settings=("scoring", "tie_break", "min_frequency"),
                 lesson_sample="low", lesson_order=0, short_label="Toy")
 
 
