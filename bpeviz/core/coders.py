@@ -286,7 +286,7 @@ class LongestMatchCoder(WordCoder):
     def cut_at(self, enc: _Encoder, word: str, step: int) -> tuple[_Piece, ...]:
         # the longest match among the tokens known at ``step`` (and the specials after all)
         training = enc.training
-        size, final = training.vocab_size_at(step), training.vocab_size_at(enc.step)
+        size, final = training.vocab_sizes[step], training.vocab_sizes[enc.step]
         n = len(word)
         if n > self.max_chars:
             return ((enc.unk_id, 0, n, _UNK),)

@@ -124,8 +124,8 @@ def known_ids(training: Training, step: int) -> list[int]:
     """Ids of the vocabulary at ``step``: the snapshot's vocabulary, plus any tokens an
     imported file lists after its merged tokens (such as GPT-2's ``<|endoftext|>``),
     which are known at every step."""
-    final = training.vocab_size_at(len(training.merges))
-    return [*range(training.vocab_size_at(step)), *range(final, len(training.vocab))]
+    final = int(training.vocab_sizes[-1])
+    return [*range(training.vocab_sizes[step]), *range(final, len(training.vocab))]
 
 
 # -- the encoder of one (training, step) ---------------------------------------------------

@@ -362,9 +362,8 @@ def describe_trace(tr: Trace, byte_style: str = "gpt2") -> list[str]:
     def split(symbols: tuple[Symbol, ...]) -> str:
         return " ".join(label(s, byte_style) if s is not None else "[UNK]" for s in symbols)
 
-    if get_algorithm(tr.algorithm).longest_match:
-        lines = [f"WordPiece cuts “{tr.word}” at step {tr.step} by longest match from the "
-                 "left (## marks a piece inside the word):"]
+    if tr.pieces:  # the trace of a longest match: one line per place
+        lines = [get_algorithm(tr.algorithm).trace_in_words(tr.word, tr.step)]
         for p in tr.pieces:
             misses = [t for t in p.tried if t != p.piece]
             missed = (f" (not in the vocabulary: {', '.join(misses)})" if misses else "")

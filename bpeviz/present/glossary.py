@@ -155,9 +155,7 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
         found["unk"] = Note(
             "unk", "[UNK]",
             (f"[UNK] stands for “{what}”, which this vocabulary cannot spell: "
-             + ("WordPiece found no piece for some part of that word, so the whole word "
-                "became one unknown token." if alg.longest_match else
-                "that character never appeared in the training text, so it has no token.")))
+             + alg.unknown_words))
     return [found[k] for k in KEYS if k in found]
 
 
@@ -218,12 +216,9 @@ def token_notes(training: Training, text: str, tokens: Sequence[Any],
     partial ones bring the byte notations.
     """
     vocab = training.vocab
-    # byte-level: whole tokens are drawn as text, partial ones as bytes
-    if get_algorithm(training.algorithm).byte_level:
-        symbols: list[Symbol] = [vocab[t.id] if t.partial else t.text
-                                 for t in tokens if 0 <= t.id < len(vocab)]
-    else:
-        symbols = [vocab[t.id] for t in tokens if not t.unk and 0 <= t.id < len(vocab)]
+    alg = get_algorithm(training.algorithm)
+    symbols: list[Symbol] = [alg.chip_symbol(vocab[t.id], t.text, t.partial)
+                             for t in tokens if not t.unk and 0 <= t.id < len(vocab)]
     partial = [(bytes(t.bytes), text[t.start:t.end]) for t in tokens if t.partial]
     unknown = [text[t.start:t.end] for t in tokens if t.unk]
     return notes(training, symbols, byte_style, partial, unknown)

@@ -34,6 +34,7 @@ from bpeviz.present.render import (
 from bpeviz.text.display import label, visible
 
 if TYPE_CHECKING:
+    from bpeviz.algorithms import Algorithm
     from bpeviz.core.training import Training
 
 CSS = """<style>
@@ -69,26 +70,25 @@ def _b(text: str) -> str:
     return f'<span class="bv-why-num">{esc(text)}</span>'
 
 
-def _word_parts(word: str, symbols, byte_level: bool) -> list[str]:
-    """For a byte-level word cut into ``symbols`` (its bytes, in order), each chip's
+def _word_parts(word: str, symbols, alg: Algorithm) -> list[str]:
+    """For a word cut into ``symbols`` that may hold part of a character (its bytes, in
+    order: :meth:`Algorithm.byte_spans`), each chip's
     :func:`bpeviz.present.render.part_of_notes`; all ``""`` otherwise."""
-    if (not byte_level or word.isascii() or not all(isinstance(s, bytes) for s in symbols)
-            or sum(map(len, symbols)) != len(word.encode("utf-8", "surrogatepass"))):
-        return [""] * len(symbols)
-    return part_of_notes(word, consecutive_spans(symbols))
+    spans = None if word.isascii() else alg.byte_spans(word, symbols)
+    return [""] * len(symbols) if spans is None else part_of_notes(word, spans)
 
 
 def _pair_parts(training: Training, step: int, index: int | None,
                 position: int | None) -> tuple[str, str, str]:
     """The notes of a pair's left, right and merged chips at its occurrence ``position``
     in corpus word ``index`` after ``step`` merges, saying which word they come from."""
-    if index is None or position is None or not get_algorithm(training.algorithm).byte_level:
+    if index is None or position is None:
         return "", "", ""
     word = training.corpus.words[index]
     symbols = [training.vocab[i] for i in training._log.split_ids(index, step).tolist()]
     if position + 1 >= len(symbols):
         return "", "", ""
-    notes = _word_parts(word, symbols, True)
+    notes = _word_parts(word, symbols, get_algorithm(training.algorithm))
     if not any(notes[position:position + 2]):
         return "", "", ""
     (start, _), (_, end) = consecutive_spans(symbols)[position:position + 2]
@@ -253,11 +253,11 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
     """
     vocab = training.vocab
     notes = ChipNotes(training, byte_style)
-    byte_level = get_algorithm(training.algorithm).byte_level
+    alg = get_algorithm(found.algorithm)
 
     def chips(symbols, ids, new_at: int | None = None) -> str:
         out = []
-        parts = _word_parts(found.word, symbols, byte_level)
+        parts = _word_parts(found.word, symbols, alg)
         for n, (s, i) in enumerate(zip(symbols, ids)):
             if i < 0:  # a character the vocabulary lacks: encoding makes it [UNK]
                 out.append(f'<span class="bv-chip bv-unk" dir="auto" title="not in the '
@@ -273,11 +273,8 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
 
     word = bdi(_short(found.word, 60))
     rows = []
-    alg = get_algorithm(found.algorithm)
-    if alg.longest_match:
-        intro = (f"WordPiece cuts “{word}” by longest match from the left: at each position "
-                 "it tries the longest piece first and keeps the first one in the vocabulary "
-                 f"(at step {found.step:,}); ## marks a piece inside the word.")
+    intro = alg.trace_in_words(word, found.step)
+    if found.pieces:  # the trace of a longest match: one row per place
         for p in found.pieces:
             misses = [t for t in p.tried if t != p.piece]
             tried = (f" <span class='bv-muted'>tried, not in the vocabulary: "
@@ -293,10 +290,7 @@ def trace_html(found: Trace, training: Training, byte_style: str = "gpt2",
                 rows.append(f'<div class="bv-trace-row" data-start="{p.start}" '
                             f'data-id="{p.id}">at character {p.start + 1:,}: '
                             f"{chips([p.piece], [p.id])} ({made}){tried}</div>")
-    else:
-        intro = (f"“{word}” starts as its {alg.units}"
-                 f"; encoding at step {found.step:,} applies the merges it holds, the "
-                 "earliest-learned merge first, until none is left.")
+    else:  # the trace of merges applied: the start, then one row per merge
         rows.append(f'<div class="bv-trace-row" data-merge="0">start: '
                     f"{group(chips(found.initial, found.initial_ids))}</div>")
         for s in found.steps:

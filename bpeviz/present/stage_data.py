@@ -126,14 +126,17 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
 
     log = training._log
     words, used, parts = [], set(), []
-    byte_level = get_algorithm(training.algorithm).byte_level
+    alg, vocab = get_algorithm(training.algorithm), training.vocab
     for index, word, count in zip(rows.index.tolist(), rows["word"].tolist(),
                                   rows["count"].tolist()):
         tokens, made, merged = log.history(int(index))
         used.update(tokens)
         shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
         words.append([int(index), shown, int(count), tokens, made, merged])
-        if byte_level and not word.isascii():
+        # the nodes made at step 0 are the word's first symbols: when they may hold part
+        # of a character (its bytes), every node's chip names the character it cuts
+        if not word.isascii() and alg.byte_spans(
+                word, [vocab[t] for t, m in zip(tokens, made) if m == 0]) is not None:
             parts.append((words[-1], history_part_notes(training.vocab, word, tokens, made)))
     labels = {str(i): list(v) for i, v in token_labels(training, used, byte_style).items()}
     notes = chip_notes(training, labels, byte_style)

@@ -109,3 +109,37 @@ def test_bpe_dropout_follows_the_records_coder(trainings):
     toy, _ = trainings
     assert [t.text for t in encode_dropout(toy.at(), "the cat£", 1.0)] == [
         "t", "h", "e", "[UNK]"]
+
+
+def test_a_texts_history_steps_by_the_records_coder(trainings):
+    from bpeviz.present.text_history import text_history, tokens_at
+
+    toy, _ = trainings
+    text = "the cat£ sat on the mat"
+    for training in trainings:
+        history = text_history(training, text)
+        for step in range(len(training.merges) + 1):
+            assert [t[0] for t in tokens_at(history, step)] == \
+                training.at(step).encode(text).ids, step
+    assert _UNK in {t[3] for t in tokens_at(text_history(toy, text), 0)}
+
+
+class EveryStepTried(WholeWordUnknown):
+    """The toy coder, told to try every step rather than bisect: the same history."""
+
+    def change_steps(self, training, word):
+        return range(1, len(training.merges) + 1)
+
+
+def test_a_coder_that_names_its_change_steps_is_tried_at_those(trainings):
+    from bpeviz.present.text_history import text_history
+
+    tried = dataclasses.replace(TOY, name="wordunk-every", coder=EveryStepTried())
+    algorithms.register(tried)
+    try:
+        corpus = Corpus.from_text(TEXT)
+        text = "the cat£ sat on the mat"
+        assert text_history(train(corpus, tried.name, merges=12), text) == \
+            text_history(trainings[0], text)
+    finally:
+        algorithms.unregister(tried.name)

@@ -7,6 +7,7 @@ everything at every step is the oracle.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -131,3 +132,69 @@ def test_a_record_whose_score_and_kind_disagree_is_refused():
         Algorithm(name="x", label="x", help="x", score_kind="custom")
     with pytest.raises(ValueError, match="score_kind must be one of"):
         Algorithm(name="x", label="x", help="x", score=squared_over_sum, score_kind="pmi")
+
+
+#: the toy, with its own words for what it does: the lesson and the explanations say them
+WORDY = dataclasses.replace(
+    TOY, name="wordy", short_label="Wordy", unit_word="glyph",
+    split_words="Wordy breaks each word into glyphs",
+    encode_words="Wordy replays its merges, oldest first.",
+    trace_words="{word} at step {step}: Wordy's merges over its {units}.",
+    unknown_words="Wordy never saw it.",
+    score_why="its glyphs are common.")
+
+
+@pytest.fixture
+def wordy():
+    algorithms.register(WORDY)
+    yield WORDY
+    algorithms.unregister(WORDY.name)
+
+
+@pytest.mark.usefixtures("wordy")
+def test_the_lesson_and_the_explanations_speak_in_the_records_words():
+    from bpeviz.analysis.lesson import build_lesson
+    from bpeviz.core.explain import describe_trace
+    from bpeviz.present.glossary import token_notes
+    from bpeviz.present.render_explain import trace_html
+
+    training = train(Corpus.from_text(TEXT), "wordy", merges=25, tie_break="first")
+    lesson = build_lesson(training, "catty")
+    said = {s.key: " ".join(s.text()) for s in lesson.steps}
+    assert said["split"].startswith("Wordy breaks each word into glyphs: ")
+    assert "glyphs long" in said["split"] and "symbols long" not in said["split"]
+    assert ("Wordy counts every pair of neighbouring symbols too, but it merges the pair "
+            "with the best score, count(pair)² / (count(first) + count(second))"
+            ) in said["first-merge"]
+    m = training.merges[0]
+    why = training.explain(1)
+    assert (f"so the score is {m.count:,}² / ({why.count_left:,} + {why.count_right:,})"
+            ) in said["first-merge"]
+    assert "Wordy replays its merges, oldest first." in said["encode"]
+    assert "“catty” starts as 5 glyphs" in said["encode"]
+    snap = training.at()
+    assert "<bdi>catty</bdi> at step 25: Wordy's merges over its characters." in trace_html(
+        snap.trace("catty"), training)
+    # a trace of merges applied is told by its merges; the record's words head a trace of
+    # pieces matched
+    assert describe_trace(snap.trace("catty"))[0].startswith("“catty” starts as")
+    text = "the cat£"
+    unknown = [n for n in token_notes(training, text, snap.encode(text)) if n.key == "unk"]
+    assert unknown and unknown[0].text.endswith("Wordy never saw it.")
+
+
+@pytest.mark.usefixtures("wordy")
+def test_a_lesson_says_why_the_most_frequent_pair_lost_in_the_records_words():
+    from bpeviz.analysis.lesson import build_lesson
+
+    training = train(Corpus.from_text(TEXT), "wordy", merges=25, tie_break="first")
+    merges = [s for s in build_lesson(training).steps if s.key.endswith("merge")]
+    lost = [s for s in merges if "most_frequent" in s.numbers
+            and s.numbers["most_frequent"]["count"] > s.numbers["count"]
+            and s.numbers["most_frequent"]["score"] < s.numbers["score"]]
+    assert lost  # on this text the first merge is rarer than the most frequent pair
+    for step in lost:
+        assert any(line.endswith(": its glyphs are common.") for line in step.text())
+    for step in merges:
+        if step not in lost:
+            assert not any("its glyphs are common" in line for line in step.text())
