@@ -19,14 +19,19 @@ Every training answers the same calls (:class:`AnyTraining`, see
 This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 """
 
-from bpeviz.algorithms import ALGORITHMS
+from bpeviz.algorithms import ALGORITHMS, UNIGRAM
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
 from bpeviz.core.serialize import load
 from bpeviz.core.serialize import save_training as save
 from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.training import Merge, Training, TrainOptions, replay, train
+from bpeviz.core.training import OWN_TRAINERS, Merge, Training, TrainOptions, replay, train
 from bpeviz.text.corpus import Corpus
+from bpeviz.unigram.corpus_words import train_keywords
+
+# train() is the merge loop's layer, which cannot import Unigram's: the trainer an
+# algorithm's record names is wired to it here, above both
+OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 
 __all__ = [
     "ALGORITHMS",

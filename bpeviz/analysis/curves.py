@@ -6,12 +6,13 @@
 [(0, 9), (4, 3), (8, 2)]
 
 Computed without re-encoding the text from scratch at each step where that is
-avoidable: byte-level and character BPE replay the merges once on the text's words
-(:mod:`bpeviz.core.recount`) and read every step from the replay; WordPiece cuts again, from
-one step to the next, only the words that hold a token added in between. The metrics
-are :class:`bpeviz.analysis.compare.Metrics`, the same numbers as
-:func:`bpeviz.analysis.compare.metrics` of ``training.at(step).encode(text)`` (the tests
-check it).
+avoidable, by how the record says text is encoded (its ``encoder``): by merges, the merges
+are replayed once on the text's words (:mod:`bpeviz.core.recount`) and every step is read
+from the replay; by longest match, only the words that hold a token added in between
+are cut again from one step to the next; otherwise (Viterbi over a round's pieces) the
+text is encoded at each step. The metrics are :class:`bpeviz.analysis.metrics.Metrics`,
+the same numbers as :func:`bpeviz.analysis.metrics.metrics` of
+``training.at(step).encode(text)`` (the tests check it).
 """
 
 from __future__ import annotations
@@ -23,16 +24,14 @@ import numpy as np
 import regex
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.analysis.compare import (
+from bpeviz.analysis.metrics import (
     _columns,
     _index,
     _metrics,
     _metrics_by_script,
     _span_arrays,
-    at,
-    last_step,
-    vocabulary_size,
 )
+from bpeviz.analysis.vocab_steps import at, last_step, vocabulary_size
 
 if TYPE_CHECKING:
     from bpeviz.core.training import Training
@@ -55,37 +54,26 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     """Metrics of ``text`` at each step (default: :func:`sample_steps`), one row per step
     (and per script when ``by_script``), with ``step`` and ``vocab_size``.
 
-    Byte-level and character BPE are not re-encoded per step: the training's merges are
-    replayed once on the text's words (:mod:`bpeviz.core.recount`, whose splits are exactly how
-    encoding cuts each word) and every step's tokens are read from that replay. WordPiece
-    re-cuts, from one step to the next, only the words holding a token added in between
-    (see :func:`_wordpiece_spans`). The texts :func:`_replayed_spans` names are encoded at
-    each sampled step, with an encoder made here and not kept (the explorer's encoder
-    cache stays as it is).
-
-    A training whose steps prune (its record's ``step_kind``: Unigram) has a row per
-    pruning round (default: every round, up to ``CURVE_POINTS``), its text cut by Viterbi
-    with the round's pieces (:func:`bpeviz.analysis.compare.at`).
+    Text encoded by merges is not re-encoded per step: the training's merges are
+    replayed once on the text's words (:mod:`bpeviz.core.recount`, whose splits are exactly
+    how encoding cuts each word) and every step's tokens are read from that replay. Text
+    encoded by longest match is re-cut, from one step to the next, only in the words
+    holding a token added in between (see :func:`_wordpiece_spans`). The texts those two
+    cannot read are encoded at each sampled step, with an encoder made here and not kept
+    (the explorer's encoder cache stays as it is). Any other training (Unigram: a row per
+    pruning round, by default every round up to ``CURVE_POINTS``) has its text encoded at
+    each step (:func:`bpeviz.analysis.vocab_steps.at`).
     """
-    alg = get_algorithm(training.algorithm)
     if steps is None:
         steps = sample_steps(last_step(training))
     ix = _index(text)
-    if alg.step_kind == "prune":
-        spans = None
-    elif alg.longest_match:
-        spans = _wordpiece_spans(training, text)
-    else:
-        spans = _replayed_spans(training, text, steps)
+    quick, encoded = _SPANS_BY_ENCODER.get(get_algorithm(training.algorithm).encoder,
+                                           (None, _encoded_spans))
+    spans = (quick(training, text, steps) if quick is not None else None) or encoded(
+        training, text)
     rows: list[dict[str, Any]] = []
     for step in steps:
-        if spans is not None:
-            lo, hi, unk = spans(step)
-        else:
-            tokens = (at(training, step) if alg.step_kind == "prune"
-                      else _fresh_encoder(training, step)).encode(text)
-            lo, hi = _span_arrays(text, tokens)
-            unk = _columns(tokens)[3]
+        lo, hi, unk = spans(step)
         base = {"step": step, "vocab_size": vocabulary_size(training, step)}
         if by_script:
             for script, m in _metrics_by_script(ix, lo, hi, unk).items():
@@ -95,27 +83,55 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     return rows
 
 
-def _replayed_spans(training: Training, text: str,
-                    steps: Sequence[int]) -> Callable[[int], tuple[np.ndarray, ...]] | None:
-    """For byte-level and character BPE: a function from a step to every token's span
-    (bytes, whitespace at the ends left out) and unknown flag, read from one replay of the
-    merges on the text's words. None where that does not apply: WordPiece (which encodes
-    by longest match, not by merges), a vocabulary that cannot stand for every character
-    (no unknown token), and texts whose characters the arithmetic below does not model
-    (surrogates and non-ASCII whitespace for byte-level BPE; the end-of-word marker or the
-    unknown token's text written in the text itself for BPE)."""
+Spans = Callable[[int], tuple[np.ndarray, ...]]
+
+
+def _stepped_spans(text: str, step_of: Callable[[int], Any]) -> Spans:
+    """A function from a step to every token's span and unknown flag, ``text`` encoded by
+    ``step_of(step)``."""
+    def spans(step: int) -> tuple[np.ndarray, ...]:
+        tokens = step_of(step).encode(text)
+        lo, hi = _span_arrays(text, tokens)
+        return lo, hi, _columns(tokens)[3]
+
+    return spans
+
+
+def _encoded_spans(training: Any, text: str) -> Spans:
+    """Any training: the text encoded at each step (a round's Viterbi cut for Unigram)."""
+    return _stepped_spans(text, lambda step: at(training, step))
+
+
+def _fresh_spans(training: Training, text: str) -> Spans:
+    """A merging training: the text encoded at each step, by encoders not kept."""
+    return _stepped_spans(text, lambda step: _fresh_encoder(training, step))
+
+
+def _replayed_spans(training: Training, text: str, steps: Sequence[int]) -> Spans | None:
+    """For text encoded by merges: a function from a step to every token's span (bytes,
+    whitespace at the ends left out) and unknown flag, read from one replay of the merges
+    on the text's words. None where that does not apply: a vocabulary that cannot stand
+    for every character (no unknown token), and texts the arithmetic below does not model
+    (surrogates, a space that takes more than one unit, the end-of-word marker or the
+    unknown token's text written in the text).
+
+    The arithmetic counts in the record's units (:meth:`Algorithm.unit_codes`: bytes or
+    characters): a token covers the units of its text, an end-of-word marker none and the
+    unknown token the one unit it stands for."""
     from bpeviz.core.encoding import split_words, unk_token
     from bpeviz.core.recount import pretokenizer_of, replay_on
     from bpeviz.text.corpus import Corpus
 
     alg, marker = get_algorithm(training.algorithm), training.options.marker
     unk = unk_token(training)
-    if alg.longest_match or len(steps) < 2 or not text:
+    if len(steps) < 2 or not text or regex.search(r"\p{Cs}", text):
         return None
-    if alg.byte_level and (regex.search(r"\p{Cs}", text)
-                           or any(ch.isspace() and ord(ch) > 127 for ch in text)):
+    if (marker and marker in text) or (unk and unk in text):
         return None
-    if not alg.byte_level and ((marker and marker in text) or (unk and unk in text)):
+    ix = _index(text)
+    char_units = alg.unit_codes(list(text))[1]  # each character's units
+    space_char = np.fromiter(map(str.isspace, text), dtype=bool, count=len(text))
+    if (space_char & (char_units > 1)).any():
         return None
     if pretokenizer_of(training) == "metaspace":  # words are not slices of the text
         return None
@@ -130,29 +146,23 @@ def _replayed_spans(training: Training, text: str,
         replayed = replay_on(training, corpus)
     except ValueError:  # a character the vocabulary lacks, and no unknown token
         return None
-    ix = _index(text)
     vocab = replayed.vocab
     unk_id = vocab.index(unk) if unk is not None and unk in vocab else -1
-    if alg.byte_level:  # units are bytes
-        sizes = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
-        data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-        space = np.array([chr(b).isspace() for b in range(128)] + [False] * 128)[data]
-        n = len(data)
-        positions = np.arange(n + 1, dtype=np.int64)
-        next_solid = np.minimum.accumulate(
-            np.where(np.append(~space, True), positions, n)[::-1])[::-1]
-        solid_end = np.maximum.accumulate(
-            np.where(np.concatenate([[True], ~space]), positions, 0))
-        starts = ix.at[np.asarray(offsets, dtype=np.int64)]
-        to_bytes = None
-    else:  # units are characters; a marker covers none, an unknown token one
-        sizes = np.array([len(t) - (len(marker) if marker and t.endswith(marker) else 0)
-                          for t in vocab], dtype=np.int64)
-        if unk_id >= 0:
-            sizes[unk_id] = 1
-        next_solid, solid_end = ix.next_solid, ix.solid_end
-        starts = np.asarray(offsets, dtype=np.int64)
-        to_bytes = ix.at
+    sizes = np.array([len(t) - (len(marker) if marker and t.endswith(marker) else 0)
+                      for t in vocab], dtype=np.int64)
+    if unk_id >= 0:
+        sizes[unk_id] = 1
+    # positions in units: where each character starts, and each unit's UTF-8 bytes
+    unit_of_char = np.concatenate([[0], np.cumsum(char_units)])
+    to_bytes = np.concatenate([[0], np.cumsum(np.repeat(np.diff(ix.at) // char_units,
+                                                        char_units))])
+    space = np.repeat(space_char, char_units)
+    n = len(space)
+    positions = np.arange(n + 1, dtype=np.int64)
+    next_solid = np.minimum.accumulate(
+        np.where(np.append(~space, True), positions, n)[::-1])[::-1]
+    solid_end = np.maximum.accumulate(np.where(np.concatenate([[True], ~space]), positions, 0))
+    starts = unit_of_char[np.asarray(offsets, dtype=np.int64)]
 
     def spans(step: int) -> tuple[np.ndarray, ...]:
         ids, word_of = replayed.at(step).token_ids  # every distinct word's tokens, in order
@@ -170,9 +180,7 @@ def _replayed_spans(training: Training, text: str,
         hi = lo + lengths[token]
         lo_trim = np.minimum(next_solid[lo], hi)
         hi_trim = np.maximum(solid_end[hi], lo_trim)
-        if to_bytes is not None:
-            lo_trim, hi_trim = to_bytes[lo_trim], to_bytes[hi_trim]
-        return lo_trim, hi_trim, ids[token] == unk_id
+        return to_bytes[lo_trim], to_bytes[hi_trim], ids[token] == unk_id
 
     return spans
 
@@ -181,12 +189,13 @@ def _replayed_spans(training: Training, text: str,
 _SUBSTRING_BUDGET = 300_000
 
 
-def _wordpiece_spans(training: Training,
-                     text: str) -> Callable[[int], tuple[np.ndarray, ...]] | None:
-    """For WordPiece: a function from a step to every token's span (bytes, whitespace at
-    the ends left out) and unknown flag, as :mod:`bpeviz.core.encoding` cuts the text at that
-    step (greedy longest match from the left, ``##`` after the first piece, a word that
-    cannot be matched or is over ``MAX_WORDPIECE_CHARS`` characters one ``[UNK]``).
+def _wordpiece_spans(training: Training, text: str,
+                     steps: Sequence[int] = ()) -> Spans | None:
+    """For text encoded by longest match (WordPiece): a function from a step to every
+    token's span (bytes, whitespace at the ends left out) and unknown flag, as
+    :mod:`bpeviz.core.encoding` cuts the text at that step (greedy longest match from the
+    left, ``##`` after the first piece, a word that cannot be matched or is over
+    ``MAX_WORDPIECE_CHARS`` characters one ``[UNK]``).
 
     Between two steps only the words holding a token added in between (its text without
     ``##``) are cut again: every other word's lookups find the same tokens. Steps are
@@ -201,7 +210,7 @@ def _wordpiece_spans(training: Training,
     if not words:
         return None
     vocab = training.vocab
-    final = training.vocab_size_at(len(training.merges))
+    final = int(training.vocab_sizes[-1])  # where the ids listed after the merged ones start
     ids: dict[Any, int] = {}
     for i in known_ids(training, len(training.merges)):
         ids.setdefault(vocab[i], i)
@@ -246,14 +255,14 @@ def _wordpiece_spans(training: Training,
         return tuple(pieces)
 
     def spans(step: int) -> tuple[np.ndarray, ...]:
-        size = training.vocab_size_at(step)
+        size = int(training.vocab_sizes[step])  # the ids made by this step end here
         before = state["step"]
         pieces: list[tuple[tuple[int, int, bool], ...]] = state["pieces"]
         if before is None or step < before or holders is None:
             dirty: set[int] | range = range(len(distinct))
         else:
             dirty = set()
-            for t in vocab[training.vocab_size_at(before) : size]:
+            for t in vocab[training.vocab_sizes[before] : size]:
                 dirty.update(holders.get(str(t).removeprefix("##"), ()))
         for w in dirty:
             pieces[w] = cut(distinct[w], size)
@@ -282,6 +291,16 @@ def _fresh_encoder(training: Training, step: int) -> Any:
     from bpeviz.core import encoding
 
     return encoding.fresh_encoder(training, step)
+
+
+#: How the spans of a text at every step are found, by the record's ``encoder``: a quick
+#: way (None where it does not apply), else the text encoded at each step by encoders not
+#: kept. Any other encoder has its text encoded at each step (:func:`_encoded_spans`).
+_SPANS_BY_ENCODER: dict[str, tuple[Callable[[Any, str, Sequence[int]], Spans | None],
+                                   Callable[[Any, str], Spans]]] = {
+    "merges": (_replayed_spans, _fresh_spans),
+    "longest_match": (_wordpiece_spans, _fresh_spans),
+}
 
 
 __all__ = ["CURVE_POINTS", "metric_curve", "sample_steps"]

@@ -16,7 +16,12 @@ ask any of them the same things, and never whether it prunes:
 - ``explain(k)``: why step ``k`` did what it did (a merge's words and rivals, a round's
   removed pieces and their costs); a ValueError for step 0 and for a file that holds no
   training;
-- ``stop_message``: the size reached and why, in one sentence.
+- ``stop_message``: the size reached and why, in one sentence;
+- ``step_unit``: what a step number is called where it is shown ("step" for merges, the
+  record's word for a pruning round);
+- ``steps_for_vocab_sizes(targets)``: for each vocabulary size, the step whose vocabulary
+  is the largest of at most that many tokens (each training says which step wins a tie:
+  :func:`steps_at_most` with its own ``latest``).
 
 :func:`last_step`, :func:`step_name`, :func:`vocab_sizes` and :func:`corpus_tokens` are
 read from those alone.
@@ -33,6 +38,8 @@ read from those alone.
 [['hug', 's'], ['▁hug', 's']]
 >>> isinstance(merges, AnyTraining), isinstance(rounds, AnyTraining)
 (True, True)
+>>> [t.steps_for_vocab_sizes([20]).tolist() for t in (merges, rounds)]
+[[5], [6]]
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.text.owned import OwnedCache
 
 
 @runtime_checkable
@@ -68,6 +76,9 @@ class AnyTraining(Protocol):
     @property
     def stop_message(self) -> str: ...
 
+    @property
+    def step_unit(self) -> str: ...
+
     def at(self, step: int | None = None) -> AnyStep: ...
 
     def vocab_size_at(self, step: int) -> int: ...
@@ -75,6 +86,8 @@ class AnyTraining(Protocol):
     def token_counts(self) -> np.ndarray: ...
 
     def explain(self, step: int) -> Any: ...
+
+    def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray: ...
 
 
 def last_step(training: AnyTraining) -> int:
@@ -90,9 +103,32 @@ def step_name(training: AnyTraining) -> str:
 
 def vocab_sizes(training: AnyTraining) -> np.ndarray:
     """:meth:`~AnyTraining.vocab_size_at` every step, step 0 first (growing for merges,
-    shrinking for pruning rounds)."""
-    return np.fromiter((training.vocab_size_at(k) for k in range(last_step(training) + 1)),
-                       dtype=np.int64)
+    shrinking for pruning rounds); read once per training, a copy each call."""
+    return _VOCAB_SIZES.get(training, None, lambda: np.fromiter(
+        (training.vocab_size_at(k) for k in range(last_step(training) + 1)),
+        dtype=np.int64)).copy()
+
+
+def steps_at_most(sizes: Sequence[int] | np.ndarray, targets: Sequence[int] | np.ndarray,
+                  latest: bool) -> np.ndarray:
+    """For each target, the step (an index of ``sizes``) whose size is the largest of at
+    most the target: of several, the latest (``latest``) or the earliest; the earliest
+    step of the smallest size when every size is over the target. The sizes need not be
+    sorted.
+
+    >>> steps_at_most([2, 3, 3, 4], [1, 3, 9], latest=True).tolist()
+    [0, 2, 3]
+    >>> steps_at_most([9, 7, 7, 8, 5], [4, 7, 8], latest=False).tolist()
+    [4, 1, 3]
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    targets = np.asarray(targets, dtype=np.int64)
+    unique, first = np.unique(sizes, return_index=True)
+    chosen = first
+    if latest:
+        chosen = len(sizes) - 1 - np.unique(sizes[::-1], return_index=True)[1]
+    found = np.searchsorted(unique, targets, side="right") - 1
+    return np.where(found >= 0, chosen[np.maximum(found, 0)], first[0]).astype(np.int64)
 
 
 def corpus_tokens(training: AnyTraining, step: int) -> int:
@@ -100,5 +136,7 @@ def corpus_tokens(training: AnyTraining, step: int) -> int:
     return int(training.token_counts()[step])
 
 
+_VOCAB_SIZES: OwnedCache[np.ndarray] = OwnedCache("vocab sizes")
+
 __all__ = ["AnyStep", "AnyTraining", "corpus_tokens", "last_step", "step_name",
-           "vocab_sizes"]
+           "steps_at_most", "vocab_sizes"]

@@ -92,7 +92,7 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
     loop = _ReplayLoop(corpus, options, base, unk_id)
     loop.run(forced=[(m.left, m.right) for m in training.merges])
     result = loop.result()
-    extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
+    extra = training.vocab[training.vocab_sizes[-1] :]
     if extra:
         result = replace(result, vocab=result.vocab + tuple(extra))
     return result

@@ -62,7 +62,7 @@ def training_to_dict(training: Training, corpus_name: str | None = None) -> dict
     base = list(training.vocab[: training.n_base])
     if base != base_vocabulary(training.corpus, training.options):
         data["base"] = [out(s) for s in base]
-    extra = training.vocab[training.vocab_size_at(len(training.merges)) :]
+    extra = training.vocab[training.vocab_sizes[-1] :]
     if extra:
         data["extra"] = [out(s) for s in extra]
     return data

@@ -60,7 +60,7 @@ class Snapshot:
 
     @cached_property
     def vocab(self) -> list[Symbol]:
-        return list(self.training.vocab[: self.training.vocab_size_at(self.step)])
+        return list(self.training.vocab[: self.training.vocab_sizes[self.step]])
 
     @property
     def token_count(self) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import initial_symbols
+from bpeviz.core.protocol import steps_at_most, vocab_sizes
 from bpeviz.engine import COMPILED_SCORES, ENGINES, compiled_module, default_engine
 from bpeviz.engine.inputs import (
     INT64_MAX,
@@ -107,7 +108,10 @@ def make_options(
     """Check the training options and fill in the defaults; raise ValueError if wrong."""
     alg = get_algorithm(algorithm)
     if alg.trainer:  # its own trainer, not the merge loop
-        raise ValueError(f"{alg.label} does not train by merges: train it with {alg.trainer}")
+        raise ValueError(
+            f"{alg.label} does not train by merges, so merge options do not apply: train it "
+            f"with bpeviz.train(corpus, algorithm={algorithm!r}, vocab_size=...), which "
+            f"calls its own trainer ({alg.trainer})")
     if merges is not None and vocab_size is not None:
         raise ValueError("give either merges or vocab_size, not both")
     if merges is None and vocab_size is None:
@@ -192,6 +196,14 @@ def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
     return set("".join(words)) | ({marker} if marker else set())
 
 
+#: The keyword trainer of each trainer an algorithm's record names (``Algorithm.trainer``),
+#: ``trainer(corpus, progress=..., **settings)``; the package holding it registers it (the
+#: merge loop's layer cannot import the layers that train otherwise)
+OWN_TRAINERS: dict[str, Callable[..., Any]] = {}
+
+_DEFAULT_SETTINGS = TrainOptions().to_dict()
+
+
 def train(
     corpus: Corpus,
     options: TrainOptions | str | None = None,
@@ -210,11 +222,12 @@ def train(
     or none reaches ``min_frequency``; ``Training.stop_reason`` says why it stopped.
     ``progress(done, total)`` is called now and then, for progress bars.
 
-    An algorithm whose steps prune (Unigram) trains with its own trainer and returns a
-    :class:`bpeviz.unigram.UnigramTraining` (the same as ``bpeviz.unigram.train_unigram``
-    on the corpus's ``▁`` words): give ``vocab_size``, ``variant`` ("sentencepiece" or
-    "course") and that trainer's options; see
-    :func:`bpeviz.unigram.corpus_words.train_keywords`. Merge options are refused.
+    An algorithm whose record names its own trainer (``Algorithm.trainer``: Unigram's
+    ``bpeviz.unigram.train_unigram``) trains with the keyword trainer registered for that
+    name in :data:`OWN_TRAINERS` (``bpeviz``'s ``__init__`` registers Unigram's,
+    :func:`bpeviz.unigram.corpus_words.train_keywords`: give ``vocab_size``, ``variant``
+    and that trainer's options; merge options are refused) and returns its training. A
+    :class:`TrainOptions` naming such an algorithm gives it the options set in it.
 
     >>> opts = make_options("wordpiece", merges=1)
     >>> [m.token for m in train(Corpus.from_counts({"hug": 3}), opts).merges]
@@ -225,21 +238,32 @@ def train(
     ...           vocab_size=12, variant="course")
     >>> u.final.splits["▁hugs"], u.at(0).step, u.at().step
     (('▁hug', 's'), 0, 12)
+    >>> v = train(Corpus.from_text("hug pug hug pun bun hugs"),
+    ...           TrainOptions(algorithm="unigram", vocab_size=12))
+    >>> type(v).__name__, v.variant, v.requested_size
+    ('UnigramTraining', 'sentencepiece', 12)
     """
     if isinstance(options, TrainOptions):
         if settings:
             raise TypeError("give a TrainOptions or keyword settings, not both "
                             f"(got {', '.join(sorted(settings))})")
-        options = make_options(**options.to_dict())  # checked even when built by hand
+        algorithm = options.algorithm
+        settings = options.to_dict()  # what was set, for an algorithm's own trainer
+        settings = {name: value for name, value in settings.items()
+                    if value != _DEFAULT_SETTINGS[name]}
     else:
         if options is not None and "algorithm" in settings:
             raise TypeError("the algorithm is given twice")
         algorithm = settings.pop("algorithm", options or "bpe")
-        if get_algorithm(algorithm).step_kind == "prune":  # Unigram: its own trainer
-            from bpeviz.unigram.corpus_words import train_keywords
-
-            return train_keywords(corpus, progress=progress, **settings)
-        options = make_options(algorithm, **settings)
+    settings.pop("algorithm", None)
+    trainer = get_algorithm(algorithm).trainer
+    if trainer:
+        own = OWN_TRAINERS.get(trainer)
+        if own is None:
+            raise ValueError(f"{algorithm} trains with {trainer}, and no keyword trainer is "
+                             "registered for it in bpeviz.core.training.OWN_TRAINERS")
+        return own(corpus, progress=progress, **settings)  # type: ignore[no-any-return]
+    options = make_options(algorithm, **settings)  # checked even when built by hand
     if not corpus.words:
         raise ValueError("the corpus has no words: give some text to train on")
     base = base_vocabulary(corpus, options)
@@ -401,9 +425,12 @@ class Training:
     """The result of :func:`train`: the merges, the vocabulary, and the split log.
 
     ``vocab[i]`` is the token with id ``i``: special tokens, the initial alphabet (the 256
-    bytes for BBPE), then each merged token in creation order. A merge whose token
-    already exists keeps the existing id, so for BBPE merge ``k`` has id ``255 + k``
-    unless an earlier merge already made the same bytes.
+    bytes for BBPE), then each merged token in creation order, then any tokens a file
+    lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step. A merge
+    whose token already exists keeps the existing id, so for BBPE merge ``k`` has id
+    ``255 + k`` unless an earlier merge already made the same bytes. ``vocab_sizes[k]``
+    is where the ids made by step ``k`` end: ``vocab[:vocab_sizes[k]]``, without the
+    tokens listed after the merged ones (:meth:`vocab_size_at` counts them).
     """
 
     corpus: Corpus
@@ -432,9 +459,31 @@ class Training:
     def stop_message(self) -> str:
         return f"Stopped after {len(self.merges)} merges: {STOP_REASONS[self.stop_reason]}."
 
+    @property
+    def step_unit(self) -> str:
+        """What a step number is called where it is shown: "step" (a step is a merge)."""
+        return "step"
+
     def vocab_size_at(self, step: int) -> int:
-        """How many tokens the vocabulary holds after ``step`` merges."""
-        return int(self.vocab_sizes[step])
+        """How many tokens the vocabulary holds after ``step`` merges: the tokens made so
+        far and the tokens a file lists after its merged ones, known at every step.
+
+        >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
+        >>> [t.vocab_size_at(k) for k in range(3)]
+        [2, 3, 4]
+        """
+        return int(self.vocab_sizes[step]) + len(self.vocab) - int(self.vocab_sizes[-1])
+
+    def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
+        """For each target size, the last step whose vocabulary has at most that many
+        tokens (step 0 when even it has more): the vocabulary only grows, so of the steps
+        of one size (merges that made a token already known) the last has merged most.
+
+        >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
+        >>> t.steps_for_vocab_sizes([1, 2, 3, 4, 5]).tolist()
+        [0, 0, 1, 2, 2]
+        """
+        return steps_at_most(vocab_sizes(self), targets, latest=True)
 
     def token_counts(self) -> np.ndarray:
         """Tokens in the whole corpus after each step, for steps ``0..len(merges)``

@@ -24,14 +24,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
 
 from bpeviz.analysis import compare as cmp
 from bpeviz.core.encoded import _PARTIAL, _UNK
+from bpeviz.core.training import Training
 from bpeviz.present.text_history import text_history, tokens_at
 from bpeviz.text.display import label, raw_bytes
 from bpeviz.text.owned import OwnedCache
@@ -125,9 +127,10 @@ def size_runs(training: Any) -> list[list[int]]:
 
 
 def round_history(training: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
-    """The cuts of ``text`` at every pruning round (Unigram), as :func:`text_history`
-    shapes a text's history: one "word" (the whole text), a version per round whose cut
-    differs from the round before. Also returns one token per id used (for labels)."""
+    """The cuts of ``text`` at every step of any training (a Unigram training's pruning
+    rounds), as :func:`text_history` shapes a text's history: one "word" (the whole text),
+    a version per step whose cut differs from the step before, the text encoded at each.
+    Also returns one token per id used (for labels)."""
     versions: list[list[Any]] = []
     seen: dict[int, Any] = {}
     for k in range(cmp.last_step(training) + 1):
@@ -142,13 +145,29 @@ def round_history(training: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
     return {"words": [[0, 0]], "forms": [versions]}, list(seen.values())
 
 
+@singledispatch
+def cut_history(training: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
+    """The history of ``text``'s cuts over every step of ``training`` and, when its tokens
+    are not read from the vocabulary, one token per id used (for labels): for any training
+    :func:`round_history`, the text encoded at each step; a merging training
+    (:class:`~bpeviz.core.training.Training`) replays its merges on the text's words
+    instead (:func:`text_history`), which finds the steps that change a word without
+    encoding the text at each of thousands of steps."""
+    return round_history(training, text)
+
+
+@cut_history.register
+def _merge_history(training: Training, text: str) -> tuple[dict[str, Any], list[Any]]:
+    return text_history(training, text), []
+
+
 def _labels(training: Any, history: dict[str, Any], samples: list[Any],
             byte_style: str) -> tuple[dict[str, list[str]], dict[str, int]]:
     """Each used id's ``[label, bytes in hex]`` (the chip's hover) and, for the ids that
     hold part of a character, their size in bytes (the difference rule needs it)."""
     partial = {i for form in history["forms"] for v in form
                for i, f in zip(v[1], v[4]) if f & 1}
-    if samples:  # pruning rounds: the tokens themselves say what they are; the unknown
+    if samples:  # tokens read as encoded: they say what they are themselves; the unknown
         # token covers different text at each place, so its label names no bytes (the
         # bytes of the first unknown text met would describe every other <unk> chip)
         labels = {str(t.id): [label(t.text, byte_style),
@@ -167,30 +186,25 @@ def _labels(training: Any, history: dict[str, Any], samples: list[Any],
 
 def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: str,
                   byte_style: str = "gpt2",
-                  histories: Sequence[dict[str, Any] | None] | None = None,
-                  rounds: Any = None) -> dict[str, Any]:
+                  history: Callable[[Any], tuple[dict[str, Any], list[Any]]] | None = None,
+                  ) -> dict[str, Any]:
     """What the browser needs to redraw Compare's cuts at any position: the range of the
     control (``lo``, ``n``) and for each ``(label, training)`` its step and vocabulary
     size at each position (runs), its cuts of ``text`` at every step (``history``), the
-    labels of the ids used and the byte sizes of partial ones. ``histories``: a text
-    history already made for a merging training (None: made here); ``rounds``: makes
-    :func:`round_history` of a pruning training (a cache; default: made here)."""
+    labels of the ids used and the byte sizes of partial ones. ``history``: gives a
+    training's :func:`cut_history` of ``text`` (a cache; default: made here)."""
     trainings = [t for _, t in configurations]
     lo, hi = _range(trainings, mode)
     configs = []
-    for i, (name, training) in enumerate(configurations):
-        if cmp.prunes(training):
-            history, samples = (rounds or (lambda t: round_history(t, text)))(training)
-        else:
-            made = histories[i] if histories is not None else None
-            history, samples = (made if made is not None else text_history(training, text)), []
+    for name, training in configurations:
+        history_of, samples = (history or (lambda t: cut_history(t, text)))(training)
         labels, sizes = _LABELS.get(
             training, (text, byte_style),
-            lambda t=training, h=history, s=samples: _labels(t, h, s, byte_style))
+            lambda t=training, h=history_of, s=samples: _labels(t, h, s, byte_style))
         configs.append({
             "label": name, "unit": cmp.step_unit(training), "last": cmp.last_step(training),
             "steps": step_runs(training, mode, lo, hi), "sizes": size_runs(training),
-            "history": history, "labels": labels, "nbytes": sizes})
+            "history": history_of, "labels": labels, "nbytes": sizes})
     return {"text": text, "mode": mode, "lo": lo, "n": hi, "configs": configs}
 
 
@@ -226,5 +240,5 @@ def compare_at(data: dict[str, Any], position: int) -> cmp.Comparison:
     return cmp.compare_tokens(items, data["text"])
 
 
-__all__ = ["Piece", "compare_at", "cut_at", "lockstep_data", "positions", "round_history",
-           "run_at", "runs", "size_runs", "step_runs"]
+__all__ = ["Piece", "compare_at", "cut_at", "cut_history", "lockstep_data", "positions",
+           "round_history", "run_at", "runs", "size_runs", "step_runs"]

@@ -14,6 +14,7 @@ import streamlit as st
 
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.curves import metric_curve
+from bpeviz.core import protocol
 from bpeviz.core.training import Training
 from bpeviz.present import compare_history
 from bpeviz.present.render import md_escape
@@ -101,20 +102,32 @@ def positions(configurations: list[Configuration], mode_area: Any = None) -> Pos
                                       "vocab": "the same vocabulary size"}.get)
         else:
             mode = "vocab"
-            pruning = [CONFIG_LETTERS[i] for i, t in enumerate(trainings) if cmp.prunes(t)]
-            names = ", ".join(pruning)
             st.caption(md_escape(
-                f"Every configuration is moved by vocabulary size: {names} "
-                f"{'prunes' if len(pruning) == 1 else 'prune'} (each step a pruning round "
-                "removes pieces from a large seed, and the vocabulary shrinks), while the "
-                "others merge (each step adds a token), so one step number would not mean "
-                "the same point."))
+                f"Every configuration is moved by vocabulary size: {_kinds(trainings)}, so "
+                "one step number would not mean the same point."))
     ids = ",".join(f"{id(t):x}" for t in trainings)
     if mode == "step":
         return _same_step(trainings, kinds[0], f"cmp:step:{ids}")
     if len(kinds) == 1:
         _to_url("cmp_mode")
     return _same_vocab_size(trainings, f"cmp:vocab:{ids}")
+
+
+def _kinds(trainings: list[Training]) -> str:
+    """What a step of each configuration is and where its steps take the vocabulary,
+    grouped by kind: "A's steps are merges (its vocabulary goes from 260 to 500 tokens);
+    B's steps are pruning rounds (its vocabulary goes from 2,000 to 400 tokens)"."""
+    by_kind: dict[str, list[int]] = {}
+    for i, training in enumerate(trainings):
+        by_kind.setdefault(protocol.step_name(training), []).append(i)
+    parts = []
+    for kind, members in by_kind.items():
+        ends = [protocol.vocab_sizes(trainings[i])[[0, -1]].tolist() for i in members]
+        goes = " and ".join(f"from {a:,} to {b:,}" for a, b in ends)
+        whose = ("its vocabulary goes" if len(members) == 1 else "their vocabularies go")
+        letters = " and ".join(CONFIG_LETTERS[i] + "'s" for i in members)
+        parts.append(f"{letters} steps are {kind}s ({whose} {goes} tokens)")
+    return "; ".join(parts)
 
 
 def _same_step(trainings: list[Training], name: str, hist: str) -> Position:
@@ -186,8 +199,8 @@ def _bar(setting: str, lo: int, hi: int, *, hist: str, name: str, unit: str, uni
                      box=box, box_key=f"cmp_box_{setting}_", box_help=help)
 
 
-_ROUNDS: OwnedCache[tuple[dict[str, Any], list[Any]]] = OwnedCache(
-    "compare_round_history", keep=4)
+_HISTORIES: OwnedCache[tuple[dict[str, Any], list[Any]]] = OwnedCache(
+    "compare_cut_history", keep=4)
 #: session-state slot of the last cuts sent: (key, trainings (weak), data, JSON bytes)
 _SENT = "_cmp_cuts_sent"
 
@@ -220,12 +233,9 @@ def cuts(configurations: list[Configuration], position: Position, text: str,
 def _cuts_data(configurations: list[Configuration], mode: str, hist: str, text: str,
                byte_style: str, strong: bool, only: bool) -> dict[str, Any]:
     pairs = [(c.label, c.training) for c in configurations]
-    histories = [None if cmp.prunes(c.training) else stage._text_history(c.training, text)
-                 for c in configurations]
-    data = compare_history.lockstep_data(pairs, text, mode, byte_style, histories,
-                                         rounds=lambda t: _ROUNDS.get(
-                                             t, text, lambda: compare_history.round_history(
-                                                 t, text)))
+    data = compare_history.lockstep_data(
+        pairs, text, mode, byte_style,
+        history=lambda t: _HISTORIES.get(t, text, lambda: compare_history.cut_history(t, text)))
     for i, config in enumerate(data["configs"]):
         config["letter"], config["colour"] = CONFIG_LETTERS[i], colour(i)
     data.update(role="compare", hist=hist, only=only, strong=strong, maxTokens=3000,
@@ -235,9 +245,10 @@ def _cuts_data(configurations: list[Configuration], mode: str, hist: str, text: 
 
 def step_name(training: Training) -> str:
     """What a step of ``training`` is, as the position control and the charts' axes say
-    it: "merge step", or the record's word for a step that prunes ("pruning round")."""
-    unit = cmp.step_unit(training)
-    return "merge step" if unit == "step" else unit
+    it: what the record calls a step, then what its number is called, once when they are
+    one word ("merge step", "pruning round")."""
+    kind, unit = protocol.step_name(training), cmp.step_unit(training)
+    return unit if kind == unit else f"{kind} {unit}"
 
 
 def _to_url(*names: str) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bpeviz.core.encoded import Token
+from bpeviz.core.protocol import step_name, steps_at_most, vocab_sizes
 from bpeviz.text.owned import OwnedCache
 from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.reasons import SENTENCEPIECE_REFUSALS, UNIGRAM_STOP_REASONS
@@ -329,6 +330,27 @@ class UnigramTraining:
         return "unigram"
 
     # -- what every training answers (bpeviz.core.protocol) ------------------------------
+    @property
+    def step_unit(self) -> str:
+        """What a step number is called where it is shown: the record's word for a step
+        ("pruning round")."""
+        return step_name(self)
+
+    def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
+        """For each target size, the round whose vocabulary is the largest of at most
+        that many tokens, the earliest of several (the round that first reached that
+        size); the earliest round of the smallest vocabulary when every round has more.
+        The sizes are scanned, not searched: they need not shrink round by round.
+
+        >>> from dataclasses import replace
+        >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "c"), (-1.0,) * 3), 0.0, (), (), ())
+        >>> s1 = UnigramStep(1, UnigramModel(("a", "b"), (-1.0,) * 2), 0.0, (), (), ())
+        >>> t = UnigramTraining("course", (s0, s1, replace(s1, step=2)))
+        >>> vocab_sizes(t).tolist(), t.steps_for_vocab_sizes([4, 5, 9]).tolist()
+        ([6, 5, 5], [1, 1, 0])
+        """
+        return steps_at_most(vocab_sizes(self), targets, latest=False)
+
     def vocab_size_at(self, step: int) -> int:
         """How many tokens the vocabulary holds after ``step`` rounds: the special tokens
         and the pieces (every id the step's model gives)."""

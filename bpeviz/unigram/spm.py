@@ -35,11 +35,15 @@ import heapq
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
+
 from bpeviz.core.encoded import Token
+from bpeviz.core.protocol import step_name, steps_at_most
 from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.model import normalize_identity
 
@@ -359,13 +363,20 @@ class OpenedModel:
                              f"holds no training history), got {step!r}")
         return ModelStep(self, 0)
 
+    @property
+    def step_unit(self) -> str:
+        """What a step number is called: the record's word for a step ("pruning round")."""
+        return step_name(self)
+
     def vocab_size_at(self, step: int) -> int:
         self.at(step)
         return len(self.model.pieces)
 
-    def token_counts(self):  # -> np.ndarray
-        import numpy as np
+    def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Step 0, the model, for every size (it is the only step)."""
+        return steps_at_most([self.vocab_size_at(0)], targets, latest=False)
 
+    def token_counts(self) -> np.ndarray:
         return np.zeros(1, dtype=np.int64)
 
     def explain(self, step: int) -> object:

@@ -180,8 +180,7 @@ def test_the_browsers_rule_on_random_texts(trainings, tmp_path, node):
 def test_kept_runs_and_labels_equal_the_plain_computation(trainings, mode, names):
     """lockstep_data keeps each training's step and size runs and each text's labels; a
     second call (kept values) and every kept value equal what is made from scratch."""
-    from bpeviz.present.compare_history import _labels, round_history, size_runs, step_runs
-    from bpeviz.present.text_history import text_history
+    from bpeviz.present.compare_history import _labels, cut_history, size_runs, step_runs
 
     configurations = [(f"{letter}: {n}", trainings[n]) for letter, n in zip("ABC", names)]
     first = lockstep_data(configurations, TEXT, mode)
@@ -191,13 +190,11 @@ def test_kept_runs_and_labels_equal_the_plain_computation(trainings, mode, names
     for (_, training), config, at in zip(configurations, again["configs"], steps):
         assert config["steps"] == step_runs(training, mode, lo, hi) == runs(at)
         assert config["sizes"] == size_runs(training) == runs(cmp.vocab_sizes(training))
-        history, samples = ((round_history(training, TEXT)) if cmp.prunes(training)
-                            else (text_history(training, TEXT), []))
+        history, samples = cut_history(training, TEXT)
         assert [config["labels"], config["nbytes"]] == list(
             _labels(training, history, samples, "gpt2"))
     # another text or byte style: labels made for it, not the kept ones
     other = lockstep_data(configurations, "lowest 👍", mode, "hex")
     for (_, training), config in zip(configurations, other["configs"]):
-        history, samples = ((round_history(training, "lowest 👍")) if cmp.prunes(training)
-                            else (text_history(training, "lowest 👍"), []))
+        history, samples = cut_history(training, "lowest 👍")
         assert config["labels"] == _labels(training, history, samples, "hex")[0]

@@ -1,9 +1,8 @@
-"""Compare's questions answered for Unigram (bpeviz.analysis.compare, reached through
-bpeviz.analysis.compare and bpeviz.analysis.curves by the record's step_kind), each
-checked against a direct computation from the training's rounds: the round for a
-vocabulary size against a scan of every round's size, the cut at a round against that
-round's Viterbi encoder, metrics and curves against bpeviz.analysis.compare.metrics of
-that encoding."""
+"""Compare's questions answered for Unigram (bpeviz.analysis.compare and
+bpeviz.analysis.curves, through the calls every training answers), each checked against
+a direct computation from the training's rounds: the round for a vocabulary size against
+a scan of every round's size, the cut at a round against that round's Viterbi encoder,
+metrics and curves against bpeviz.analysis.compare.metrics of that encoding."""
 
 from __future__ import annotations
 
@@ -14,8 +13,9 @@ import pytest
 
 from bpeviz import Corpus, train
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis.compare import RoundSnapshot, vocab_sizes
+from bpeviz.analysis.compare import TrainingStep, vocab_sizes
 from bpeviz.analysis.curves import metric_curve
+from bpeviz.core.protocol import step_name
 from bpeviz.samples import load_sample, sample_bytes
 from bpeviz.unigram.corpus_words import train_corpus
 from tests.support import ROOT
@@ -58,8 +58,8 @@ def test_vocabulary_size_at_a_round_counts_its_special_tokens_and_pieces(vocab, 
         model = training.at(k).model
         assert cmp.vocabulary_size(training, k) == len(set(model.specials) | set(model.pieces))
     assert cmp.last_step(training) == len(training) - 1
-    assert cmp.step_unit(training) == "pruning round" and cmp.prunes(training)
-    assert not cmp.prunes(bpe()) and cmp.step_unit(bpe()) == "step"
+    assert cmp.step_unit(training) == "pruning round" == step_name(training)
+    assert cmp.step_unit(bpe()) == "step" and step_name(bpe()) == "merge"
 
 
 @pytest.mark.parametrize("vocab,variant", TRAININGS)
@@ -98,7 +98,7 @@ def test_the_cut_at_a_round_is_that_rounds_viterbi_encoding(vocab, variant, text
     other = bpe()
     for k in range(len(training)):
         snap = cmp.at(training, k)
-        assert isinstance(snap, RoundSnapshot) and snap.step == k
+        assert isinstance(snap, TrainingStep) and snap.step == k
         direct = training.at(k).model.encode(text)
         result = cmp.compare([("A", other.at(200)), ("B", snap)], text)
         cut = result.cuts[1]
