@@ -18,7 +18,8 @@ from pathlib import Path
 import sentencepiece as spm
 
 from bench.data import corpus_path, describe
-from bpeviz.unigram.trainer import sentencepiece_input, train_sentencepiece
+from bpeviz.unigram.spm_input import sentencepiece_input
+from bpeviz.unigram.trainer import train_sentencepiece
 
 
 def compare(size_mb: float, vocab_size: int) -> None:

@@ -59,7 +59,8 @@ def train_unigram(corpus: object, vocab_size: int, variant: str = "sentencepiece
                 counts[word] = counts.get(word, 0) + 1
             table = counts
         return train_course(table, vocab_size, **options)  # type: ignore[arg-type]
-    from bpeviz.unigram.trainer import sentencepiece_input, train_sentencepiece, words_input
+    from bpeviz.unigram.spm_input import sentencepiece_input, words_input
+    from bpeviz.unigram.trainer import train_sentencepiece
 
     data = sentencepiece_input(str(corpus)) if table is None else words_input(table)
     return train_sentencepiece(data, vocab_size, **options)  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ def training_to_dict(training: UnigramTraining,
                      corpus_name: str | None = None) -> dict[str, Any]:
     """A JSON-ready description of ``training`` (``corpus_name``: what the corpus is
     called, kept as ``corpus.name`` as a merge training's file keeps it)."""
-    from bpeviz.unigram.trainer import SentencePieceInput
+    from bpeviz.unigram.spm_input import SentencePieceInput
 
     source = training.source
     if isinstance(source, SentencePieceInput):
@@ -92,7 +92,8 @@ def training_from_dict(data: Any) -> UnigramTraining:
 
             training = train_course(dict(zip(words, counts)), vocab_size, **options)
         elif variant == "sentencepiece":
-            from bpeviz.unigram.trainer import SentencePieceInput, train_sentencepiece
+            from bpeviz.unigram.spm_input import SentencePieceInput
+            from bpeviz.unigram.trainer import train_sentencepiece
 
             source = SentencePieceInput(words, counts, tuple(int(e) for e in corpus["ends"]),
                                         tuple(int(e) for e in corpus["line_ends"]),

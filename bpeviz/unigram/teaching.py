@@ -98,7 +98,8 @@ def plan(table: Mapping[str, int], variant: str = "sentencepiece") -> Plan:
     """The vocabulary size (and options) that give ``table`` (words with counts, ``▁`` in
     front) about :data:`TARGET_ROUNDS` pruning rounds with ``variant``."""
     from bpeviz.unigram.model import SPM_SPECIALS
-    from bpeviz.unigram.trainer import seed_pieces, train_sentencepiece, words_input
+    from bpeviz.unigram.spm_input import words_input
+    from bpeviz.unigram.trainer import seed_pieces, train_sentencepiece
 
     table = dict(table)
     characters = len({ch for word in table for ch in word})

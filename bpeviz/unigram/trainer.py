@@ -37,12 +37,12 @@ final cut's; never a character) with the pruning's cost where it has one.
 A step's ``loss`` is the corpus's negative log-likelihood under the step's best splits
 (``sum of count x -score`` of every word's Viterbi split).
 
-The corpus: :func:`sentencepiece_input` reads text as ``spm_train`` does with
-``normalization_rule_name="identity"`` (one sentence per line, spaces to ``▁``, runs of
-spaces once, lines over 4,192 bytes skipped, ``<unk>``/``<s>``/``</s>`` in the text
-become the unknown character; a tab is a character like any other, as in 0.2.3). A
-table of words with counts (a :class:`bpeviz.Corpus`) trains as if each word were its own
-line.
+The corpus (:mod:`bpeviz.unigram.spm_input`): ``sentencepiece_input`` reads text as
+``spm_train`` does with ``normalization_rule_name="identity"`` (one sentence per line,
+spaces to ``▁``, runs of spaces once, lines over 4,192 bytes skipped,
+``<unk>``/``<s>``/``</s>`` in the text become the unknown character; a tab is a
+character like any other, as in 0.2.3). A table of words with counts (a
+:class:`bpeviz.Corpus`) trains as if each word were its own line.
 
 Sums are float32 in SentencePiece's order (``num_threads=16`` as its default, which
 changes only rounding). Measured with ``python -m bench.unigram`` on the Python standard
@@ -61,8 +61,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -78,87 +76,7 @@ from bpeviz.unigram.model import (
     UnigramTraining,
 )
 from bpeviz.unigram.scripts import script
-
-UNK_CHAR = "\u2585"  # SentencePiece's stand-in for characters outside the alphabet
-_MID, _END = 1, 2
-  # what follows a word: another word, or the end of the sentence
-
-
-@dataclass(frozen=True)
-class SentencePieceInput:
-    """Words (``▁word``) with counts, and what follows each (bit 1: a word, bit 2: end).
-
-    ``line_ends[i]``: how often word i ends a sentence; ``last_word``: the last word of
-    the last sentence (sentencepiece 0.2.3's seed depends on it, see :func:`seed_pieces`).
-    """
-
-    words: tuple[str, ...]
-    counts: tuple[int, ...]
-    ends: tuple[int, ...]
-    line_ends: tuple[int, ...] = ()
-    last_word: str | None = None
-
-
-def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[str]:
-    """The lines of ``text`` as ``spm_train`` normalizes them (``identity`` rule)."""
-    out = []
-    for line in text.split("\n"):
-        if not line or len(line.encode("utf-8", "surrogatepass")) > max_sentence_length:
-            continue
-        if UNK_CHAR in line:
-            continue
-        words = line.split(" ")
-        norm = "".join(WS + w for w in words if w)
-        if not norm:
-            continue
-        for meta in ("<unk>", "</s>", "<s>"):
-            norm = norm.replace(meta, UNK_CHAR)
-        out.append(norm)
-    return out
-
-
-def _split_words(sentence: str) -> list[str]:
-    words: list[str] = []
-    start = 0
-    for i, ch in enumerate(sentence):
-        if ch == WS and i > start:
-            words.append(sentence[start:i])
-            start = i
-    if start < len(sentence):
-        words.append(sentence[start:])
-    return words
-
-
-def sentencepiece_input(text: str, max_sentence_length: int = 4192) -> SentencePieceInput:
-    """Words, counts and followers of ``text`` read as ``spm_train`` reads it."""
-    counts: Counter[str] = Counter()
-    line_ends: Counter[str] = Counter()
-    ends: dict[str, int] = {}
-    last = None
-    for sentence in sentencepiece_sentences(text, max_sentence_length):
-        words = _split_words(sentence)
-        for i, w in enumerate(words):
-            counts[w] += 1
-            ends[w] = ends.get(w, 0) | (_END if i == len(words) - 1 else _MID)
-        if words:
-            line_ends[words[-1]] += 1
-            last = words[-1]
-    words_t = tuple(counts)
-    return SentencePieceInput(words_t, tuple(counts[w] for w in words_t),
-                              tuple(ends[w] for w in words_t),
-                              tuple(line_ends[w] for w in words_t), last)
-
-
-def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> SentencePieceInput:
-    """Words with counts, each word its own sentence."""
-    items = table.items() if isinstance(table, Mapping) else table
-    counts: Counter[str] = Counter()
-    for word, count in items:
-        counts[word] += count
-    words_t = tuple(counts)
-    counts_t = tuple(counts[w] for w in words_t)
-    return SentencePieceInput(words_t, counts_t, (_END,) * len(words_t), counts_t,
-                              words_t[-1] if words_t else None)
+from bpeviz.unigram.spm_input import _END, _MID, UNK_CHAR, SentencePieceInput
 
 
 # -- seed ------------------------------------------------------------------------------

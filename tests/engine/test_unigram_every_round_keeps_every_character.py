@@ -17,7 +17,7 @@ from tokenizers import Tokenizer
 from bpeviz.unigram import train_unigram
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.model import WS
-from bpeviz.unigram.trainer import UNK_CHAR
+from bpeviz.unigram.spm_input import UNK_CHAR
 from tests.support.trainings import sample_training
 
 # letters of several scripts, digits, marks, an emoji and a rare capital: words made of

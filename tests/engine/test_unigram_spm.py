@@ -19,7 +19,8 @@ from bench.data import corpus_path, corpus_text
 from bpeviz.unigram import train_unigram
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.spm import load_spm
-from bpeviz.unigram.trainer import sentencepiece_input, train_sentencepiece, words_input
+from bpeviz.unigram.spm_input import sentencepiece_input, words_input
+from bpeviz.unigram.trainer import train_sentencepiece
 
 SPM_OPTIONS = dict(model_type="unigram", normalization_rule_name="identity",
                    character_coverage=1.0, byte_fallback=False, split_digits=False,
