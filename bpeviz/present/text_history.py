@@ -20,7 +20,7 @@ How the change steps are found (the record's coder says which way,
   occurs in the word (at its start, or after ``##`` inside it) is tried, and kept when
   the pieces change.
 
-tests/test_text_history.py checks every step against :func:`bpeviz.core.encoding.encode`.
+tests/analysis/test_text_history.py checks every step against :func:`bpeviz.core.encoding.encode`.
 
 >>> from bpeviz import Corpus, train
 >>> t = train(Corpus.from_text("low low lower"), merges=2)
