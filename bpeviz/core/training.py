@@ -247,21 +247,17 @@ def train(
         if settings:
             raise TypeError("give a TrainOptions or keyword settings, not both "
                             f"(got {', '.join(sorted(settings))})")
-        algorithm = options.algorithm
-        settings = options.to_dict()  # what was set, for an algorithm's own trainer
-        settings = {name: value for name, value in settings.items()
-                    if value != _DEFAULT_SETTINGS[name]}
+        algorithm, settings = options.algorithm, options.to_dict()
     else:
         if options is not None and "algorithm" in settings:
             raise TypeError("the algorithm is given twice")
         algorithm = settings.pop("algorithm", options or "bpe")
     settings.pop("algorithm", None)
-    trainer = get_algorithm(algorithm).trainer
-    if trainer:
-        own = OWN_TRAINERS.get(trainer)
-        if own is None:
-            raise ValueError(f"{algorithm} trains with {trainer}, and no keyword trainer is "
-                             "registered for it in bpeviz.core.training.OWN_TRAINERS")
+    own = OWN_TRAINERS.get(get_algorithm(algorithm).trainer)
+    if own is not None:
+        if isinstance(options, TrainOptions):  # its own trainer takes what was set
+            settings = {name: value for name, value in settings.items()
+                        if value != _DEFAULT_SETTINGS[name]}
         return own(corpus, progress=progress, **settings)  # type: ignore[no-any-return]
     options = make_options(algorithm, **settings)  # checked even when built by hand
     if not corpus.words:
