@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from bpeviz.core.explain import Explanation
     from bpeviz.core.snapshot import Snapshot
 
-
 TIE_BREAKS = ("first", "ids")
 SCORINGS = ("score", "frequency")
 MARKER_STYLES = ("separate", "glued")
@@ -108,10 +107,9 @@ def make_options(
     """Check the training options and fill in the defaults; raise ValueError if wrong."""
     alg = get_algorithm(algorithm)
     if alg.trainer:  # its own trainer, not the merge loop
-        raise ValueError(
-            f"{alg.label} does not train by merges, so merge options do not apply: train it "
-            f"with bpeviz.train(corpus, algorithm={algorithm!r}, vocab_size=...), which "
-            f"calls its own trainer ({alg.trainer})")
+        raise ValueError(f"{alg.label} does not train by merges, so merge options do not "
+                         f"apply: train it with bpeviz.train(corpus, algorithm={algorithm!r}, "
+                         f"vocab_size=...), which calls its own trainer ({alg.trainer})")
     if merges is not None and vocab_size is not None:
         raise ValueError("give either merges or vocab_size, not both")
     if merges is None and vocab_size is None:
@@ -196,11 +194,9 @@ def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
     return set("".join(words)) | ({marker} if marker else set())
 
 
-#: The keyword trainer of each trainer an algorithm's record names (``Algorithm.trainer``),
-#: ``trainer(corpus, progress=..., **settings)``; the package holding it registers it (the
-#: merge loop's layer cannot import the layers that train otherwise)
+#: ``trainer(corpus, progress=..., **settings)`` for each trainer a record names, by that
+#: name (``Algorithm.trainer``): registered from above, as this layer imports none of them
 OWN_TRAINERS: dict[str, Callable[..., Any]] = {}
-
 _DEFAULT_SETTINGS = TrainOptions().to_dict()
 
 
@@ -222,12 +218,10 @@ def train(
     or none reaches ``min_frequency``; ``Training.stop_reason`` says why it stopped.
     ``progress(done, total)`` is called now and then, for progress bars.
 
-    An algorithm whose record names its own trainer (``Algorithm.trainer``: Unigram's
-    ``bpeviz.unigram.train_unigram``) trains with the keyword trainer registered for that
-    name in :data:`OWN_TRAINERS` (``bpeviz``'s ``__init__`` registers Unigram's,
-    :func:`bpeviz.unigram.corpus_words.train_keywords`: give ``vocab_size``, ``variant``
-    and that trainer's options; merge options are refused) and returns its training. A
-    :class:`TrainOptions` naming such an algorithm gives it the options set in it.
+    An algorithm whose record names its own trainer trains with the one registered for it
+    in :data:`OWN_TRAINERS` (Unigram: :func:`bpeviz.unigram.corpus_words.train_keywords`,
+    which takes ``vocab_size``, ``variant`` and that trainer's options, and refuses merge
+    options), from keywords or the options set in a :class:`TrainOptions`.
 
     >>> opts = make_options("wordpiece", merges=1)
     >>> [m.token for m in train(Corpus.from_counts({"hug": 3}), opts).merges]
@@ -238,10 +232,8 @@ def train(
     ...           vocab_size=12, variant="course")
     >>> u.final.splits["▁hugs"], u.at(0).step, u.at().step
     (('▁hug', 's'), 0, 12)
-    >>> v = train(Corpus.from_text("hug pug hug pun bun hugs"),
-    ...           TrainOptions(algorithm="unigram", vocab_size=12))
-    >>> type(v).__name__, v.variant, v.requested_size
-    ('UnigramTraining', 'sentencepiece', 12)
+    >>> train(Corpus.from_text("hug pug"), TrainOptions("unigram", vocab_size=9)).variant
+    'sentencepiece'
     """
     if isinstance(options, TrainOptions):
         if settings:
@@ -256,8 +248,7 @@ def train(
     own = OWN_TRAINERS.get(get_algorithm(algorithm).trainer)
     if own is not None:
         if isinstance(options, TrainOptions):  # its own trainer takes what was set
-            settings = {name: value for name, value in settings.items()
-                        if value != _DEFAULT_SETTINGS[name]}
+            settings = {k: v for k, v in settings.items() if v != _DEFAULT_SETTINGS[k]}
         return own(corpus, progress=progress, **settings)  # type: ignore[no-any-return]
     options = make_options(algorithm, **settings)  # checked even when built by hand
     if not corpus.words:
@@ -424,9 +415,8 @@ class Training:
     bytes for BBPE), then each merged token in creation order, then any tokens a file
     lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step. A merge
     whose token already exists keeps the existing id, so for BBPE merge ``k`` has id
-    ``255 + k`` unless an earlier merge already made the same bytes. ``vocab_sizes[k]``
-    is where the ids made by step ``k`` end: ``vocab[:vocab_sizes[k]]``, without the
-    tokens listed after the merged ones (:meth:`vocab_size_at` counts them).
+    ``255 + k`` unless an earlier merge already made the same bytes. The ids made by step
+    ``k`` end at ``vocab_sizes[k]`` (:meth:`vocab_size_at` adds the listed ones).
     """
 
     corpus: Corpus
@@ -455,19 +445,12 @@ class Training:
     def stop_message(self) -> str:
         return f"Stopped after {len(self.merges)} merges: {STOP_REASONS[self.stop_reason]}."
 
-    @property
-    def step_unit(self) -> str:
-        """What a step number is called where it is shown: "step" (a step is a merge)."""
-        return "step"
+    #: what a step number is called where it is shown (a step is a merge)
+    step_unit = "step"
 
     def vocab_size_at(self, step: int) -> int:
         """How many tokens the vocabulary holds after ``step`` merges: the tokens made so
-        far and the tokens a file lists after its merged ones, known at every step.
-
-        >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
-        >>> [t.vocab_size_at(k) for k in range(3)]
-        [2, 3, 4]
-        """
+        far and the tokens a file lists after its merged ones, known at every step."""
         return int(self.vocab_sizes[step]) + len(self.vocab) - int(self.vocab_sizes[-1])
 
     def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -476,8 +459,8 @@ class Training:
         of one size (merges that made a token already known) the last has merged most.
 
         >>> t = train(Corpus.from_text("aaab aab"), merges=2, special_tokens=())
-        >>> t.steps_for_vocab_sizes([1, 2, 3, 4, 5]).tolist()
-        [0, 0, 1, 2, 2]
+        >>> [t.vocab_size_at(k) for k in range(3)], t.steps_for_vocab_sizes([1, 3, 5]).tolist()
+        ([2, 3, 4], [0, 1, 2])
         """
         return steps_at_most(vocab_sizes(self), targets, latest=True)
 
