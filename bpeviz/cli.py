@@ -73,11 +73,10 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_run_train, defaults={name: p.get_default(name) for name in TRAIN_OPTIONS})
 
 
-#: the options of ``train`` and the keywords of ``bpeviz.train`` they give (the size
-#: options are the record's ``sizes``, the others its ``settings``)
-TRAIN_OPTIONS = {"merges": "merges", "vocab_size": "vocab_size", "tie_break": "tie_break",
-                 "marker": "marker", "marker_style": "marker_style", "scoring": "scoring",
-                 "min_frequency": "min_frequency", "variant": "variant"}
+#: the options of ``train`` that are keywords of ``bpeviz.train`` of the same name (the
+#: sizes are the record's ``sizes``, the others its ``settings``)
+TRAIN_OPTIONS = ("merges", "vocab_size", "tie_break", "marker", "marker_style", "scoring",
+                 "min_frequency", "variant")
 #: the record's ``sizes`` and the options that give them
 SIZES = {"merges": "merges", "vocab": "vocab_size"}
 
@@ -91,13 +90,14 @@ def _called(alg: algorithms.Algorithm) -> str:
     return alg.short.split(" (")[0]
 
 
-def _train_keywords(args: argparse.Namespace, parser_defaults: dict[str, object]) -> dict:
+def _train_keywords(args: argparse.Namespace,
+                    parser_defaults: dict[str, object]) -> dict[str, Any]:
     """The keywords of ``bpeviz.train`` the options give: those set away from their
     defaults; a ValueError naming those the algorithm's record does not take."""
     alg = algorithms.get(args.algorithm)
     taken = {SIZES[s] for s in alg.sizes} | set(alg.settings)
     given = {name for name in TRAIN_OPTIONS if getattr(args, name) != parser_defaults[name]}
-    refused = sorted(given - taken, key=list(TRAIN_OPTIONS).index)
+    refused = sorted(given - taken, key=TRAIN_OPTIONS.index)
     if refused:
         takers = [algorithms.get(a) for a in algorithms.names()
                   if set(refused) <= {SIZES[s] for s in algorithms.get(a).sizes}
@@ -111,7 +111,7 @@ def _train_keywords(args: argparse.Namespace, parser_defaults: dict[str, object]
         raise ValueError(f"{', '.join(map(_flag, refused))}: {kind}option"
                          f"{'s' if len(refused) > 1 else ''} that {_called(alg)} does not "
                          f"take (it is trained to {sizes})")
-    keywords = {TRAIN_OPTIONS[name]: getattr(args, name) for name in sorted(given)}
+    keywords = {name: getattr(args, name) for name in sorted(given)}
     if not {"merges", "vocab_size"} & given:  # how long to train: the record's first size
         if alg.sizes[0] != "merges":
             raise ValueError(f"{_called(alg)} needs {_flag(SIZES[alg.sizes[0]])} (how large "
