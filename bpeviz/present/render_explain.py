@@ -182,10 +182,10 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
         heading = (f"The next best pairs {after}: " if why.rank is not None else
                    f"Trained on this corpus, the first of these would have been merged "
                    f"instead (the best pairs {after}): ")
-        parts.append(f'<p class="bv-why-rivals">{heading}'
-                     f"{', '.join(items)}"
-                     f"{f', out of {why.total_pairs:,} pairs' if why.total_pairs > 1 else ''}"
-                     ".</p>")
+        # the pair count is at this step, not the heatmap's (which counts after it)
+        among = (f", out of the {why.total_pairs:,} pairs there were {after}"
+                 if why.total_pairs > 1 else "")
+        parts.append(f'<p class="bv-why-rivals">{heading}{", ".join(items)}{among}.</p>')
     elif why.rank is not None:
         parts.append('<p class="bv-why-rivals">No other pair was left to compete with it.</p>')
     # the tie, or why it won outright

@@ -20,6 +20,7 @@ from bpeviz.present.render import esc, md_escape
 from bpeviz.text import display
 from bpeviz.ui import stage, state
 from bpeviz.ui.labels import VARIANT_LABELS
+from bpeviz.ui.messages import signed
 from bpeviz.ui.state import bound, get
 from bpeviz.ui.unigram_figures import (
     ARC_LABELS,
@@ -102,7 +103,7 @@ def unigram_explore(ctx) -> None:
     with numbers:
         a, b = st.columns(2)
         grew = len(step.pieces) - len(prev.pieces) if prev else 0
-        a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}", delta=grew or None,
+        a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}", delta=signed(grew or None),
                  help="Pieces in the vocabulary at this round (plus the special tokens "
                       f"{', '.join(step.model.specials)}).")
         fell = step.loss - prev.loss if prev else 0.0
