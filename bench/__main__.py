@@ -181,19 +181,11 @@ def bench_merges(args: argparse.Namespace, results: dict[str, Any]) -> None:
 # -- 3. encoding vs tiktoken -------------------------------------------------------------------
 def bench_encoding(args: argparse.Namespace, results: dict[str, Any]) -> None:
     heading("3. Encoding: BBPE at a late step, snapshot.encode vs tiktoken, same ranks")
-    from bpeviz import Corpus, Snapshot, formats, train
+    import tiktoken
 
-    try:
-        import tiktoken
+    from bpeviz import Corpus, formats, train
+    from bpeviz.core import encoding
 
-        from bpeviz.core import encoding
-        from bpeviz.formats import export  # noqa: F401
-    except ImportError as err:
-        note("3. encoding vs tiktoken", f"needs bpeviz.core.encoding and bpeviz.formats ({err})")
-        return
-    if not hasattr(Snapshot, "encode") or not hasattr(Snapshot, "export"):
-        note("3. encoding vs tiktoken", "Snapshot.encode / Snapshot.export do not exist yet")
-        return
     merges = 5000
     train_mb, text_mb = 5.0, 5.0
     print(f"  trained on: {describe(train_mb)}")
