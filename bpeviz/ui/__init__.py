@@ -27,7 +27,6 @@ from bpeviz.ui.messages import error, signed, unspaced_warning, warning
 from bpeviz.ui.page_setup import page
 from bpeviz.ui.settings import train_options
 from bpeviz.ui.state import bound, clamp, get, put
-from bpeviz.ui.steps import step_controls
 from bpeviz.ui.tokenizer_file import import_widget, imported
 from bpeviz.ui.training import merges_arrow, snapshot
 
@@ -51,7 +50,6 @@ __all__ = [
     "put",
     "signed",
     "snapshot",
-    "step_controls",
     "train_options",
     "unspaced_warning",
     "warning",
