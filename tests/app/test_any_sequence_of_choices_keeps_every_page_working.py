@@ -540,6 +540,14 @@ class AnyUser(RuleBasedStateMachine):
                 f"{self.page}: {name}={value!r} is not at its default "
                 f"{setting.default!r} but the link leaves it out: {params}")
 
+    def shows_opened_file(self) -> bool:
+        """Tokenize steps through an opened tokenizer file (its own step setting)."""
+        try:
+            return (self.page == "pages/2_Tokenize.py"
+                    and self.at.session_state["tok_source"] == "imported")
+        except KeyError:
+            return False
+
     @invariant()
     def the_step_is_within_the_training(self):
         at = self.at
@@ -548,10 +556,11 @@ class AnyUser(RuleBasedStateMachine):
                 continue
             lo, n, step = data.get("lo", 0), data["n"], data["step"]
             assert lo <= step <= n, f"{self.page}: the bar shows {step} outside {lo}..{n}"
-            if "unit" not in data:  # the page's merge step (Explore, Tokenize)
-                assert step == at.session_state["step"], (
+            if "unit" not in data:  # a merge step: the page's, or an opened file's own
+                setting = "imp_step" if self.shows_opened_file() else "step"
+                assert step == at.session_state[setting], (
                     f"{self.page}: the bar shows step {step}, the session holds "
-                    f"{at.session_state['step']}")
+                    f"{setting}={at.session_state[setting]}")
         slider = by_key(at, "w_step", ("slider",))
         if slider is not None:  # Vocabulary
             step = at.session_state["step"]
