@@ -27,6 +27,7 @@ from bpeviz.ui.messages import error, signed, unspaced_warning, warning
 from bpeviz.ui.page_setup import page
 from bpeviz.ui.settings import train_options
 from bpeviz.ui.state import bound, clamp, get, put
+from bpeviz.ui.steps import step_controls
 from bpeviz.ui.tokenizer_file import import_widget, imported
 from bpeviz.ui.training import merges_arrow, snapshot
 
@@ -50,6 +51,7 @@ __all__ = [
     "put",
     "signed",
     "snapshot",
+    "step_controls",
     "train_options",
     "unspaced_warning",
     "warning",

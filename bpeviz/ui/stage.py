@@ -38,7 +38,6 @@ import streamlit as st
 
 from bpeviz.core.training import Training
 from bpeviz.present import stage_data, stage_script
-from bpeviz.present.render import md_escape
 from bpeviz.present.text_history import stage_tokens, text_history
 from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
@@ -152,33 +151,22 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
     return value
 
 
-def controls(training: Training, *, number_box: bool = True, setting: str = "step",
-             empty_note: bool = False) -> int:
+def controls(training: Training, *, number_box: bool = True) -> int:
     """The step bar of the page (and a "Go to step" box Python owns); returns the step.
 
-    Every page whose view steps through merges (Explore, Tokenize, Vocabulary, an opened
-    tokenizer file) steps with this one bar. Keys anywhere on the page (not in a text
-    box), as the key table says (``stepper/src/keys.json``; :func:`keys_caption`): ← → one
-    step, Shift+← → ten, Home/End, Page Down/Up, Space play/pause, ``?`` the list of keys.
-    ``setting``: the step setting it moves ("step", kept in the link, or an opened file's
-    own); ``empty_note``: say so when the training made no merge.
+    Keys anywhere on the page (not in a text box), as the key table says
+    (``stepper/src/keys.json``; :func:`keys_caption`): ← → one step, Shift+← → ten,
+    Home/End, Page Down/Up, Space play/pause, ``?`` the list of keys.
     """
     last = len(training.merges)
-    shared = setting == "step"
     if last == 0:
-        if shared:
-            state.set_url_step(0)  # the link names the step shown, even with no merge
-        if empty_note:
-            st.info(md_escape(f"No merges were made. {training.stop_message}"))
+        state.set_url_step(0)  # the link names the step shown, even with no merge
         return 0
-    step = bar(setting, 0, last, _history_id(training),
-               key=KEY if shared else f"{KEY}_{setting}",
-               box="Go to step" if number_box else None,
-               box_key="stage_box_" if shared else f"{setting}_box_",
+    step = bar("step", 0, last, _history_id(training),
+               box="Go to step" if number_box else None, box_key="stage_box_",
                box_help="Type a step and press Enter. The bar on the left steps by "
                         "itself; this box follows it when you stop.")
-    if shared:
-        state.set_url_step(step)
+    state.set_url_step(step)
     return step
 
 

@@ -81,15 +81,15 @@ def test_a_request_that_crossed_the_last_run_never_moves_the_step_back():
 
 
 def test_a_crossed_request_never_moves_the_step_back_on_vocabulary_either():
-    """The same race on Vocabulary, which steps with the same bar and box."""
+    """The same race on the pages whose step Python owns (their box: "step_box_<k>")."""
     at = open_page("pages/4_Vocabulary.py")
-    old_box = at.number_input(key="stage_box_10")
+    old_box = at.number_input(key="step_box_10")
     at.session_state["step"] = 14
     at.run()
-    assert ok(at).number_input(key="stage_box_14").value == 14
+    assert ok(at).number_input(key="step_box_14").value == 14
     old_box.set_value(10).run()
     assert ok(at).session_state["step"] == 14
-    at.number_input(key="stage_box_14").set_value(3).run()
+    at.number_input(key="step_box_14").set_value(3).run()
     assert ok(at).session_state["step"] == 3
 
 
