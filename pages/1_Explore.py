@@ -262,9 +262,11 @@ def pair_details(snap, pairs, pair) -> None:
     options = ids if pair in ids else [pair, *ids]
     ui.put("pair", pair)
     vocab = training.vocab
-    ui.bound(st.selectbox, "Pair details", "pair", options, then=ui.pair_chosen,
-             format_func=lambda p: f"{display.label(vocab[p[0]], byte_style)} + "
-                                   f"{display.label(vocab[p[1]], byte_style)}")
+    st.selectbox("Pair details", options, index=options.index(pair),
+                 key=ui.pair_box_key(snap.step), on_change=ui.pair_boxed,
+                 args=(snap.step, pair),
+                 format_func=lambda p: f"{display.label(vocab[p[0]], byte_style)} + "
+                                       f"{display.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)
     row = pairs.iloc[position]
     holders = pair_words(snap, *pair)

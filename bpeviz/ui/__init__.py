@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bpeviz.present.render import md_escape
 from bpeviz.ui.context import Context, export_files
-from bpeviz.ui.explore import pair_chosen, pick_heatmap_pair
+from bpeviz.ui.explore import pair_box_key, pair_boxed, pair_chosen, pick_heatmap_pair
 from bpeviz.ui.labels import ALGORITHM_LABELS, algorithm_labels, pretokenizer_for
 from bpeviz.ui.messages import error, signed, unspaced_warning, warning
 from bpeviz.ui.page_setup import page
@@ -45,6 +45,8 @@ __all__ = [
     "md_escape",
     "merges_arrow",
     "page",
+    "pair_box_key",
+    "pair_boxed",
     "pair_chosen",
     "pick_heatmap_pair",
     "pretokenizer_for",

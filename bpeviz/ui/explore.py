@@ -27,3 +27,23 @@ def pair_chosen() -> None:
     """A pair picked by the user (heatmap or Pair details) belongs to the step it was
     picked at; at any other step Explore shows the pair merged next."""
     put("pair_step", int(get("step")))
+
+
+def pair_box_key(step: int) -> str:
+    """The Pair details box's key at ``step``: one box per step, so that a box is never
+    given a new value by the app, only by the user."""
+    return f"w_pair_{int(step)}"
+
+
+def pair_boxed(step: int, drawn: tuple[int, int]) -> None:
+    """The Pair details box's callback (the box drawn at ``step`` showing ``drawn``).
+
+    Only a value other than the one it was drawn with is a choice: a request the browser
+    sent before it had the last run's reply carries the box it still shows, and Streamlit
+    may count its unchanged value as a change (as for the step boxes, state.box_to). So a
+    step passed while Play ran never became a picked pair (and a history entry)."""
+    value = st.session_state.get(pair_box_key(step))
+    if value is None or tuple(value) == tuple(drawn):
+        return
+    put("pair", (int(value[0]), int(value[1])))
+    put("pair_step", int(step))

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpeviz.present import figures
-from tests.support.app import ALGORITHMS, chart_spec, ok, open_page, plain
+from tests.support.app import ALGORITHMS, chart_spec, ok, open_page, pair_box, plain
 from tests.support.trainings import reference
 
 
@@ -56,7 +56,7 @@ def test_picking_a_pair_lists_the_words_that_hold_it():
     at = open_page("pages/1_Explore.py", step=0)
     pairs = training.at(0).pairs
     target = (int(pairs.iloc[3].left_id), int(pairs.iloc[3].right_id))
-    at.selectbox(key="w_pair").set_value(target).run()
+    pair_box(at).set_value(target).run()
     holders = ok(at).dataframe[-1].value
     words = {w for w, s in training.at(0).splits.items()
              if any(s[k:k + 2] == (training.vocab[target[0]], training.vocab[target[1]])
@@ -80,7 +80,7 @@ def test_a_pair_picked_at_one_step_does_not_follow_to_another_step():
     at20 = set(zip(training.at(20).pairs.left_id.tolist(),
                    training.at(20).pairs.right_id.tolist()))
     at = open_page("pages/1_Explore.py", step=199)
-    box = at.selectbox(key="w_pair")
+    box = pair_box(at)
     assert box.value == top_pair(training, 199)
     # a pair that also occurs at step 20, but is not the best pair there
     pairs = training.at(199).pairs
@@ -89,21 +89,21 @@ def test_a_pair_picked_at_one_step_does_not_follow_to_another_step():
                   and (int(r.left_id), int(r.right_id)) != top_pair(training, 20))
     box.set_value(picked).run()
     ok(at)
-    assert at.selectbox(key="w_pair").value == picked
+    assert pair_box(at).value == picked
     go_to_step(at, 20)
     # the panel and the blue square show step 20's next merge, not the pair from step 199
-    assert at.selectbox(key="w_pair").value == top_pair(training, 20)
+    assert pair_box(at).value == top_pair(training, 20)
     spec = chart_spec(at, "heatmap")
     heat = spec["data"][0]
     blue = next(t for t in spec["data"] if t.get("name") == "selected")
     assert (blue["y"][0], blue["x"][0]) == (heat["y"][0], heat["x"][0])
     # the pick made at a step still holds while the user stays there
     go_to_step(at, 199)
-    assert at.selectbox(key="w_pair").value == top_pair(training, 199)
-    at.selectbox(key="w_pair").set_value(picked).run()
+    assert pair_box(at).value == top_pair(training, 199)
+    pair_box(at).set_value(picked).run()
     ok(at)
     at.text_input(key="word_search").set_value("the").run()  # any other rerun
-    assert ok(at).selectbox(key="w_pair").value == picked
+    assert pair_box(ok(at)).value == picked
 
 
 def test_the_heatmap_caption_speaks_of_a_red_square_only_when_there_is_one():

@@ -11,7 +11,7 @@ from bpeviz import train
 from bpeviz.samples import load_sample
 from bpeviz.ui.state import TEXT_IN_URL
 from tests.support import APP
-from tests.support.app import PAGES, ok, open_page, stage
+from tests.support.app import PAGES, ok, open_page, pair_box, stage
 
 
 def test_settings_persist_across_pages_and_go_into_the_url():
@@ -90,10 +90,10 @@ def test_heatmap_size_speed_and_search_go_into_the_link_and_back():
 
 def test_a_picked_pair_goes_into_the_link_with_its_step():
     at = open_page("pages/1_Explore.py", step=10)
-    box = at.selectbox(key="w_pair")
+    box = pair_box(at)
     default = box.value
     index = 3  # not the pair merged next, nor the one after it
-    at.selectbox(key="w_pair").select_index(index).run()
+    pair_box(at).select_index(index).run()
     ok(at)
     pair = at.session_state["pair"]
     assert pair != default
@@ -101,11 +101,11 @@ def test_a_picked_pair_goes_into_the_link_with_its_step():
     assert p["pair"] == f"{pair[0]},{pair[1]}" and p["pair_step"] == "10"
 
     back = open_link("pages/1_Explore.py", **p)
-    assert tuple(back.selectbox(key="w_pair").value) == tuple(pair)
+    assert tuple(pair_box(back).value) == tuple(pair)
     # at another step the link's pair is not that step's choice: the next merge's pair is
     elsewhere = open_link("pages/1_Explore.py", **{**p, "step": "11"})
     assert elsewhere.session_state["pair_step"] is None
-    assert tuple(elsewhere.selectbox(key="w_pair").value) != tuple(pair)
+    assert tuple(pair_box(elsewhere).value) != tuple(pair)
 
 
 def test_a_pair_that_is_not_two_ids_is_refused_with_a_note():

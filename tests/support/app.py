@@ -79,6 +79,11 @@ def shown_splits(at: AppTest) -> dict[int, list[int]]:
             for index, _, _, tokens, made_at, merged_at, *_ in data["words"]}
 
 
+def pair_box(at: AppTest):
+    """Explore's Pair details box (one per step: its key names the step it shows)."""
+    return next(box for box in at.selectbox if (box.key or "").startswith("w_pair_"))
+
+
 def chart_spec(at: AppTest, key_part: str) -> dict:
     for el in at.get("plotly_chart"):
         if key_part in el.proto.id:

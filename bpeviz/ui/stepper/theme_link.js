@@ -9,9 +9,10 @@
 // Streamlit pushes a history entry for every change of the query string's text. A push
 // that names the view already shown (the same settings in another order) replaces the
 // entry instead, and so does a push that only moves a step within SETTLE_MS of the last
-// such push (or of Play running after one): scrubbing or playing is one entry, the step
-// it settles on (Python hears a step when the bar settles, and about once a second while
-// Play runs).
+// such push: scrubbing is one entry, the step it settles on. Play is one entry however
+// long it runs and however late Python hears its steps (a busy server may hear none
+// until Play stops): every step push while a bar plays, and the first one within
+// PLAYED_MS after it stopped, replaces the entry Play's first step made.
 
 const PARAM = "embed_options";
 const OPTION = { dark: "dark_theme", light: "light_theme" };
@@ -43,6 +44,7 @@ function keep() {
 
 const STEPS = ["step", "uround", "cmp_step", "cmp_vocab"];
 const SETTLE_MS = 1200;
+const PLAYED_MS = 8000;
 
 // the settings a URL names, without the theme option, in one order
 function view(url) {
@@ -61,12 +63,17 @@ function pushKind(current, target) {
 }
 
 // the history entry a push makes: replaces the current one for the same view, and for
-// a step moved within SETTLE_MS of the last step entry (``last``: its time, updated)
-function entryFor(current, target, now, last) {
+// a step moved within SETTLE_MS of the last step push. ``last``: that push's time and
+// whether the entry it left is Play's (``played``: a bar played since, or plays now);
+// ``playing``: a bar plays now. Returns whether to replace and the new ``last``.
+function entryFor(current, target, now, last, playing = false) {
   const kind = pushKind(current, target);
-  if (kind === "same") return { replace: true, last: last.time };
-  if (kind === "step") return { replace: now - last.time < SETTLE_MS, last: now };
-  return { replace: false, last: 0 };
+  if (kind === "same") return { replace: true, last: last.time, played: !!last.played };
+  if (kind !== "step") return { replace: false, last: 0, played: false };
+  const recent = now - last.time < SETTLE_MS;
+  const ofPlay = !!last.played && (playing || now - last.time < PLAYED_MS);
+  // Play's entry stays open while it runs; the push after it stops closes it
+  return { replace: recent || ofPlay, last: now, played: playing };
 }
 
 // a step bar is playing (stepper.js marks its Play button so)
@@ -77,19 +84,23 @@ function playing() {
 // Streamlit writes the URL with history.pushState / replaceState: put the option back
 // right after each of its writes (the interval catches anything else)
 function follow() {
-  const last = { time: 0 };
-  // while a bar plays, the step entry it made stays open: Play is one entry, which the
-  // step it is paused at replaces
+  const last = { time: 0, played: false };
+  // while a bar plays, the entry stays Play's: the step Python hears last (when Play
+  // stops) replaces it. A bar that starts playing long after the last step push makes
+  // one new entry, at the first step Python hears from it.
   setInterval(() => {
+    if (!playing()) return;
     const now = Date.now();
-    if (playing() && now - last.time < SETTLE_MS) last.time = now;
+    if (last.played || now - last.time < SETTLE_MS) { last.time = now; last.played = true; }
   }, EVERY_MS);
   const push = window.history.pushState;
   window.history.pushState = function (state, title, url) {
     try {
       const target = new URL(url, window.location.href);
-      const entry = entryFor(new URL(window.location.href), target, Date.now(), last);
+      const entry = entryFor(new URL(window.location.href), target, Date.now(), last,
+                             playing());
       last.time = entry.last;
+      last.played = entry.played;
       if (entry.replace) return window.history.replaceState(state, title, url);
     } catch (_) { /* an address this cannot read: push it as asked */ }
     return push.call(this, state, title, url);

@@ -24,7 +24,7 @@ test("a step that moved alone is a step; another setting or page is new", () => 
 test("a settled step is an entry; steps in quick succession are one", () => {
   const last = { time: 0 };
   let entry = entryFor(at("/Explore?step=10"), at("/Explore?step=13"), 10_000, last);
-  assert.deepEqual(entry, { replace: false, last: 10_000 });
+  assert.deepEqual(entry, { replace: false, last: 10_000, played: false });
   last.time = entry.last;
   entry = entryFor(at("/Explore?step=13"), at("/Explore?step=17"), 10_900, last);
   assert.equal(entry.replace, true);
@@ -36,10 +36,33 @@ test("a settled step is an entry; steps in quick succession are one", () => {
 test("a new view is an entry and closes the step window", () => {
   const last = { time: 10_000 };
   const entry = entryFor(at("/Explore?step=10"), at("/Tokenize?step=10"), 10_100, last);
-  assert.deepEqual(entry, { replace: false, last: 0 });
+  assert.deepEqual(entry, { replace: false, last: 0, played: false });
 });
 
 test("the view already shown never makes an entry", () => {
   const entry = entryFor(at("/Explore?step=10"), at("/Explore?step=10"), 1, { time: 0 });
   assert.equal(entry.replace, true);
+});
+
+test("Play is one entry however late its steps reach the address", () => {
+  const open = (entry) => ({ time: entry.last, played: entry.played });
+  // Play starts long after the last step entry: its first step is a new entry
+  let entry = entryFor(at("/Explore?step=10"), at("/Explore?step=11"), 20_000,
+                       { time: 1_000, played: false }, true);
+  assert.equal(entry.replace, false);
+  // the next step Python hears comes 4 s later (a busy server): still Play's entry
+  entry = entryFor(at("/Explore?step=11"), at("/Explore?step=23"), 24_000, open(entry), true);
+  assert.equal(entry.replace, true);
+  // Play stopped; the step it stopped at reaches the address 3 s later: the same entry
+  entry = entryFor(at("/Explore?step=23"), at("/Explore?step=24"), 27_000, open(entry), false);
+  assert.equal(entry.replace, true);
+  // that push closed Play's entry: the next settled step is an entry of its own
+  entry = entryFor(at("/Explore?step=24"), at("/Explore?step=30"), 30_000, open(entry), false);
+  assert.equal(entry.replace, false);
+});
+
+test("a step long after Play stopped is an entry of its own", () => {
+  const entry = entryFor(at("/Explore?step=23"), at("/Explore?step=24"), 40_000,
+                         { time: 20_000, played: true }, false);
+  assert.equal(entry.replace, false);
 });
