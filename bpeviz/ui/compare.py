@@ -12,6 +12,8 @@ from typing import Any
 
 import streamlit as st
 
+import bpeviz.ui.stage as stage
+import bpeviz.ui.state as state
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.curves import metric_curve
 from bpeviz.core import protocol
@@ -21,7 +23,6 @@ from bpeviz.present.render import md_escape
 from bpeviz.present.render_compare import CONFIG_LETTERS, colour
 from bpeviz.text.display import mark_table
 from bpeviz.text.owned import OwnedCache
-from bpeviz.ui import stage, state
 from bpeviz.ui.context import Context, train_variant
 from bpeviz.ui.labels import PRETOKENIZER_LABELS, algorithm_labels
 from bpeviz.ui.settings import training_settings

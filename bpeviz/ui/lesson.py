@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+import bpeviz.ui.page_errors as page_errors
+import bpeviz.ui.state as state
 from bpeviz.analysis.lesson import (
     LESSON_SAMPLES,
     SMALL_SAMPLES,
@@ -17,7 +19,6 @@ from bpeviz.analysis.lesson import (
 from bpeviz.core.training import Training, make_options
 from bpeviz.present.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
-from bpeviz.ui import page_errors, state
 from bpeviz.ui.messages import show_resets
 from bpeviz.ui.page_setup import PAGES
 from bpeviz.ui.settings import display_settings

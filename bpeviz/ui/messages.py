@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+import bpeviz.ui.state as state
 from bpeviz.present.render import md_escape
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.unspaced import unspaced_note
-from bpeviz.ui import state
 from bpeviz.ui.labels import PRETOKENIZER_SHORT
 
 

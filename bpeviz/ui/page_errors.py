@@ -19,7 +19,7 @@ from streamlit.runtime import fragment
 from streamlit.runtime.scriptrunner import exec_code
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from bpeviz.ui import state
+import bpeviz.ui.state as state
 
 log = logging.getLogger("bpeviz.ui")
 

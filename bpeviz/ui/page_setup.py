@@ -12,12 +12,13 @@ from types import ModuleType
 
 import streamlit as st
 
+import bpeviz.ui.page_errors as page_errors
+import bpeviz.ui.state as state
 from bpeviz import algorithms
 from bpeviz.core import limits
 from bpeviz.core.limits import LIMITS
 from bpeviz.present.render import md_escape, style_block
 from bpeviz.samples import SAMPLES, Sample, sample_bytes
-from bpeviz.ui import page_errors, state
 from bpeviz.ui.context import Context, training_problems
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.messages import error, show_resets, warning

@@ -19,11 +19,12 @@ from typing import Any
 
 import streamlit as st
 
+import bpeviz.ui.state as state
+import bpeviz.ui.unigram_settings as unigram_settings
 from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
 from bpeviz.core.limits import LIMITS
 from bpeviz.text.pretokenize import PRETOKENIZERS
-from bpeviz.ui import state, unigram_settings
 from bpeviz.ui.labels import (
     MARKER_LABELS,
     PRETOKENIZER_LABELS,

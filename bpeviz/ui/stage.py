@@ -36,10 +36,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+import bpeviz.ui.state as state
+import bpeviz.ui.trace as trace
 from bpeviz.core.training import Training
 from bpeviz.present import stage_data, stage_script
 from bpeviz.present.text_history import stage_tokens, text_history
-from bpeviz.ui import state, trace
 from bpeviz.ui.state import get, put
 
 JS = stage_script.script()

@@ -18,11 +18,11 @@ from typing import Any
 
 import streamlit as st
 
+import bpeviz.ui.trace as trace
 from bpeviz.algorithms import ALGORITHMS
 from bpeviz.core.limits import LIMITS
 from bpeviz.core.training import SCORINGS, TIE_BREAKS
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES
-from bpeviz.ui import trace
 
 
 @dataclass(frozen=True)

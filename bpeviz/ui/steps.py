@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+import bpeviz.ui.state as state
 from bpeviz.core.training import Training
 from bpeviz.present.render import md_escape
-from bpeviz.ui import state
 from bpeviz.ui.state import bound, get, put
 
 

@@ -19,13 +19,13 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
+import bpeviz.ui.state as state
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
 from bpeviz.core.snapshot import Snapshot
 from bpeviz.core.training import Training, TrainOptions, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.owned import OwnedCache
-from bpeviz.ui import state
 
 CACHE_ENTRIES = 24
 CACHE_TTL = 3600  # seconds

@@ -14,11 +14,12 @@ from dataclasses import replace
 
 import streamlit as st
 
+import bpeviz.ui.stage as stage
+import bpeviz.ui.state as state
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import render
 from bpeviz.present.render import esc, md_escape
 from bpeviz.text import display
-from bpeviz.ui import stage, state
 from bpeviz.ui.labels import VARIANT_LABELS
 from bpeviz.ui.messages import signed
 from bpeviz.ui.state import bound, get

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from bpeviz.ui import state
+import bpeviz.ui.state as state
 from bpeviz.ui.labels import VARIANT_LABELS
 from bpeviz.ui.state import bound
 from bpeviz.unigram.corpus_words import trainer_options

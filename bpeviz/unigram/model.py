@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+import bpeviz.unigram.lattice as lat
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import step_name, steps_at_most, vocab_sizes
 from bpeviz.text.owned import OwnedCache
-from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.reasons import SENTENCEPIECE_REFUSALS, UNIGRAM_STOP_REASONS
 
 if TYPE_CHECKING:

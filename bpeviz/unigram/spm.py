@@ -42,9 +42,9 @@ from pathlib import Path
 
 import numpy as np
 
+import bpeviz.unigram.lattice as lat
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import step_name, steps_at_most
-from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.model import normalize_identity
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6

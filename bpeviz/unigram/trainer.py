@@ -65,7 +65,7 @@ from functools import cache
 
 import numpy as np
 
-from bpeviz.unigram import lattice as lat
+import bpeviz.unigram.lattice as lat
 from bpeviz.unigram._batch import Batch
 from bpeviz.unigram.model import (
     SPM_SPECIALS,

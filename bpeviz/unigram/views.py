@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+import bpeviz.unigram.lattice as lat
 from bpeviz.text import display
-from bpeviz.unigram import lattice as lat
 from bpeviz.unigram.reasons import UNIGRAM_STOP_REASONS
 
 if TYPE_CHECKING:  # (the model's explain() calls this module)
