@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -19,10 +19,21 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.symbols import Symbol
 
-if TYPE_CHECKING:
-    from bpeviz.core.training import TrainOptions
-
 INT64_MAX = 2**63 - 1
+
+
+class SymbolOptions(Protocol):
+    """What cutting words into initial symbols reads of the training options: the
+    layer above (``bpeviz.core.training.TrainOptions``) has these and more."""
+
+    @property
+    def algorithm(self) -> str: ...
+
+    @property
+    def marker(self) -> str | None: ...
+
+    @property
+    def marker_style(self) -> str: ...
 
 
 def count_array(counts: Sequence[int]) -> np.ndarray:
@@ -57,7 +68,7 @@ def _weighted_counts(counts: Sequence[int], lengths: np.ndarray) -> tuple[np.nda
     return array, total
 
 
-def initial_ids(corpus: Corpus, options: TrainOptions,
+def initial_ids(corpus: Corpus, options: SymbolOptions,
                 ids: dict[Symbol, int]) -> tuple[np.ndarray, np.ndarray]:
     """Every word's initial symbols as ids: (all ids concatenated as int32, word lengths).
 
