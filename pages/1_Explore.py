@@ -40,17 +40,7 @@ def explore() -> None:
     with card:
         stage.card(training, byte_style, strong)
     with numbers:
-        b, c = st.columns(2)
-        before = training.vocab_size_at(step - 1) if step else None
-        b.metric("Vocabulary", f"{len(snap.vocab):,}",
-                 delta=ui.signed((training.vocab_size_at(step) - before)
-                                 if before is not None else None))
-        counts = training.token_counts()
-        c.metric("Corpus tokens", f"{int(counts[step]):,}",
-                 delta=ui.signed(int(counts[step] - counts[step - 1]) if step else None),
-                 delta_color="inverse")
-        st.caption(ui.md_escape(f"These numbers are for step {step} of "
-                                f"{len(training.merges)}."))
+        stage.numbers(training)  # drawn by the browser with the card, at its step
         if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")

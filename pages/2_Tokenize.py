@@ -53,10 +53,9 @@ text = ui.bound(st.text_area, "Text", "text", height=140, max_chars=LIMITS.input
 
 @st.fragment
 def tokenize() -> None:
-    # the browser steps the bar and the tokens (the stage component); an opened file
-    # steps in Python (its own step setting)
-    step = (ui.step_controls(training, name=step_name) if use_imported
-            else stage.controls(training))
+    # the browser steps the bar and the tokens (the stage component); an opened file has
+    # its own step setting, and its tokens follow when the step settles
+    step = stage.controls(training, setting=step_name, empty_note=True)
     snap = ui.snapshot(training, step)
     show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", key="show_ws")
     if not text:

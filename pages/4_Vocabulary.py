@@ -8,7 +8,7 @@ from bpeviz.analysis import views
 from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
 from bpeviz.present import figures, glossary, render
-from bpeviz.ui import opened
+from bpeviz.ui import opened, stage
 from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
@@ -57,7 +57,7 @@ def _pick_row() -> None:
 
 @st.fragment
 def vocabulary() -> None:
-    step = ui.step_controls(training)
+    step = stage.controls(training, empty_note=True)
     snap = ctx.at(step)
     frame = views.vocab_frame(snap, byte_style)
     table_col, tree_col = st.columns([3, 2], gap="large")

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from bpeviz.ui.page_setup import page
     from bpeviz.ui.settings import train_options
     from bpeviz.ui.state import bound, clamp, get, put
-    from bpeviz.ui.steps import step_controls
     from bpeviz.ui.tokenizer_file import import_widget, imported
     from bpeviz.ui.training import merges_arrow, snapshot
 
@@ -60,7 +59,6 @@ _HOMES = {
     "put": "bpeviz.ui.state",
     "signed": "bpeviz.ui.messages",
     "snapshot": "bpeviz.ui.training",
-    "step_controls": "bpeviz.ui.steps",
     "train_options": "bpeviz.ui.settings",
     "unspaced_warning": "bpeviz.ui.messages",
     "warning": "bpeviz.ui.messages",
@@ -102,7 +100,6 @@ __all__ = [
     "put",
     "signed",
     "snapshot",
-    "step_controls",
     "train_options",
     "unspaced_warning",
     "warning",

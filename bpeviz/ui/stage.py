@@ -40,6 +40,7 @@ import bpeviz.ui.state as state
 import bpeviz.ui.trace as trace
 from bpeviz.core.training import Training
 from bpeviz.present import stage_data, stage_script
+from bpeviz.present.render import md_escape
 from bpeviz.present.text_history import stage_tokens, text_history
 from bpeviz.ui.state import get, put
 
@@ -152,22 +153,33 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
     return value
 
 
-def controls(training: Training, *, number_box: bool = True) -> int:
+def controls(training: Training, *, number_box: bool = True, setting: str = "step",
+             empty_note: bool = False) -> int:
     """The step bar of the page (and a "Go to step" box Python owns); returns the step.
 
-    Keys anywhere on the page (not in a text box), as the key table says
-    (``stepper/src/keys.json``; :func:`keys_caption`): ← → one step, Shift+← → ten,
-    Home/End, Page Down/Up, Space play/pause, ``?`` the list of keys.
+    Every page whose view steps through merges (Explore, Tokenize, Vocabulary, an opened
+    tokenizer file) steps with this one bar. Keys anywhere on the page (not in a text
+    box), as the key table says (``stepper/src/keys.json``; :func:`keys_caption`): ← → one
+    step, Shift+← → ten, Home/End, Page Down/Up, Space play/pause, ``?`` the list of keys.
+    ``setting``: the step setting it moves ("step", kept in the link, or an opened file's
+    own); ``empty_note``: say so when the training made no merge.
     """
     last = len(training.merges)
+    shared = setting == "step"
     if last == 0:
-        state.set_url_step(0)  # the link names the step shown, even with no merge
+        if shared:
+            state.set_url_step(0)  # the link names the step shown, even with no merge
+        if empty_note:
+            st.info(md_escape(f"No merges were made. {training.stop_message}"))
         return 0
-    step = bar("step", 0, last, _history_id(training),
-               box="Go to step" if number_box else None, box_key="stage_box_",
+    step = bar(setting, 0, last, _history_id(training),
+               key=KEY if shared else f"{KEY}_{setting}",
+               box="Go to step" if number_box else None,
+               box_key="stage_box_" if shared else f"{setting}_box_",
                box_help="Type a step and press Enter. The bar on the left steps by "
                         "itself; this box follows it when you stop.")
-    state.set_url_step(step)
+    if shared:
+        state.set_url_step(step)
     return step
 
 
@@ -193,6 +205,14 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
             "hist": _history_id(training), "strong": strong,
             **stage_data.stage_merges(training, byte_style)}
     mount(f"{KEY}_card", data)
+
+
+def numbers(training: Training) -> None:
+    """The vocabulary's size and the corpus's tokens, each with its change, at the
+    browser's step: drawn with the card, from a number per step sent once."""
+    data = {"role": "numbers", "step": int(get("step")), "n": len(training.merges),
+            "hist": _history_id(training), **stage_data.stage_numbers(training)}
+    mount(f"{KEY}_numbers", data)
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

@@ -11,16 +11,22 @@ import re
 from bpeviz import Corpus, train
 from bpeviz.analysis.compare import WORD_DEFINITION, metrics
 from bpeviz.unigram import train_unigram
-from tests.support.app import ok, open_page
+from tests.support.app import ok, open_page, stage
 
 HUGS = "hug the pug hugs a pun " * 30
 
 
-def test_explore_corpus_tokens_change_has_a_thousands_separator():
+def test_explore_numbers_are_sent_for_every_step_the_browser_draws():
+    """The numbers beside the card are drawn by the browser at the bar's step (their
+    writing, "+1" and "-2,000", is tested in Node: tests/numbers.test.mjs); the page
+    sends the vocabulary's size and the corpus's tokens of every step."""
     at = ok(open_page("pages/1_Explore.py", source="paste", paste="ab " * 2000, step=1))
-    deltas = {m.label: m.proto.delta for m in at.metric}
-    assert deltas["Corpus tokens"] == "-2,000"
-    assert deltas["Vocabulary"] == "+1"
+    sent = stage(at, "numbers")
+    # 2,000 words "ab": "a" + "b" each at step 0, one "ab" each after the first merge
+    assert sent["tokens"][:2] == [4000, 2000], sent["tokens"][:3]
+    assert sent["vocab"][1] - sent["vocab"][0] == 1
+    assert len(sent["vocab"]) == len(sent["tokens"]) == sent["n"] + 1
+    assert sent["step"] == at.session_state["step"] == 1
 
 
 def _frames(at):

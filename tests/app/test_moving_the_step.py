@@ -10,7 +10,7 @@ import pytest
 
 from bpeviz.present.text_history import tokens_at
 from tests.support import APP
-from tests.support.app import ALGORITHMS, ok, open_page, shown_splits, stage
+from tests.support.app import ALGORITHMS, ok, open_page, pair_box, shown_splits, stage
 from tests.support.trainings import reference
 
 
@@ -69,11 +69,14 @@ def test_a_request_that_crossed_the_last_run_never_moves_the_step_back():
     does."""
     at = open_page("pages/1_Explore.py")
     old_box = at.number_input(key="stage_box_10")
+    old_pair = pair_box(at)  # Pair details, one box per step too
+    old_pair.set_value(old_pair.value)  # the value the browser still shows in it
     at.session_state["step"] = 14  # what the bar's report does (stage._from_browser)
     at.run()
     assert ok(at).number_input(key="stage_box_14").value == 14
     old_box.set_value(10).run()  # the browser's request with the widgets it still shows
     assert ok(at).session_state["step"] == 14
+    assert at.session_state["pair_step"] is None, "an unchanged old box picked no pair"
     assert stage(at, "controls")["step"] == 14
     # a number really typed into a box still moves the step, even into an old box
     at.number_input(key="stage_box_14").set_value(20).run()
@@ -81,15 +84,15 @@ def test_a_request_that_crossed_the_last_run_never_moves_the_step_back():
 
 
 def test_a_crossed_request_never_moves_the_step_back_on_vocabulary_either():
-    """The same race on the pages whose step Python owns (their box: "step_box_<k>")."""
+    """The same race on Vocabulary, which steps with the same bar and box."""
     at = open_page("pages/4_Vocabulary.py")
-    old_box = at.number_input(key="step_box_10")
+    old_box = at.number_input(key="stage_box_10")
     at.session_state["step"] = 14
     at.run()
-    assert ok(at).number_input(key="step_box_14").value == 14
+    assert ok(at).number_input(key="stage_box_14").value == 14
     old_box.set_value(10).run()
     assert ok(at).session_state["step"] == 14
-    at.number_input(key="step_box_14").set_value(3).run()
+    at.number_input(key="stage_box_14").set_value(3).run()
     assert ok(at).session_state["step"] == 3
 
 

@@ -100,19 +100,13 @@ def test_twelve_busy_sessions_keep_every_widget_value_and_their_own_step(browser
                 area.press("Control+Enter")
             for i, p in enumerate(pages):  # ... and steps three times at once
                 try:
-                    p.wait_for_selector(HOOK if names[i] in ("Explore", "Tokenize", "Compare")
-                                        else 'input[aria-label="Step"]', timeout=WAIT)
+                    p.wait_for_selector(HOOK, timeout=WAIT)
                 except playwright_api.TimeoutError:
                     raise AssertionError(f"session {i} ({names[i]}) shows no step control: "
                                          f"{explain(p)}") from None
-                if names[i] == "Vocabulary":  # its step is Python's: the number box
-                    box = p.locator('input[aria-label="Step"]').first
-                    box.fill("13")
-                    box.press("Enter")
-                else:
-                    p.evaluate("() => document.activeElement && document.activeElement.blur()")
-                    for _ in range(3):
-                        p.keyboard.press("ArrowRight")
+                p.evaluate("() => document.activeElement && document.activeElement.blur()")
+                for _ in range(3):
+                    p.keyboard.press("ArrowRight")
             deadline = time.monotonic() + WAIT / 1000
             waiting = set(range(SESSIONS))
             while waiting and time.monotonic() < deadline:

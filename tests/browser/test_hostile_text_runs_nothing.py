@@ -144,7 +144,7 @@ def test_a_hostile_imported_vocabulary_shows_literally_and_runs_nothing(
         assert label(PAYLOAD_TEXT[tok.start:tok.end]) in cells
     _hostile_tokens(page)
 
-    box = main.get_by_label("Step", exact=True)
+    box = main.get_by_label("Go to step", exact=True)
     box.fill("0")
     box.press("Enter")
     rerun_done(page)

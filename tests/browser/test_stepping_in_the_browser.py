@@ -128,20 +128,20 @@ def test_play_runs_at_the_chosen_rate(page, server):
 
 def test_the_rest_of_the_page_follows_while_playing(page, server):
     """While Play runs at 1 step/s, Python hears the step in passing (at most once a
-    second, never during a run): the URL and the numbers under the card follow the played
-    steps before the pause, and the rate stays the set one."""
+    second, never during a run): the URL follows the played steps before the pause, the
+    numbers beside the card show the card's step at every moment, and the rate stays the
+    set one."""
     open_explore(page, server, "merges=200&step=0")
     page.locator('.bv-stage-speed[data-speed="1"]').click()
     blur(page)
     page.evaluate("""() => { window.__seen = []; window.__t0 = performance.now();
         document.querySelector('.bv-stage-play').click();
         window.__watch = setInterval(() => {
-          const caption = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
-            .map(e => e.textContent).find(t => t.startsWith('These numbers are for step'));
+          const numbers = document.querySelector('.bv-stage-numbers');
           window.__seen.push([
             Number(document.querySelector('[data-bpeviz-step]').getAttribute('data-bpeviz-step')),
             new URLSearchParams(location.search).get('step'),
-            caption ? caption.split(' ')[5] : null,
+            numbers ? numbers.dataset.step : null,
             document.querySelector('.bv-stage-play').textContent.includes('Pause')]);
         }, 100); }""")
     page.wait_for_timeout(7000)
@@ -153,6 +153,8 @@ def test_the_rest_of_the_page_follows_while_playing(page, server):
     heard = {int(url) for _, url, _, _ in playing if url and int(url) > 0}
     shown = {int(c) for _, _, c, _ in playing if c and int(c) > 0}
     assert len(heard) >= 2 and len(shown) >= 2, seen  # followed twice or more, not paused
+    # the numbers beside the card are drawn with it: never another step than the bar's
+    assert all(c is not None and int(c) == k for k, _, c, _ in seen), seen
     assert all(int(url) <= k for k, url, _, _ in playing if url), "Python ran ahead"
     rate = max(k for k, *_ in playing) / (elapsed / 1000)
     assert 0.6 <= rate <= 1.05, rate

@@ -4,6 +4,7 @@
 //   "controls": ◀ slider ▶, the step number (data-bpeviz-step), Play, speed, keys (bar.mjs);
 //   "card":     the merge card (left + right -> token, count) (card.mjs);
 //   "words":    the split of each word on screen at the current step (words.mjs);
+//   "numbers":  the vocabulary's size and the corpus's tokens at the step (numbers_view.mjs);
 //   "tokens":   a text cut into the tokens of the current step (Tokenize, tokens.mjs);
 //   "compare":  two or three configurations' cuts of a text at the control's position,
 //               their differences marked (Compare, compare_view.mjs).
@@ -27,6 +28,7 @@ import { cutAt, runAt, versionAt } from "./history.mjs";
 import { keyAction, keyRows } from "./keys.mjs";
 import { hexText, namesTitle, visibleText } from "./marks.mjs";
 import { bounds, clamp, followStep, whole } from "./numbers.mjs";
+import { buildNumbers, drawNumbers, signedText } from "./numbers_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
 import { buildWords, drawWords } from "./words.mjs";
@@ -99,6 +101,8 @@ function mount(component) {
       controls(component, data);
     } else if (data.role === "card") {
       follower(component, expandCard(data), null, drawCard);
+    } else if (data.role === "numbers") {
+      follower(component, data, buildNumbers, drawNumbers);
     } else if (data.role === "words") {
       follower(component, data, buildWords, drawWords);
     } else if (data.role === "tokens") {
@@ -122,5 +126,6 @@ export default mount;
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
   bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, fitBox, followStep,
-  hexText, keyAction, keyRows, namesTitle, runAt, tokenSpans, versionAt, visibleText, whole,
+  hexText, keyAction, keyRows, namesTitle, runAt, signedText, tokenSpans, versionAt,
+  visibleText, whole,
 };

@@ -1,0 +1,73 @@
+// The numbers beside the card follow the bar's step in the same redraw as the card: the
+// vocabulary's size and the corpus's tokens at that step, each with its change from the
+// step before, written as the page writes numbers (1,200; +1; -2,000), and a note naming
+// the step. A fake DOM and clock (stage.mjs); run: node --test bpeviz/ui/stepper/tests/
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, test } from "node:test";
+
+import { host, loadStage, mountIn, setUp, shownStep, text } from "./stage.mjs";
+
+const { default: mount, signedText } = await loadStage();
+
+let doc, restore;
+beforeEach(() => ({ doc, restore } = setUp()));
+afterEach(() => restore());
+
+const N = 30;
+// vocabulary: 100 + k; tokens: 5,000 - 200 k (a merge never adds tokens)
+const vocab = Array.from({ length: N + 1 }, (_, k) => 100 + k);
+const tokens = Array.from({ length: N + 1 }, (_, k) => 5000 - 200 * k);
+const bar = (step) => ({ role: "controls", step, lo: 0, n: N, speed: "1", seq: 0, hist: "h" });
+const numbers = (step, over = {}) => ({ role: "numbers", step, n: N, hist: "h", vocab, tokens,
+  ...over });
+const press = (key, shiftKey = false) => doc.press(key, { shiftKey });
+
+function shown(id = "numbers") {
+  const root = host(doc, id);
+  const values = root.querySelectorAll(".bv-metric-value").map((e) => e.textContent);
+  const deltas = root.querySelectorAll(".bv-metric-delta").map((e) => [e.textContent,
+    e.className.includes("bv-good") ? "good" : e.className.includes("bv-bad") ? "bad" : ""]);
+  return { values, deltas, note: root.querySelector(".bv-numbers-note").textContent };
+}
+
+test("changes are signed with thousands separators", () => {
+  assert.equal(signedText(1), "+1");
+  assert.equal(signedText(-2000), "-2,000");
+  assert.equal(signedText(17632), "+17,632");
+  assert.equal(signedText(0), "0");
+  assert.equal(signedText(null), null);
+});
+
+test("the numbers follow every key in the bar's redraw, never naming another step", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  mountIn(mount, doc, "numbers", numbers(10));
+  assert.deepEqual(shown().values, ["110", "3,000"]);
+  for (const [key, shift, step] of [["ArrowRight", false, 11], ["ArrowRight", true, 21],
+    ["Home", false, 0], ["End", false, N], ["ArrowLeft", false, N - 1]]) {
+    press(key, shift);
+    assert.equal(shownStep(doc, "bar"), step);
+    const now = shown();
+    assert.deepEqual(now.values, [String(100 + step), (5000 - 200 * step).toLocaleString("en-US")]);
+    assert.equal(now.note, `These numbers are for step ${step} of ${N}.`);
+    assert.equal(host(doc, "numbers").querySelector(".bv-stage-numbers").dataset.step,
+      String(step));
+    if (step === 0) {
+      assert.deepEqual(now.deltas, [["", ""], ["", ""]], "step 0 has no change");
+    } else {
+      assert.deepEqual(now.deltas, [["↑ +1", "good"], ["↓ -200", "good"]]);
+    }
+  }
+});
+
+test("a step past the arrays shows their last step; no arrays show dashes", () => {
+  mountIn(mount, doc, "numbers", numbers(99));
+  assert.deepEqual(shown().values, [String(100 + N), (5000 - 200 * N).toLocaleString("en-US")]);
+  mountIn(mount, doc, "empty", numbers(3, { vocab: undefined, tokens: "no" }));
+  assert.deepEqual(shown("empty").values, ["–", "–"]);
+  assert.match(text(doc, "empty"), /for step 0 of 30\./);
+});
+
+test("a change that is bad news is marked so: more tokens than the step before", () => {
+  mountIn(mount, doc, "numbers", numbers(2, { tokens: [10, 8, 9] }));
+  assert.deepEqual(shown().deltas[1], ["↑ +1", "bad"]);
+});
