@@ -22,16 +22,26 @@ This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 from bpeviz.algorithms import ALGORITHMS, UNIGRAM
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
-from bpeviz.core.serialize import load
+from bpeviz.core.serialize import OWN_FORMATS, OWN_OPENERS, OWN_SAVERS, load
 from bpeviz.core.serialize import save_training as save
 from bpeviz.core.snapshot import Snapshot
 from bpeviz.core.training import OWN_TRAINERS, Merge, Training, TrainOptions, replay, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.unigram.corpus_words import train_keywords
+from bpeviz.unigram.model import UnigramTraining
+from bpeviz.unigram.saved import FORMAT as UNIGRAM_FORMAT
+from bpeviz.unigram.saved import save_training as save_unigram
+from bpeviz.unigram.saved import training_from_dict as unigram_from_dict
+from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 
-# train() is the merge loop's layer, which cannot import Unigram's: the trainer an
-# algorithm's record names is wired to it here, above both
+# train(), save() and load() are the merge loop's layer, which cannot import Unigram's:
+# the trainer an algorithm's record names, and how Unigram's trainings and opened models
+# are saved and opened, are wired to them here, above both
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
+OWN_SAVERS[UnigramTraining] = save_unigram
+OWN_SAVERS[OpenedModel] = save_model
+OWN_OPENERS[".model"] = open_model
+OWN_FORMATS[UNIGRAM_FORMAT] = unigram_from_dict
 
 __all__ = [
     "ALGORITHMS",

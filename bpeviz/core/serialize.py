@@ -4,13 +4,15 @@ The file holds the corpus, the options and the merges; loading replays the merge
 the corpus and checks that every recorded count comes out the same. A Unigram training
 is saved and loaded the same way (:mod:`bpeviz.unigram.saved`: its file holds what the
 trainer read, loading trains again and checks the result), and :func:`load` also opens
-a SentencePiece ``.model``.
+a SentencePiece ``.model``: the layer above wires those in (:data:`OWN_SAVERS`,
+:data:`OWN_OPENERS`, :data:`OWN_FORMATS`), as this layer imports none of Unigram's.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +22,20 @@ from bpeviz.text.corpus import Corpus
 from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
+    from bpeviz.core.protocol import AnyTraining
     from bpeviz.core.training import Training
-    from bpeviz.unigram.model import UnigramTraining
-    from bpeviz.unigram.spm import OpenedModel
 
 FORMAT = "bpeviz.core.training"
 VERSION = 1
+
+#: How the trainings this layer does not define are saved and opened, registered from
+#: above (``bpeviz/__init__.py`` wires Unigram's): ``saver(training, path, corpus_name)``
+#: by the training's class,
+OWN_SAVERS: dict[type, Callable[[Any, str | os.PathLike[str], str | None], None]] = {}
+#: ``opener(path)`` by the suffix of a file that is not JSON (a SentencePiece ``.model``),
+OWN_OPENERS: dict[str, Callable[[str | os.PathLike[str]], AnyTraining]] = {}
+#: and ``from_dict(data)`` by the ``"format"`` a JSON training file names.
+OWN_FORMATS: dict[str, Callable[[Any], AnyTraining]] = {}
 
 
 def _sym_in(value: Any, algorithm: str) -> Symbol:
@@ -115,23 +125,16 @@ def training_from_dict(data: Any) -> Training:
     )
 
 
-def save_training(training: Training | UnigramTraining | OpenedModel,
-                  path: str | os.PathLike[str], corpus_name: str | None = None) -> None:
+def save_training(training: AnyTraining, path: str | os.PathLike[str],
+                  corpus_name: str | None = None) -> None:
     """Write ``training`` to ``path`` (atomically) so that :func:`load` reads it back: a
     merge training or a Unigram one as JSON (:mod:`bpeviz.unigram.saved`), an opened
-    ``.model`` as the model's own bytes."""
-    from bpeviz.unigram.model import UnigramTraining
-    from bpeviz.unigram.spm import OpenedModel
-
-    if isinstance(training, UnigramTraining):
-        from bpeviz.unigram.saved import training_to_dict as unigram_to_dict
-
-        data = unigram_to_dict(training, corpus_name)
-    elif isinstance(training, OpenedModel):
-        write_atomic(path, training.model.data)
-        return
-    else:
-        data = training_to_dict(training, corpus_name)
+    ``.model`` as the model's own bytes (the savers of :data:`OWN_SAVERS`)."""
+    for kind, saver in OWN_SAVERS.items():
+        if isinstance(training, kind):
+            saver(training, path, corpus_name)
+            return
+    data = training_to_dict(training, corpus_name)  # type: ignore[arg-type]
     write_atomic(path, json.dumps(data, ensure_ascii=False))
 
 
@@ -147,24 +150,22 @@ def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
     return name if isinstance(name, str) and name.strip() else None
 
 
-def load(path: str | os.PathLike[str]) -> Training | UnigramTraining | OpenedModel:
+def load(path: str | os.PathLike[str]) -> AnyTraining:
     """Load a training saved with :func:`save_training` (``bpeviz.save``), a merge
     training or a Unigram one, or open a SentencePiece Unigram ``.model`` (a training of
     one step: :func:`bpeviz.unigram.spm.open_model`). Each answers
-    :mod:`bpeviz.core.protocol`."""
-    if Path(path).suffix == ".model":
-        from bpeviz.unigram.spm import open_model
-
-        return open_model(path)
+    :mod:`bpeviz.core.protocol`; what is not a merge training is read by the opener
+    (:data:`OWN_OPENERS`) or the reader (:data:`OWN_FORMATS`) registered for it."""
+    opener = OWN_OPENERS.get(Path(path).suffix)
+    if opener is not None:
+        return opener(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a JSON training file (nor a SentencePiece .model): "
                          f"{err}") from None
-    from bpeviz.unigram.saved import FORMAT as UNIGRAM_FORMAT
-
-    if isinstance(data, dict) and data.get("format") == UNIGRAM_FORMAT:
-        from bpeviz.unigram.saved import training_from_dict as unigram_from_dict
-
-        return unigram_from_dict(data)
+    kind = data.get("format") if isinstance(data, dict) else None
+    from_dict = OWN_FORMATS.get(kind) if isinstance(kind, str) else None
+    if from_dict is not None:
+        return from_dict(data)
     return training_from_dict(data)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import random
 import re
 from collections.abc import Sequence
@@ -44,6 +45,7 @@ import numpy as np
 
 import bpeviz.unigram.lattice as lat
 from bpeviz.core.encoded import Token
+from bpeviz.core.files import write_atomic
 from bpeviz.core.protocol import step_name, steps_at_most
 from bpeviz.unigram.model import normalize_identity
 
@@ -79,6 +81,13 @@ def open_model(source: str | Path | bytes, name: str | None = None) -> OpenedMod
                          "SentencePiece's Unigram models as tokenizers to step through "
                          "(encode with any model through bpeviz.unigram.spm.load_spm)")
     return OpenedModel(model, name)
+
+
+def save_model(opened: OpenedModel, path: str | os.PathLike[str],
+               corpus_name: str | None = None) -> None:
+    """Write an opened model back as the ``.model`` file's own bytes, atomically (what
+    ``bpeviz.save`` does with one; a model file has no corpus to name)."""
+    write_atomic(path, opened.model.data)
 
 
 def check_spm(data: bytes, name: str) -> object:
