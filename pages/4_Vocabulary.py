@@ -8,6 +8,7 @@ from bpeviz.analysis import views
 from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
 from bpeviz.present import figures, glossary, render
+from bpeviz.text import display
 from bpeviz.ui import opened, stage
 from bpeviz.ui.page_setup import own_view
 
@@ -32,6 +33,12 @@ FREQUENCY_HELP = ("How often the token occurs in the corpus tokenized at this st
 CREATED_HELP = ("The count it was created with: how often its pair occurred when the "
                 "token was made (the merge's count); "
                 "None for special tokens and base symbols, made by no merge.")
+TOKEN_HELP = ("The token as the other pages draw it: · is a space, ⟨ZWJ⟩ an invisible "
+              "character by its short name, ◌ the dotted circle a combining mark sits on "
+              "when no letter carries it.")
+NAMES_HELP = ("Each combining mark (a vowel sign, a virama, an accent) and invisible "
+              "character (a joiner, a variation selector, a direction mark) the token "
+              "holds, named by its Unicode name; empty when it holds none.")
 
 
 def with_creation_counts(frame):
@@ -45,6 +52,33 @@ def with_creation_counts(frame):
     frame.insert(frame.columns.get_loc("frequency") + 1, "created with count",
                  pd.array(counts, dtype="Int64"))
     return frame
+
+
+def legend_symbols(ids) -> list:
+    """The symbols the legend explains for the table's rows ``ids``: each token a note
+    may be about, and for a byte-level token the combining marks and invisible
+    characters it holds whole (its cell shows bytes, its names column names those
+    characters, as Tokenize's legend names them in the text).
+
+    Printable ASCII without a space, a word-piece prefix or the end-of-word marker is
+    left out: no note is about it, and passing 50,000 such tokens to the glossary took
+    a quarter of a second on every step."""
+    vocab = training.vocab
+    prefix, marker = ctx.alg.continuing_prefix, training.options.marker
+    found = []
+    for i in ids:
+        symbol = vocab[i]
+        if isinstance(symbol, bytes):
+            found.append(symbol)
+            if not symbol.isascii():
+                # whitespace left out: a lone space-like character would read as text
+                found += [ch for ch in symbol.decode("utf-8", "ignore") if not ch.isspace()
+                          and (display.is_mark(ch) or display.is_invisible(ch))]
+        elif (not (symbol.isascii() and symbol.isprintable()) or " " in symbol
+              or (prefix and symbol.startswith(prefix))
+              or (marker and symbol.endswith(marker))):
+            found.append(symbol)
+    return found
 
 
 def _pick_row() -> None:
@@ -81,6 +115,7 @@ def vocabulary() -> None:
             on_select=_pick_row, selection_mode="single-row",
             column_config={
                 "id": st.column_config.NumberColumn("id", format="%d", width=50),
+                "token": st.column_config.TextColumn("token", help=TOKEN_HELP),
                 "kind": st.column_config.TextColumn("kind", width=65),
                 "created at step": st.column_config.NumberColumn(
                     "created", format="%d", width=60, help="The step that made it (0: "
@@ -89,6 +124,7 @@ def vocabulary() -> None:
                     f"in corpus at {step}", help=FREQUENCY_HELP),
                 "created with count": st.column_config.NumberColumn(
                     "made with", help=CREATED_HELP),
+                "names": st.column_config.TextColumn("names", help=NAMES_HELP),
             })
         st.caption(ui.md_escape(
             f"Newest first. Select a row to see how that token was built. “In corpus at "
@@ -96,6 +132,10 @@ def vocabulary() -> None:
             f"{step}; “made with”: the count it was created with. It can be 0 for a token "
             "created with a count of 2 or more: later merges took all its occurrences into "
             "longer tokens."))
+        legend = glossary.legend_html(glossary.notes(
+            training, legend_symbols(shown["id"]), byte_style))
+        if legend:  # the marks in the table's cells, explained beside it
+            st.html(legend)
     with tree_col:
         st.subheader("Merge tree")
         newest, oldest = len(snap.vocab) - 1, training.n_base

@@ -24,7 +24,7 @@ import pandas as pd
 from bpeviz.core.snapshot import Snapshot, exact_counts
 from bpeviz.core.trace import _first_merges, created_at
 from bpeviz.core.training import Training
-from bpeviz.text.display import label, raw_bytes
+from bpeviz.text.display import isolate, label, mark_names, raw_bytes
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
@@ -262,8 +262,35 @@ def token_frequencies(snapshot: Snapshot) -> np.ndarray:
     return np.bincount(ids, weights=counts[word_of], minlength=n).astype(np.int64)
 
 
+def token_names(symbol: Symbol) -> str:
+    """Each combining mark and invisible character of a token, drawn and named by its
+    Unicode name, as a chip's hover title names them (a byte-level token: those of the
+    characters outside ASCII it holds whole); ``""`` for a token without any.
+
+    >>> token_names("स्ते"), token_names(b"\\xe2\\x80\\x8d"), token_names("the")
+    ('◌् U+094D DEVANAGARI SIGN VIRAMA · ◌े U+0947 DEVANAGARI VOWEL SIGN E', \
+'⟨ZWJ⟩ U+200D ZERO WIDTH JOINER', '')
+    """
+    if isinstance(symbol, bytes):
+        if symbol.isascii():  # drawn as byte stand-ins (Ā for byte 0), which say the byte
+            return ""
+        text = symbol.decode("utf-8", "ignore")
+    else:
+        text = symbol
+    if text.isascii() and text.isprintable():  # most tokens: nothing to name
+        return ""
+    return " · ".join(mark_names(text))
+
+
 def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
-    """The vocabulary at this step: id, token, kind, step created, frequency, chars, bytes."""
+    """The vocabulary at this step: id, token, kind, step created, frequency, chars, bytes,
+    names.
+
+    ``token`` is the token's label between FSI and PDI: the table is a canvas grid, where
+    no ``<bdi>`` reaches, and a right-to-left token would otherwise reorder the cells'
+    text around it. ``names`` names its combining marks and invisible characters
+    (:func:`token_names`), which the label draws but cannot name.
+    """
     training = snapshot.training
     n = len(snapshot.vocab)
     key = ("vocab_columns", byte_style)
@@ -273,12 +300,13 @@ def vocab_frame(snapshot: Snapshot, byte_style: str = "gpt2") -> pd.DataFrame:
         specials = set(training.options.special_tokens)
         whole = _cache(training, key, pd.DataFrame({
             "id": np.arange(len(vocab)),
-            "token": list(token_label_list(training, byte_style)),
+            "token": [isolate(t) for t in token_label_list(training, byte_style)],
             "kind": ["special" if i < len(specials) and vocab[i] in specials
                      else "base" if i < training.n_base else "merged"
                      for i in range(len(vocab))],
             "chars": [symbol_chars(s) for s in vocab],
             "bytes": [symbol_bytes(s) for s in vocab],
+            "names": [token_names(s) for s in vocab],
         }))
     frame = whole.iloc[:n].copy()
     frame.insert(3, "created at step", created_at(training)[:n])
