@@ -89,25 +89,32 @@ SLIDES_TEXT = 2_000
 
 
 def why_this_merge(step: int) -> None:
-    """The "Why this merge?" panel: the words, rivals and tie behind merge ``step``."""
+    """The "Why this merge?" panel: the words, rivals and tie behind merge ``step``,
+    drawn by the browser at the bar's step from the steps around it."""
     with st.expander("Why this merge?", expanded=True):
-        if not step:
-            st.caption("Step 0: no merge yet. Move to step 1 or later to see why each "
-                       "merge was chosen: the words behind its count, the pairs it beat, "
-                       "and how a tie was decided.")
-            return
-        why = explain(training, step, before=ctx.at(step - 1))
-        st.html(why_merge_html(why, ctx.algorithm, byte_style, strong))
-        # two pair counts on one screen: this one is the step before the heatmap's
-        st.caption(ui.md_escape(
-            f"Counted at step {step - 1:,}, before merge {step:,}: the "
-            f"{why.total_pairs:,} pairs and the rivals are those merge {step:,} was chosen "
-            f"among. “Pairs at this step” below counts step {step:,}, after it."))
-        m, rivals = why.merge, why.runners_up.iloc[:5]
-        legend = glossary.legend_html(glossary.notes(
-            training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
-        if legend:  # the marks on the panel's chips, explained where they are read
-            st.html(legend)
+        stage.panel(training, "why", (ctx.algorithm, byte_style, strong), why_html,
+                    waiting="Merge {step}: the words, rivals and tie behind it follow "
+                            "when the step settles.")
+
+
+def why_html(step: int) -> str:
+    """The panel at ``step``, one piece of HTML (user text escaped by the renderers)."""
+    if not step:
+        return render.muted_html(
+            "Step 0: no merge yet. Move to step 1 or later to see why each merge was "
+            "chosen: the words behind its count, the pairs it beat, and how a tie was "
+            "decided.")
+    why = explain(training, step, before=training.at(step - 1))
+    # two pair counts on one screen: this one is the step before the heatmap's
+    counted = render.muted_html(
+        f"Counted at step {step - 1:,}, before merge {step:,}: the {why.total_pairs:,} "
+        f"pairs and the rivals are those merge {step:,} was chosen among. “Pairs at this "
+        f"step” below counts step {step:,}, after it.")
+    m, rivals = why.merge, why.runners_up.iloc[:5]
+    # the marks on the panel's chips, explained where they are read
+    legend = glossary.legend_html(glossary.notes(
+        training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
+    return why_merge_html(why, ctx.algorithm, byte_style, strong) + counted + legend
 
 
 #: sort orders as the (narrow) Sort box shows them

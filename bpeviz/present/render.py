@@ -36,6 +36,15 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+
+def muted_html(text: str) -> str:
+    """A quiet sentence under a view (as ``st.caption`` draws one), its text escaped.
+
+    >>> muted_html("a < b")
+    '<p class="bv-muted bv-note">a &lt; b</p>'
+    """
+    return f'<p class="bv-muted bv-note">{esc(text)}</p>'
+
 def chart_text(text: object) -> str:
     """Escape for Plotly labels and hover text: ``& < >`` as entities, ``$`` as ``&#36;``."""
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -31,6 +31,7 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -39,7 +40,7 @@ import streamlit as st
 import bpeviz.ui.state as state
 import bpeviz.ui.trace as trace
 from bpeviz.core.training import Training
-from bpeviz.present import stage_data, stage_script
+from bpeviz.present import stage_data, stage_script, step_panels
 from bpeviz.present.render import md_escape
 from bpeviz.present.text_history import stage_tokens, text_history
 from bpeviz.ui.state import get, put
@@ -213,6 +214,21 @@ def numbers(training: Training) -> None:
     data = {"role": "numbers", "step": int(get("step")), "n": len(training.merges),
             "hist": _history_id(training), **stage_data.stage_numbers(training)}
     mount(f"{KEY}_numbers", data)
+
+
+def panel(training: Training, name: str, key: Any, render: Callable[[int], str],
+          waiting: str = "") -> None:
+    """A view Python draws for one step (``render(k)``: HTML, user text escaped),
+    shown by the browser at the bar's step: Python sends it for the steps around the
+    current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
+    in the bar's, in the same frame as the card. ``key``: what the view depends on
+    besides the step; ``waiting``: what the browser says at a step it holds no view of
+    yet ("{step}" is that step)."""
+    step, n = int(get("step")), len(training.merges)
+    data = {"role": "panel", "step": step, "n": n, "hist": _history_id(training),
+            "waiting": waiting, "html": step_panels.panel_window(training, (name, key), step,
+                                                                n, render)}
+    mount(f"{KEY}_{name}", data)
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

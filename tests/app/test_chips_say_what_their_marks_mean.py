@@ -161,9 +161,8 @@ def test_the_why_panel_explains_the_marks_on_its_chips(algorithm, sample, step, 
 
     training = reference(algorithm, sample=sample)
     at = open_page("pages/1_Explore.py", algo=algorithm, sample=sample, step=step)
-    bodies = [el.proto.body for el in ok(at).get("html")]
-    at_panel = next(i for i, b in enumerate(bodies) if 'class="bv-why"' in b)
-    legend = bodies[at_panel + 1]
+    panel = body_with(ok(at), 'class="bv-why"')
+    legend = panel[panel.index('class="bv-legend"'):]  # under the panel, in its view
     why = training.explain(step)
     rivals = why.runners_up.iloc[:5]
     expected = notes(training, [why.merge.left, why.merge.right, why.merge.token,

@@ -3,12 +3,18 @@ chosen among, at step K-1) and the heatmap's (the pairs at step K). Each says it
 
 from __future__ import annotations
 
-from tests.support.app import ok, open_page, plain
+import html
+import re
+
+from tests.support.app import html_text, ok, open_page, plain
 from tests.support.trainings import reference
 
 
 def _captions(at) -> list[str]:
-    return [plain(c.value) for c in at.caption]
+    """The captions, and the sentences under "Why this merge?" (in the panel's view)."""
+    notes = [html.unescape(re.sub(r"<[^>]+>", "", n))
+             for n in re.findall(r'<p class="bv-muted bv-note">(.*?)</p>', html_text(at))]
+    return [plain(c.value) for c in at.caption] + notes
 
 
 def test_why_this_merge_and_the_heatmap_name_the_step_of_their_pair_counts():

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bpeviz.text.display import visible
-from tests.support.app import body_with, ok, open_page
+from tests.support.app import body_with, ok, open_page, stage
 from tests.support.trainings import reference
 
 ALGORITHMS = ["bpe", "bbpe", "wordpiece"]
@@ -87,8 +87,10 @@ def test_a_tie_under_the_ids_rule_names_the_ids():
 
 def test_step_zero_says_there_is_no_merge_yet():
     at = open_page("pages/1_Explore.py", step=0)
-    assert not [b for b in (el.proto.body for el in at.get("html")) if "bv-why" in b]
-    assert any("no merge yet" in c.value for c in ok(at).caption)
+    views = stage(ok(at), "panel")["html"]
+    assert "bv-why" not in views["0"] and "no merge yet" in views["0"]
+    # the steps the bar reaches next are sent too, each its own merge's panel
+    assert 'data-step="1"' in views["1"]
 
 
 def test_words_in_the_panel_are_escaped():

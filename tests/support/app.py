@@ -41,7 +41,14 @@ def ok(at: AppTest) -> AppTest:
 
 
 def html_bodies(at: AppTest) -> list[str]:
-    return [el.proto.body for el in at.get("html")]
+    """Every ``st.html`` body, and the view each stage panel shows at its step (Python
+    draws it; the browser swaps it in: ``bpeviz.ui.stage.panel``)."""
+    bodies = [el.proto.body for el in at.get("html")]
+    for el in at.get("bidi_component"):
+        data = json.loads(el.proto.json or "null")
+        if isinstance(data, dict) and data.get("role") == "panel":
+            bodies.append((data.get("html") or {}).get(str(data.get("step")), ""))
+    return bodies
 
 
 def html_text(at: AppTest) -> str:

@@ -5,6 +5,8 @@
 //   "card":     the merge card (left + right -> token, count) (card.mjs);
 //   "words":    the split of each word on screen at the current step (words.mjs);
 //   "numbers":  the vocabulary's size and the corpus's tokens at the step (numbers_view.mjs);
+//   "panel":    a view Python drew for the steps around its own, such as "Why this merge?"
+//               (panel_view.mjs);
 //   "tokens":   a text cut into the tokens of the current step (Tokenize, tokens.mjs);
 //   "compare":  two or three configurations' cuts of a text at the control's position,
 //               their differences marked (Compare, compare_view.mjs).
@@ -29,6 +31,7 @@ import { keyAction, keyRows } from "./keys.mjs";
 import { hexText, namesTitle, visibleText } from "./marks.mjs";
 import { bounds, clamp, followStep, whole } from "./numbers.mjs";
 import { buildNumbers, drawNumbers, signedText } from "./numbers_view.mjs";
+import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
 import { buildWords, drawWords } from "./words.mjs";
@@ -103,6 +106,8 @@ function mount(component) {
       follower(component, expandCard(data), null, drawCard);
     } else if (data.role === "numbers") {
       follower(component, data, buildNumbers, drawNumbers);
+    } else if (data.role === "panel") {
+      follower(component, data, buildPanel, drawPanel);
     } else if (data.role === "words") {
       follower(component, data, buildWords, drawWords);
     } else if (data.role === "tokens") {
