@@ -208,27 +208,48 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
     mount(f"{KEY}_card", data)
 
 
-def numbers(training: Training) -> None:
-    """The vocabulary's size and the corpus's tokens, each with its change, at the
-    browser's step: drawn with the card, from a number per step sent once."""
-    data = {"role": "numbers", "step": int(get("step")), "n": len(training.merges),
-            "hist": _history_id(training), **stage_data.stage_numbers(training)}
-    mount(f"{KEY}_numbers", data)
-
-
-def panel(training: Training, name: str, key: Any, render: Callable[[int], str],
-          waiting: str = "") -> None:
+def panel(training: Any, name: str, key: Any, render: Callable[[int], str], waiting: str = "",
+          *, setting: str = "step", last: int | None = None, history: str | None = None) -> None:
     """A view Python draws for one step (``render(k)``: HTML, user text escaped),
     shown by the browser at the bar's step: Python sends it for the steps around the
     current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
     in the bar's, in the same frame as the card. ``key``: what the view depends on
     besides the step; ``waiting``: what the browser says at a step it holds no view of
-    yet ("{step}" is that step)."""
-    step, n = int(get("step")), len(training.merges)
-    data = {"role": "panel", "step": step, "n": n, "hist": _history_id(training),
-            "waiting": waiting, "html": step_panels.panel_window(training, (name, key), step,
-                                                                n, render)}
+    yet ("{step}" is that step). A bar of another setting (Unigram's rounds) names its
+    ``setting``, its ``last`` step and its ``history``."""
+    step = int(get(setting))
+    last = len(training.merges) if last is None else last
+    data = {"role": "panel", "step": step, "n": last,
+            "hist": history or _history_id(training), "waiting": waiting,
+            "html": step_panels.panel_window(training, (name, key), step, last, render)}
     mount(f"{KEY}_{name}", data)
+
+
+def numbers(metrics: list[dict[str, Any]], last: int, history: str, *, setting: str = "step",
+            note: str | None = None, notes: list[str] | None = None,
+            name: str = "numbers") -> None:
+    """Metrics beside the card, drawn by the browser at the bar's step with their change
+    from the step before: each ``{"label", "help", "values": a number per step, "good":
+    "up" | "down", "digits", "least"}`` (the stage script's numbers role); under them
+    ``notes[k]``, or ``note`` with "{step}" and "{n}" filled in."""
+    data: dict[str, Any] = {"role": "numbers", "step": int(get(setting)), "n": last,
+                            "hist": history, "metrics": metrics}
+    if notes is not None:
+        data["notes"] = notes
+    elif note is not None:
+        data["note"] = note
+    mount(f"{KEY}_{name}", data)
+
+
+def merge_numbers(training: Training) -> None:
+    """The vocabulary's size and the corpus's tokens at the bar's step (Explore)."""
+    per_step = stage_data.stage_numbers(training)
+    numbers([{"label": "Vocabulary", "help": "Tokens in the vocabulary at this step",
+              "values": per_step["vocab"], "good": "up"},
+             {"label": "Corpus tokens", "values": per_step["tokens"], "good": "down",
+              "help": "The corpus cut into this step's tokens: how many tokens it takes"}],
+            len(training.merges), _history_id(training),
+            note="These numbers are for step {step} of {n}.")
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

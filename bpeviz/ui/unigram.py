@@ -21,7 +21,6 @@ from bpeviz.present import render
 from bpeviz.present.render import esc, md_escape
 from bpeviz.text import display
 from bpeviz.ui.labels import VARIANT_LABELS
-from bpeviz.ui.messages import signed
 from bpeviz.ui.state import bound, get
 from bpeviz.ui.unigram_figures import (
     ARC_LABELS,
@@ -79,7 +78,33 @@ def round_controls(training) -> int:
         st.info(md_escape("This training made no pruning round: the seed already fits the "
                           "vocabulary size." + hint))
         return 0
-    return stage.rounds(last, f"unigram:{id(training):x}:{last}")
+    return stage.rounds(last, round_history(training))
+
+
+def round_history(training) -> str:
+    """What the round bar steps through (a new training resets it)."""
+    return f"unigram:{id(training):x}:{len(training) - 1}"
+
+
+def round_numbers(training, history: str) -> None:
+    """The vocabulary's pieces and the corpus's loss at the bar's round, with their
+    change, drawn by the browser with the round card; under them a sentence per round
+    saying which changes are drawn."""
+    last = len(training) - 1
+    steps = [training.at(r) for r in range(last + 1)]
+    pieces = [len(s.pieces) for s in steps]
+    losses = [float(s.loss) for s in steps]
+    notes = [f"Pieces in the vocabulary and the corpus's loss after round {r} of {last}"
+             + (deltas_sentence(r, pieces[r] - pieces[r - 1], losses[r] - losses[r - 1])
+                if r else " (the seed, before any pruning).") for r in range(last + 1)]
+    specials = ", ".join(steps[0].model.specials)
+    stage.numbers([
+        {"label": "Vocabulary (pieces)", "values": pieces, "good": "up",
+         "help": f"Pieces in the vocabulary at this round (plus the special tokens {specials})."},
+        {"label": "Loss", "values": losses, "good": "down", "digits": 1, "least": 0.05,
+         "help": "The corpus's negative log-likelihood: the sum over words of count × "
+                 "−(log-probability of its best split). Lower is better."}],
+        last, history, setting="uround", notes=notes, name="uround_numbers")
 
 
 # -- Explore ----------------------------------------------------------------------------
@@ -97,24 +122,16 @@ def unigram_explore(ctx) -> None:
     k = round_controls(training)
     last = len(training) - 1
     step = training.at(k)
-    prev = training.at(k - 1) if k else None
     card, numbers = st.columns([3, 2], gap="medium")
-    with card:
-        st.html(f"<style>{CARD_CSS}</style>" + round_card_html(training, k, byte_style, strong))
+    history = round_history(training)
+    with card:  # drawn by the browser at the bar's round, from the rounds around it
+        stage.panel(training, "uround_card", (byte_style, strong),
+                    lambda r: f"<style>{CARD_CSS}</style>"
+                              + round_card_html(training, r, byte_style, strong),
+                    waiting="Round {step}: its card follows when the round settles.",
+                    setting="uround", last=last, history=history)
     with numbers:
-        a, b = st.columns(2)
-        grew = len(step.pieces) - len(prev.pieces) if prev else 0
-        a.metric("Vocabulary (pieces)", f"{len(step.pieces):,}", delta=signed(grew or None),
-                 help="Pieces in the vocabulary at this round (plus the special tokens "
-                      f"{', '.join(step.model.specials)}).")
-        fell = step.loss - prev.loss if prev else 0.0
-        b.metric("Loss", f"{step.loss:,.1f}",
-                 delta=f"{fell:+,.1f}" if abs(fell) >= 0.05 else None, delta_color="inverse",
-                 help="The corpus's negative log-likelihood: the sum over words of count × "
-                      "−(log-probability of its best split). Lower is better.")
-        st.caption(md_escape(
-            f"Pieces in the vocabulary and the corpus's loss after round {k} of {last}"
-            + (deltas_sentence(k, grew, fell) if k else " (the seed, before any pruning).")))
+        round_numbers(training, history)
         st.download_button(
             "Download this round as tokenizer.json", to_hf_json(step.model),
             file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",

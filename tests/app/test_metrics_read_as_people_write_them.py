@@ -22,10 +22,13 @@ def test_explore_numbers_are_sent_for_every_step_the_browser_draws():
     sends the vocabulary's size and the corpus's tokens of every step."""
     at = ok(open_page("pages/1_Explore.py", source="paste", paste="ab " * 2000, step=1))
     sent = stage(at, "numbers")
+    values = {m["label"]: m["values"] for m in sent["metrics"]}
+    good = {m["label"]: m["good"] for m in sent["metrics"]}
     # 2,000 words "ab": "a" + "b" each at step 0, one "ab" each after the first merge
-    assert sent["tokens"][:2] == [4000, 2000], sent["tokens"][:3]
-    assert sent["vocab"][1] - sent["vocab"][0] == 1
-    assert len(sent["vocab"]) == len(sent["tokens"]) == sent["n"] + 1
+    assert values["Corpus tokens"][:2] == [4000, 2000], values["Corpus tokens"][:3]
+    assert values["Vocabulary"][1] - values["Vocabulary"][0] == 1
+    assert good == {"Vocabulary": "up", "Corpus tokens": "down"}  # fewer tokens: better
+    assert len(values["Vocabulary"]) == len(values["Corpus tokens"]) == sent["n"] + 1
     assert sent["step"] == at.session_state["step"] == 1
 
 

@@ -31,7 +31,7 @@ from bpeviz.unigram.views import (
     word_lattice,
 )
 from tests.support import APP
-from tests.support.app import HOSTILE, PAGES, html_bodies, ok, unigram_app
+from tests.support.app import HOSTILE, PAGES, html_bodies, ok, stage, unigram_app
 from tests.support.trainings import sample_training
 
 
@@ -89,9 +89,11 @@ def test_explore_shows_the_engines_removed_pieces_splits_and_loss_at_a_round():
     assert any(f'data-round="{k}"' in b for b in html_bodies(at))
     assert at.number_input(key=f"uround_box_{k}").value == k
     step = training.at(k)
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Vocabulary (pieces)"] == f"{len(step.pieces):,}"
-    assert metrics["Loss"] == f"{step.loss:,.1f}"
+    sent = stage(at, "numbers")  # drawn by the browser at the bar's round
+    values = {m["label"]: m["values"] for m in sent["metrics"]}
+    assert sent["step"] == k
+    assert values["Vocabulary (pieces)"] == [len(s.pieces) for s in training.steps]
+    assert values["Loss"] == pytest.approx([s.loss for s in training.steps])
     expected = removed_frame(removed_at(training, k))
     assert len(expected)  # round 1 removes pieces on this corpus
     table = next(d.value for d in at.dataframe if "piece" in d.value.columns)

@@ -1,60 +1,71 @@
-// The numbers beside the card (role "numbers"): the vocabulary's size and the corpus's
-// tokens at the bar's step, each with its change from the step before, and a note naming
-// the step. Drawn from two arrays sent once per training (a number per step), in the same
-// frame as the card: no number ever names another step than the card's.
+// The numbers beside the card (role "numbers"): each metric's value at the bar's step,
+// with its change from the step before, and a note naming the step. Drawn from arrays
+// sent once per training (a number per step), in the same redraw as the card: no number
+// ever names another step than the card's.
+//   data.metrics: [{label, help, values: [a number per step], good: "up" | "down" (the
+//                   direction of a change that is good news), digits (decimals shown),
+//                   least (a smaller change is shown as none)}]
+//   data.notes (a sentence per step) or data.note ("{step}" and "{n}" filled in)
 
 import { el } from "./chips.mjs";
 import { clamp, fmt, whole } from "./numbers.mjs";
 
-// a change as the page writes it: "+1", "-2,000", "0"; null for none
-export function signedText(delta) {
-  if (delta === null || !Number.isFinite(delta)) return null;
-  return delta > 0 ? `+${fmt(delta)}` : delta < 0 ? `-${fmt(-delta)}` : "0";
+function written(x, digits = 0) {
+  return Number(x).toLocaleString("en-US", { minimumFractionDigits: digits,
+    maximumFractionDigits: digits });
 }
 
-// one metric: its label, its value and its change (good: the change's direction that is
-// good news, "up" or "down"; a vocabulary grows, a corpus is cut into fewer tokens)
-function metric(label, help, good) {
-  const box = el("div", "bv-metric");
-  box.title = help;
-  const value = el("div", "bv-metric-value bv-nums");
-  const delta = el("div", "bv-metric-delta bv-nums");
-  box.append(el("div", "bv-metric-label", label), value, delta);
-  return { box, value, delta, good };
+// a change as the page writes it: "+1", "-2,000", "+0.5"; "0" for none; null for no change
+export function signedText(delta, digits = 0) {
+  if (delta === null || !Number.isFinite(delta)) return null;
+  const text = written(Math.abs(delta), digits);
+  return Number(text.replaceAll(",", "")) === 0 ? "0" : (delta > 0 ? "+" : "-") + text;
 }
 
 export function buildNumbers(f) {
   const d = f.data;
   const row = el("div", "bv-metrics");
-  f.metrics = [
-    metric(d.vocabLabel || "Vocabulary", "Tokens in the vocabulary at this step", "up"),
-    metric(d.tokensLabel || "Corpus tokens",
-      "The corpus cut into this step's tokens: how many tokens it takes", "down"),
-  ];
-  row.append(...f.metrics.map((m) => m.box));
+  f.metrics = (Array.isArray(d.metrics) ? d.metrics : []).map((m) => {
+    const box = el("div", "bv-metric");
+    if (m.help) box.title = String(m.help);
+    const value = el("div", "bv-metric-value bv-nums");
+    const delta = el("div", "bv-metric-delta bv-nums");
+    box.append(el("div", "bv-metric-label", String(m.label ?? "")), value, delta);
+    row.append(box);
+    return { m, value, delta };
+  });
   f.note = el("div", "bv-muted bv-numbers-note");
   f.root.replaceChildren(row, f.note);
 }
 
-function show(m, now, before) {
-  m.value.textContent = now === null ? "–" : fmt(now);
-  const text = before === null || now === null ? null : signedText(now - before);
-  m.delta.textContent = text === null ? "" : (now > before ? "↑ " : now < before ? "↓ " : "")
-    + text;
-  const good = m.good === "up" ? now > before : now < before;
-  m.delta.className = "bv-metric-delta bv-nums" + (text === null || now === before ? ""
+function show(one, k) {
+  const { m } = one;
+  const values = Array.isArray(m.values) ? m.values : [];
+  const at = (i) => {
+    const v = i >= 0 && i < values.length ? Number(values[i]) : NaN;
+    return Number.isFinite(v) ? v : null;
+  };
+  const digits = whole(m.digits, 0);
+  const now = at(k), before = k > 0 ? at(k - 1) : null;
+  one.value.textContent = now === null ? "–" : written(now, digits);
+  const change = now === null || before === null ? null : now - before;
+  const shown = change === null || Math.abs(change) < (Number(m.least) || 0) ? null
+    : signedText(change, digits);
+  one.delta.textContent = shown === null ? "" : (shown === "0" ? "" : change > 0 ? "↑ " : "↓ ")
+    + shown;
+  const good = m.good === "down" ? change < 0 : change > 0;
+  one.delta.className = "bv-metric-delta bv-nums" + (shown === null || shown === "0" ? ""
     : good ? " bv-good" : " bv-bad");
 }
 
 export function drawNumbers(f, k) {
   const d = f.data;
-  const vocab = Array.isArray(d.vocab) ? d.vocab : [];
-  const tokens = Array.isArray(d.tokens) ? d.tokens : [];
-  const n = Math.max(vocab.length, tokens.length) - 1;
-  k = clamp(k, Math.max(n, 0), 0);
-  const at = (list, i) => (i >= 0 && i < list.length ? whole(list[i], null) : null);
-  show(f.metrics[0], at(vocab, k), k ? at(vocab, k - 1) : null);
-  show(f.metrics[1], at(tokens, k), k ? at(tokens, k - 1) : null);
-  f.note.textContent = `These numbers are for step ${k} of ${fmt(whole(d.n, n))}.`;
+  const n = whole(d.n, 0);
+  k = clamp(k, n, 0);
+  for (const one of f.metrics) show(one, k);
+  const notes = Array.isArray(d.notes) ? d.notes : null;
+  f.note.textContent = notes ? String(notes[k] ?? "")
+    : String(d.note ?? "These numbers are for step {step} of {n}.")
+      .replaceAll("{step}", String(k)).replaceAll("{n}", fmt(n));
   f.root.dataset.step = String(k);
 }

@@ -18,8 +18,9 @@ const N = 30;
 const vocab = Array.from({ length: N + 1 }, (_, k) => 100 + k);
 const tokens = Array.from({ length: N + 1 }, (_, k) => 5000 - 200 * k);
 const bar = (step) => ({ role: "controls", step, lo: 0, n: N, speed: "1", seq: 0, hist: "h" });
-const numbers = (step, over = {}) => ({ role: "numbers", step, n: N, hist: "h", vocab, tokens,
-  ...over });
+const numbers = (step, over = {}) => ({ role: "numbers", step, n: N, hist: "h", metrics: [
+  { label: "Vocabulary", values: vocab, good: "up" },
+  { label: "Corpus tokens", values: tokens, good: "down" }], ...over });
 const press = (key, shiftKey = false) => doc.press(key, { shiftKey });
 
 function shown(id = "numbers") {
@@ -36,6 +37,8 @@ test("changes are signed with thousands separators", () => {
   assert.equal(signedText(17632), "+17,632");
   assert.equal(signedText(0), "0");
   assert.equal(signedText(null), null);
+  assert.equal(signedText(-0.04, 1), "0");
+  assert.equal(signedText(2.25, 1), "+2.3");
 });
 
 test("the numbers follow every key in the bar's redraw, never naming another step", () => {
@@ -59,15 +62,32 @@ test("the numbers follow every key in the bar's redraw, never naming another ste
   }
 });
 
-test("a step past the arrays shows their last step; no arrays show dashes", () => {
+test("a step past the arrays shows their last step; no values show dashes", () => {
   mountIn(mount, doc, "numbers", numbers(99));
   assert.deepEqual(shown().values, [String(100 + N), (5000 - 200 * N).toLocaleString("en-US")]);
-  mountIn(mount, doc, "empty", numbers(3, { vocab: undefined, tokens: "no" }));
+  mountIn(mount, doc, "empty", numbers(3, { metrics: [{ label: "a" }, { values: "no" }] }));
   assert.deepEqual(shown("empty").values, ["–", "–"]);
-  assert.match(text(doc, "empty"), /for step 0 of 30\./);
+  assert.match(text(doc, "empty"), /for step 3 of 30\./);
 });
 
 test("a change that is bad news is marked so: more tokens than the step before", () => {
-  mountIn(mount, doc, "numbers", numbers(2, { tokens: [10, 8, 9] }));
-  assert.deepEqual(shown().deltas[1], ["↑ +1", "bad"]);
+  mountIn(mount, doc, "numbers", numbers(2, { n: 2, metrics: [
+    { label: "Corpus tokens", values: [10, 8, 9], good: "down" }] }));
+  assert.deepEqual(shown().deltas[0], ["↑ +1", "bad"]);
+});
+
+test("decimals, a least change, and a note per step (a loss over pruning rounds)", () => {
+  mountIn(mount, doc, "bar", { ...bar(1), n: 3 });
+  mountIn(mount, doc, "numbers", { role: "numbers", step: 1, n: 3, hist: "h",
+    notes: ["the seed", "round 1", "round 2", "round 3"], metrics: [
+      { label: "Loss", values: [1200.04, 1100.5, 1100.52, 1300], good: "down", digits: 1,
+        least: 0.05 }] });
+  assert.deepEqual(shown().values, ["1,100.5"]);
+  assert.deepEqual(shown().deltas, [["↓ -99.5", "good"]]);
+  assert.equal(shown().note, "round 1");
+  press("ArrowRight");
+  assert.deepEqual(shown().deltas, [["", ""]], "a change under 0.05 is none");
+  press("ArrowRight");
+  assert.deepEqual(shown().deltas, [["↑ +199.5", "bad"]]);
+  assert.equal(shown().note, "round 3");
 });
