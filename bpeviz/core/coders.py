@@ -6,27 +6,49 @@ chooses (:func:`coder_of`): merges over characters, merges over bytes, longest m
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.encoded import _PARTIAL, _UNK
-from bpeviz.core.trace import longest_match_trace, merge_trace
+from bpeviz.core.trace import Trace, longest_match_trace, merge_trace
+from bpeviz.core.training_data import AtStep, TrainingData
 from bpeviz.engine.merge_word import merge_word
 from bpeviz.text.display import readable
 from bpeviz.text.symbols import Symbol, utf8_bytes
 
 if TYPE_CHECKING:
     from bpeviz.algorithms import Algorithm
-    from bpeviz.core.encoding import _Encoder
-    from bpeviz.core.snapshot import Snapshot
-    from bpeviz.core.trace import Trace
-    from bpeviz.core.training import Training
 
 #: Words longer than this many characters are one [UNK] in WordPiece (as BERT and HF).
 MAX_WORDPIECE_CHARS = 100
 
 #: one token of a word: (id, start, end, flags)
 _Piece = tuple[int, int, int, int]
+
+
+class EncoderTables(Protocol):
+    """What a coder reads of the encoder it serves (:class:`bpeviz.core.encoding._Encoder`,
+    the layer above, which calls the coders): one step's vocabulary tables, its merge
+    function and unknown token, and the tables :meth:`WordCoder.setup` keeps on it."""
+
+    training: TrainingData
+    step: int
+    alg: Algorithm
+    vocab: Sequence[Symbol]
+    ids: dict[Symbol, int]
+    known: list[int]
+    #: (left id, right id) -> (rank, merged token id)
+    ranks: dict[tuple[int, int], tuple[int, int]]
+    prefix: str
+    marker: str | None
+    marker_style: str
+    unk_id: int
+    unk_text: str
+    byte_ids: list[int]
+    longest: int
+    prefixes: set[str]
+    _merge: Callable[[list[int], list[int], list[int]],
+                     tuple[list[int], list[int], list[int]]]
 
 
 def longest_match(word: str, start: int, head: str, prefixes: Container[str],
@@ -71,9 +93,9 @@ class _RanksUpTo:
 # -- how one word is cut: the coders a record chooses ------------------------------------
 class WordCoder:
     """How encoding cuts one word, for the algorithms whose record chooses it: the encoder
-    (:class:`_Encoder`, passed to every method as ``enc``: its vocabulary tables, merge
-    function and unknown token), the trace, the replay on another corpus and the token
-    records call these methods and nothing else of the algorithm.
+    (what :class:`EncoderTables` lists of it, passed to every method as ``enc``: its
+    vocabulary tables, merge function and unknown token), the trace, the replay on another
+    corpus and the token records call these methods and nothing else of the algorithm.
 
     A new way of encoding is a subclass of one of the coders below, set on a record
     (``Algorithm(..., coder=MyCoder())``); nothing else changes.
@@ -83,34 +105,34 @@ class WordCoder:
     #: rank table is built, BPE-dropout can leave merges out); else the vocabulary alone
     by_ranks = True
 
-    def setup(self, enc: _Encoder) -> None:
+    def setup(self, enc: EncoderTables) -> None:
         """Build the tables this coder reads on every word and keep them on ``enc``."""
 
-    def texts(self, enc: _Encoder) -> dict[int, str]:
+    def texts(self, enc: EncoderTables) -> dict[int, str]:
         """Every known token's text, as :attr:`Token.text <bpeviz.core.encoded.Token>`
         shows it: its vocabulary entry."""
         vocab = enc.vocab
         return {i: vocab[i] for i in enc.known}  # type: ignore[misc]
 
-    def byte_table(self, enc: _Encoder) -> list[int] | None:
+    def byte_table(self, enc: EncoderTables) -> list[int] | None:
         """Every byte's id, when the compiled encoder may merge the bytes of a word itself
         (with the merges' ranks); None: it hands every word to :meth:`cut`."""
         return None
 
-    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+    def cut(self, enc: EncoderTables, word: str) -> tuple[_Piece, ...]:
         """``(id, start, end, flags)`` of every piece of ``word`` (offsets in characters)."""
         raise NotImplementedError
 
-    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+    def trace(self, snapshot: AtStep, enc: EncoderTables, word: str) -> Trace:
         """How :meth:`cut` reaches the word's pieces, step by step (:mod:`bpeviz.core.trace`)."""
         raise NotImplementedError
 
-    def token_bytes(self, enc: _Encoder, text: str, ids: Sequence[int],
+    def token_bytes(self, enc: EncoderTables, text: str, ids: Sequence[int],
                     starts: Sequence[int], ends: Sequence[int]) -> Iterator[bytes]:
         """Every token's bytes: the UTF-8 of the input it covers."""
         return (text[s:e].encode("utf-8", "surrogatepass") for s, e in zip(starts, ends))
 
-    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+    def decode(self, enc: EncoderTables, ids: Sequence[int], spaced: bool) -> str:
         """The text of checked token ids (-1: the unknown token); ``spaced``: the
         pre-tokenizer dropped the whitespace between words."""
         raise NotImplementedError
@@ -120,11 +142,11 @@ class WordCoder:
         them: the unknown token in place of each such symbol."""
         return [unk_id if i < 0 else i for i in ids]
 
-    def check_replay(self, training: Training) -> None:
+    def check_replay(self, training: TrainingData) -> None:
         """Raise ValueError when replaying ``training``'s merges on a corpus cannot show
         how it cuts words (:func:`bpeviz.core.recount.replay_on`)."""
 
-    def cut_at(self, enc: _Encoder, word: str, step: int) -> tuple[_Piece, ...]:
+    def cut_at(self, enc: EncoderTables, word: str, step: int) -> tuple[_Piece, ...]:
         """:meth:`cut` as an encoder of step ``step`` would cut ``word``, with ``enc`` an
         encoder of a later step (one encoder serves every step of a word's history,
         :mod:`bpeviz.present.text_history`): only the first ``step`` merges' ranks apply."""
@@ -136,7 +158,7 @@ class WordCoder:
         finally:
             enc._merge = merge  # type: ignore[method-assign]
 
-    def change_steps(self, training: Training, word: str) -> Sequence[int] | None:
+    def change_steps(self, training: TrainingData, word: str) -> Sequence[int] | None:
         """The steps at which :meth:`cut_at` may cut ``word`` differently from the step
         before, each to be tried; None when the pieces change only at the merges applied
         with all of them (the ranks a word takes rise, so the steps between are found by
@@ -148,13 +170,13 @@ class MergeCoder(WordCoder):
     """The record's initial symbols, merged by rank (leftmost lowest rank first); a symbol
     the vocabulary lacks is one unknown token (BPE)."""
 
-    def initial(self, enc: _Encoder, word: str) -> tuple[list[Symbol], list[int]]:
+    def initial(self, enc: EncoderTables, word: str) -> tuple[list[Symbol], list[int]]:
         """The word's initial symbols and their ids (-1: not in the vocabulary)."""
         symbols = enc.alg.initial_symbols(word, enc.marker, enc.marker_style)
         ids = enc.ids
         return symbols, [ids.get(s, -1) for s in symbols]
 
-    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+    def cut(self, enc: EncoderTables, word: str) -> tuple[_Piece, ...]:
         symbols, ids = self.initial(enc, word)
         n = len(word)
         starts = list(range(len(symbols)))
@@ -166,11 +188,11 @@ class MergeCoder(WordCoder):
         return tuple((unk_id, s, e, _UNK) if i < 0 else (i, s, e, 0)
                      for i, s, e in zip(ids, starts, ends))
 
-    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+    def trace(self, snapshot: AtStep, enc: EncoderTables, word: str) -> Trace:
         symbols, ids = self.initial(enc, word)
         return merge_trace(snapshot, enc, word, symbols, ids)
 
-    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+    def decode(self, enc: EncoderTables, ids: Sequence[int], spaced: bool) -> str:
         vocab, unk_text = enc.vocab, enc.unk_text
         text = "".join([vocab[i] if i >= 0 else unk_text for i in ids])  # type: ignore[misc]
         if enc.marker:
@@ -183,17 +205,17 @@ class ByteMergeCoder(MergeCoder):
     part of a character points at the whole character (flag ``_PARTIAL``), its bytes are
     its vocabulary entry, and the compiled encoder merges bytes itself."""
 
-    def setup(self, enc: _Encoder) -> None:
+    def setup(self, enc: EncoderTables) -> None:
         enc.byte_ids = [enc.ids.get(bytes((b,)), -1) for b in range(256)]
 
-    def texts(self, enc: _Encoder) -> dict[int, str]:
+    def texts(self, enc: EncoderTables) -> dict[int, str]:
         vocab = enc.vocab
         return {i: readable(vocab[i]) for i in enc.known}  # type: ignore[arg-type]
 
-    def byte_table(self, enc: _Encoder) -> list[int] | None:
+    def byte_table(self, enc: EncoderTables) -> list[int] | None:
         return None if -1 in enc.byte_ids else enc.byte_ids
 
-    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+    def cut(self, enc: EncoderTables, word: str) -> tuple[_Piece, ...]:
         data = utf8_bytes(word)  # surrogates as tiktoken reads them (see the module doc)
         byte_ids = enc.byte_ids
         ids = [byte_ids[b] for b in data]
@@ -224,11 +246,11 @@ class ByteMergeCoder(MergeCoder):
             pieces.append((i, cs, ce, 0 if whole else _PARTIAL))
         return tuple(pieces)
 
-    def token_bytes(self, enc: _Encoder, text: str, ids: Sequence[int],
+    def token_bytes(self, enc: EncoderTables, text: str, ids: Sequence[int],
                     starts: Sequence[int], ends: Sequence[int]) -> Iterator[bytes]:
         return map(enc.vocab.__getitem__, ids)  # type: ignore[arg-type]
 
-    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+    def decode(self, enc: EncoderTables, ids: Sequence[int], spaced: bool) -> str:
         vocab = enc.vocab
         data = b"".join([vocab[i] if i >= 0 else b"" for i in ids])  # type: ignore[misc]
         try:
@@ -247,13 +269,13 @@ class LongestMatchCoder(WordCoder):
     def __init__(self, max_chars: int = MAX_WORDPIECE_CHARS) -> None:
         self.max_chars = max_chars
 
-    def setup(self, enc: _Encoder) -> None:
+    def setup(self, enc: EncoderTables) -> None:
         vocab = enc.vocab
         enc.longest = max((len(vocab[i]) for i in enc.known), default=0)
         # every start of every token (the tokens too), for the longest-match search
         enc.prefixes = {s[:k] for s in enc.ids for k in range(1, len(s) + 1)}  # type: ignore[misc]
 
-    def cut(self, enc: _Encoder, word: str) -> tuple[_Piece, ...]:
+    def cut(self, enc: EncoderTables, word: str) -> tuple[_Piece, ...]:
         n = len(word)
         if n > self.max_chars:
             return ((enc.unk_id, 0, n, _UNK),)
@@ -280,10 +302,10 @@ class LongestMatchCoder(WordCoder):
             start = found_end
         return tuple(pieces)
 
-    def trace(self, snapshot: Snapshot, enc: _Encoder, word: str) -> Trace:
+    def trace(self, snapshot: AtStep, enc: EncoderTables, word: str) -> Trace:
         return longest_match_trace(snapshot, enc, word, self.max_chars)
 
-    def cut_at(self, enc: _Encoder, word: str, step: int) -> tuple[_Piece, ...]:
+    def cut_at(self, enc: EncoderTables, word: str, step: int) -> tuple[_Piece, ...]:
         # the longest match among the tokens known at ``step`` (and the specials after all)
         training = enc.training
         size, final = training.vocab_sizes[step], training.vocab_sizes[enc.step]
@@ -302,7 +324,7 @@ class LongestMatchCoder(WordCoder):
             start = found_end
         return tuple(pieces)
 
-    def change_steps(self, training: Training, word: str) -> Sequence[int] | None:
+    def change_steps(self, training: TrainingData, word: str) -> Sequence[int] | None:
         # the longest match is not monotone in the step (a longer token can appear, then be
         # passed over for another): every merge whose token fits the word, at its start or
         # after the prefix inside it, is tried
@@ -314,7 +336,7 @@ class LongestMatchCoder(WordCoder):
             word.startswith(m.token) or (m.token.startswith(prefix)
                                          and m.token[len(prefix):] in rest))]
 
-    def decode(self, enc: _Encoder, ids: Sequence[int], spaced: bool) -> str:
+    def decode(self, enc: EncoderTables, ids: Sequence[int], spaced: bool) -> str:
         vocab, unk_text, prefix = enc.vocab, enc.unk_text, enc.prefix
         out: list[str] = []
         for i in ids:
@@ -330,7 +352,7 @@ class LongestMatchCoder(WordCoder):
     def with_unknown(self, ids: list[int], unk_id: int) -> list[int]:
         return [unk_id]  # a word it cannot match is one unknown token
 
-    def check_replay(self, training: Training) -> None:
+    def check_replay(self, training: TrainingData) -> None:
         if training.merges:
             return
         alg = get_algorithm(training.algorithm)

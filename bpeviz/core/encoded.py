@@ -11,17 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, Protocol, overload
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from bpeviz.core.encoding import _Encoder
 
 #: a token's flags: it holds part of a UTF-8 character; it is the unknown token
 _PARTIAL, _UNK = 1, 2
 #: every token's start, end and flags (None when no token has a flag), as NumPy columns
 _Columns = tuple[np.ndarray, np.ndarray, np.ndarray | None]
+
+
+class _BytesOfTokens(Protocol):
+    def token_bytes(self, enc: Any, text: str, ids: Sequence[int], starts: Sequence[int],
+                    ends: Sequence[int]) -> Iterator[bytes]: ...
+
+
+class TokenSource(Protocol):
+    """What an :class:`Encoding` reads of the encoder that made it (the layer above,
+    :mod:`bpeviz.core.encoding`): every known id's text, the unknown token's text, and
+    the word coder that gives the tokens' bytes."""
+
+    texts: dict[int, str]
+    unk_text: str
+    word_coder: _BytesOfTokens
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,7 @@ class Encoding(Sequence[Token]):
 
     __slots__ = ("_columns", "_encoder", "_ends", "_flags", "_starts", "_text", "ids")
 
-    def __init__(self, encoder: _Encoder, text: str, ids: list[int],
+    def __init__(self, encoder: TokenSource, text: str, ids: list[int],
                  columns: _Columns | Callable[[], _Columns]) -> None:
         self._encoder = encoder
         self._text = text  # the input: a token's bytes may be the text it covers

@@ -59,7 +59,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import accumulate, chain
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import regex
@@ -67,15 +67,12 @@ import regex
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.coders import _Piece, coder_of
 from bpeviz.core.encoded import Encoding, _Columns
+from bpeviz.core.training_data import AtStep, TrainingData
 from bpeviz.engine import compiled_module, default_engine
 from bpeviz.engine.merge_word import merge_word
 from bpeviz.text import pretokenize
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
-
-if TYPE_CHECKING:
-    from bpeviz.core.snapshot import Snapshot
-    from bpeviz.core.training import Training
 
 #: Names recognised as the unknown token, in order of preference.
 UNK_TOKENS = ("[UNK]", "<unk>", "<UNK>")
@@ -87,17 +84,17 @@ _STEPS_PER_TRAINING = 8
 
 
 # -- public functions ----------------------------------------------------------------------
-def encode(snapshot: Snapshot, text: str) -> Encoding:
+def encode(snapshot: AtStep, text: str) -> Encoding:
     """Cut ``text`` into the tokens of ``snapshot``'s step, with character offsets."""
     return encoder(snapshot.training, snapshot.step).encode(text)
 
 
-def encode_ids(snapshot: Snapshot, text: str) -> list[int]:
+def encode_ids(snapshot: AtStep, text: str) -> list[int]:
     """Only the ids of :func:`encode` (faster: no :class:`Token` records)."""
     return encoder(snapshot.training, snapshot.step).encode_ids(text)
 
 
-def decode(snapshot: Snapshot, ids: Sequence[int]) -> str:
+def decode(snapshot: AtStep, ids: Sequence[int]) -> str:
     """The text a list of token ids stands for.
 
     - BBPE: the bytes, decoded as UTF-8, so ``decode(encode(x)) == x`` for every string
@@ -114,13 +111,13 @@ def decode(snapshot: Snapshot, ids: Sequence[int]) -> str:
     return encoder(snapshot.training, snapshot.step).decode(ids)
 
 
-def unk_token(training: Training) -> str | None:
+def unk_token(training: TrainingData) -> str | None:
     """The vocabulary's unknown token: the first of :data:`UNK_TOKENS` it holds, or None."""
     vocab = set(training.vocab[: training.n_base]) | set(training.options.special_tokens)
     return next((name for name in UNK_TOKENS if name in vocab), None)
 
 
-def known_ids(training: Training, step: int) -> list[int]:
+def known_ids(training: TrainingData, step: int) -> list[int]:
     """Ids of the vocabulary at ``step``: the snapshot's vocabulary, plus any tokens an
     imported file lists after its merged tokens (such as GPT-2's ``<|endoftext|>``),
     which are known at every step."""
@@ -132,7 +129,7 @@ def known_ids(training: Training, step: int) -> list[int]:
 _ENCODERS: OwnedCache[_Encoder] = OwnedCache("encoders", keep=_STEPS_PER_TRAINING)
 
 
-def encoder(training: Training, step: int) -> _Encoder:
+def encoder(training: TrainingData, step: int) -> _Encoder:
     """The (cached) encoder of ``training`` at ``step``.
 
     Encoders are kept on the training object itself (see :mod:`bpeviz.text.owned`), a few
@@ -144,7 +141,7 @@ def encoder(training: Training, step: int) -> _Encoder:
     return _ENCODERS.get(training, (step, engine), lambda: _Encoder(training, step, engine))
 
 
-def fresh_encoder(training: Training, step: int) -> _Encoder:
+def fresh_encoder(training: TrainingData, step: int) -> _Encoder:
     """The cached encoder of ``training`` at ``step`` if there is one, else a new one that
     is not cached (for one-off passes over many steps, which would evict the steps the
     pages keep)."""
@@ -177,7 +174,7 @@ class _Encoder:
     longest: int
     prefixes: set[str]
 
-    def __init__(self, training: Training, step: int, engine: str | None = None) -> None:
+    def __init__(self, training: TrainingData, step: int, engine: str | None = None) -> None:
         if not 0 <= step <= len(training.merges):
             raise ValueError(f"step must be between 0 and {len(training.merges)}, got {step}")
         options = training.options

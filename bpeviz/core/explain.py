@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.core.snapshot import exact_counts
+from bpeviz.core.snapshot import Snapshot, exact_counts
 from bpeviz.core.trace import (
     Trace,
 )
@@ -38,8 +38,7 @@ from bpeviz.text.display import display
 from bpeviz.text.symbols import Symbol
 
 if TYPE_CHECKING:
-    from bpeviz.core.snapshot import Snapshot
-    from bpeviz.core.training import Merge, Training
+    from bpeviz.core.training_data import Merge, TrainingData
 
 #: how each tie rule decides between pairs of equal value, in words
 TIE_RULES = {
@@ -72,7 +71,7 @@ class Explanation:
       a replayed or imported merge may have another, or None when the pair was absent).
     """
 
-    training: Training
+    training: TrainingData
     step: int
     merge: Merge
     words: pd.DataFrame
@@ -122,7 +121,7 @@ class Explanation:
         return self.candidates.iloc[1:]
 
 
-def explain(training: Training, step: int, *, before: Snapshot | None = None,
+def explain(training: TrainingData, step: int, *, before: Snapshot | None = None,
             top: int = 10) -> Explanation:
     """Why merge ``step`` (1 <= step <= len(merges)) was chosen; ``before`` may pass the
     snapshot at ``step - 1`` (a cached one), ``top`` how many candidates to keep (at least
@@ -138,7 +137,7 @@ def explain(training: Training, step: int, *, before: Snapshot | None = None,
     step = int(step)
     merge = training.merges[step - 1]
     if before is None or before.training is not training or before.step != step - 1:
-        before = training.at(step - 1)
+        before = Snapshot(training, step - 1)  # step is checked above, as at() checks it
 
 
     a, b = merge.left_id, merge.right_id

@@ -45,7 +45,7 @@ from bpeviz.algorithms import get as get_algorithm
 
 if TYPE_CHECKING:
     from bpeviz.core.encoded import Encoding, Token
-    from bpeviz.core.snapshot import Snapshot
+    from bpeviz.core.training_data import AtStep
 
 #: A sampler cuts a text into tokens, drawing with the given seed.
 Sampler = Callable[[str, int], Sequence[Any]]
@@ -91,7 +91,7 @@ class DropoutEncoder:
     never fills or reads the word cache that plain encoding uses.
     """
 
-    def __init__(self, snapshot: Snapshot, p: float) -> None:
+    def __init__(self, snapshot: AtStep, p: float) -> None:
         from bpeviz.core.coders import coder_of
         from bpeviz.core.encoding import _Encoder
 
@@ -123,13 +123,13 @@ class DropoutEncoder:
     __call__ = encode
 
 
-def encode_dropout(snapshot: Snapshot, text: str, p: float,
+def encode_dropout(snapshot: AtStep, text: str, p: float,
                    seed: int | None = None) -> Encoding:
     """``text`` cut with BPE-dropout of probability ``p`` (see the module docstring)."""
     return DropoutEncoder(snapshot, p).encode(text, seed)
 
 
-def dropout_sampler(snapshot: Snapshot, p: float) -> Sampler:
+def dropout_sampler(snapshot: AtStep, p: float) -> Sampler:
     """A sampler for :func:`segmentation_cloud`: BPE-dropout at ``snapshot``."""
     return DropoutEncoder(snapshot, p).encode
 

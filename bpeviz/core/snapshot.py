@@ -17,20 +17,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.core import encoding, sampling, tracing
+from bpeviz.core.trace import Trace
+from bpeviz.core.training_data import Merge, TrainingData
 from bpeviz.engine import compiled_module
 from bpeviz.engine.inputs import INT64_MAX, count_array
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
-
-if TYPE_CHECKING:
-    from bpeviz.core.trace import Trace
-    from bpeviz.core.training import Merge, Training
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +42,7 @@ class Snapshot:
       ``score``), best first: the first row is the pair the next merge chooses.
     """
 
-    training: Training
+    training: TrainingData
     step: int
 
     # -- what changed -------------------------------------------------------------
@@ -176,24 +175,16 @@ class Snapshot:
         reproducible with ``seed`` (see :mod:`bpeviz.core.sampling`).
         """
         if dropout:
-            from bpeviz.core.sampling import encode_dropout
-
-            return encode_dropout(self, text, dropout, seed)
-        from bpeviz.core.encoding import encode
-
-        return encode(self, text)
+            return sampling.encode_dropout(self, text, dropout, seed)
+        return encoding.encode(self, text)
 
     def trace(self, word: str) -> Trace:
         """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`)."""
-        from bpeviz.core.tracing import trace
-
-        return trace(self, word)
+        return tracing.trace(self, word)
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text a list of token ids stands for."""
-        from bpeviz.core.encoding import decode
-
-        return decode(self, ids)
+        return encoding.decode(self, ids)
 
 
 def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,
@@ -218,7 +209,7 @@ def _pair_counts(ids: np.ndarray, word_of: np.ndarray, counts: np.ndarray,
 class _Tables:
     """Arrays every snapshot of one training reuses (built once per training)."""
 
-    def __init__(self, training: Training) -> None:
+    def __init__(self, training: TrainingData) -> None:
         self.vocab_objects = np.empty(len(training.vocab), dtype=object)
         self.vocab_objects[:] = training.vocab
         self.counts = count_array(training.corpus.counts)
@@ -242,11 +233,11 @@ class _Tables:
 _TABLES: OwnedCache[_Tables] = OwnedCache("snapshot tables")
 
 
-def _tables(training: Training) -> _Tables:
+def _tables(training: TrainingData) -> _Tables:
     return _TABLES.get(training, None, lambda: _Tables(training))
 
 
-def exact_counts(training: Training) -> np.ndarray:
+def exact_counts(training: TrainingData) -> np.ndarray:
     """The corpus's word counts as an array in which every sum of counts times
     occurrences is exact: int64 when the corpus's weighted symbols fit in 64 bits (no
     such sum is larger), else Python ints (an object array). Treat it as read-only."""

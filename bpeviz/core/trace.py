@@ -13,16 +13,14 @@ sentences. No streamlit here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from bpeviz.core.training_data import AtStep, TrainingData
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
 
-if TYPE_CHECKING:
-    from bpeviz.core.snapshot import Snapshot
-    from bpeviz.core.training import Training
 
 @dataclass(frozen=True)
 class TraceStep:
@@ -96,7 +94,7 @@ class Trace:
         return tuple(self.unk_text if u else s for s, u in zip(symbols, unknown))
 
 
-def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
+def merge_trace(snapshot: AtStep, enc: Any, word: str, symbols: list[Symbol],
                 ids: list[int]) -> Trace:
     """The merges that cut ``word``, from its initial ``symbols`` and their ``ids`` (-1: not
     in the vocabulary): :func:`bpeviz.engine.merge_word.merge_word`'s loop, each step kept."""
@@ -124,7 +122,7 @@ def merge_trace(snapshot: Snapshot, enc: Any, word: str, symbols: list[Symbol],
                  unk_text=enc.unk_text, unknown=tuple(i < 0 for i in ids))
 
 
-def longest_match_trace(snapshot: Snapshot, enc: Any, word: str, max_chars: int) -> Trace:
+def longest_match_trace(snapshot: AtStep, enc: Any, word: str, max_chars: int) -> Trace:
     """The longest matches that cut ``word``, longest piece tried first at each place; a
     word over ``max_chars`` characters, or with no match somewhere, is the unknown token."""
     made = created_at(snapshot.training)
@@ -162,7 +160,7 @@ def longest_match_trace(snapshot: Snapshot, enc: Any, word: str, max_chars: int)
 _PER_TRAINING: OwnedCache[Any] = OwnedCache("trace")
 
 
-def created_at(training: Training) -> np.ndarray:
+def created_at(training: TrainingData) -> np.ndarray:
     """For every token id, the step that created it (0 for special tokens and the alphabet).
 
     Computed once per training; each call returns a copy the caller may change.
@@ -177,7 +175,7 @@ def created_at(training: Training) -> np.ndarray:
     return found.copy()
 
 
-def _first_merges(training: Training) -> dict[int, Any]:
+def _first_merges(training: TrainingData) -> dict[int, Any]:
     """Token id -> the first merge that makes it, once per training (read-only)."""
     found = _PER_TRAINING.peek(training, "first_merges")
     if found is None:

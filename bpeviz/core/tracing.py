@@ -5,17 +5,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bpeviz.core.encoding import encoder, split_words
 from bpeviz.core.trace import Trace
-
-if TYPE_CHECKING:
-    from bpeviz.core.snapshot import Snapshot
-    from bpeviz.core.training import Training
+from bpeviz.core.training_data import AtStep, TrainingData
 
 
-def trace(snapshot: Snapshot, word: str) -> Trace:
+def trace(snapshot: AtStep, word: str) -> Trace:
     """How ``snapshot.encode`` cuts one pre-tokenized ``word`` (see :class:`Trace`).
 
     >>> from bpeviz import Corpus, train
@@ -39,7 +34,7 @@ def trace(snapshot: Snapshot, word: str) -> Trace:
     return enc.word_coder.trace(snapshot, enc, word)
 
 
-def text_words(training: Training, text: str, limit: int = 500) -> list[str]:
+def text_words(training: TrainingData, text: str, limit: int = 500) -> list[str]:
     """The distinct words of ``text`` as encoding cuts it (pre-tokenized), in order.
 
     >>> from bpeviz import Corpus, train

@@ -15,15 +15,18 @@ any step is read back from it (see :mod:`bpeviz.core.snapshot`), never stored pe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms import initial_symbols
+from bpeviz.core.explain import Explanation, explain
 from bpeviz.core.protocol import steps_at_most, vocab_sizes
+from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.training_data import STOP_REASONS as STOP_REASONS  # callers read it here
+from bpeviz.core.training_data import Merge, TrainingData, TrainOptions
 from bpeviz.engine import COMPILED_SCORES, ENGINES, compiled_module, default_engine
 from bpeviz.engine.inputs import (
     INT64_MAX,
@@ -33,63 +36,11 @@ from bpeviz.engine.inputs import (
 from bpeviz.engine.python import PairState
 from bpeviz.engine.splitlog import SplitLog
 from bpeviz.text.corpus import Corpus
-from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
-
-if TYPE_CHECKING:
-    from bpeviz.core.explain import Explanation
-    from bpeviz.core.snapshot import Snapshot
 
 TIE_BREAKS = ("first", "ids")
 SCORINGS = ("score", "frequency")
 MARKER_STYLES = ("separate", "glued")
-
-STOP_REASONS = {
-    "merges": "made the requested number of merges",
-    "vocab_size": "reached the requested vocabulary size",
-    "no_pairs": "no pair of symbols was left to merge",
-    "min_frequency": "no pair left reaches the minimum frequency",
-    "replayed": "replayed a given list of merges",
-}
-
-
-@dataclass(frozen=True)
-class TrainOptions:
-    """Everything that decides a training's result, besides the corpus."""
-
-    algorithm: str = "bpe"
-    merges: int | None = None
-    vocab_size: int | None = None
-    tie_break: str = "first"
-    marker: str | None = None
-    marker_style: str = "separate"
-    scoring: str = "score"
-    min_frequency: int = 0
-    special_tokens: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "special_tokens": list(self.special_tokens)}
-
-
-@dataclass(frozen=True)
-class Merge:
-    """One merge: at ``step`` (1-based), ``left`` + ``right`` became ``token``.
-
-    ``count`` is the pair's weighted count when it was chosen and ``score`` the value it
-    won with (the count itself for BPE and BBPE). ``replaced`` is how many occurrences
-    were merged (fewer than ``count`` when occurrences overlap, as in "a a a").
-    """
-
-    step: int
-    left: Symbol
-    right: Symbol
-    token: Symbol
-    count: int
-    score: float
-    left_id: int
-    right_id: int
-    token_id: int
-    replaced: int
 
 
 def make_options(
@@ -408,8 +359,10 @@ class _MergeLoop:
 
 
 @dataclass(frozen=True, eq=False)
-class Training:
-    """The result of :func:`train`: the merges, the vocabulary, and the split log.
+class Training(TrainingData):
+    """The result of :func:`train`: the merges, the vocabulary, and the split log (the
+    data, :class:`TrainingData`'s) with what is read step by step (:meth:`at`,
+    :meth:`explain`, :meth:`steps_for_vocab_sizes`).
 
     ``vocab[i]`` is the token with id ``i``: special tokens, the initial alphabet (the 256
     bytes for BBPE), then each merged token in creation order, then any tokens a file
@@ -418,40 +371,6 @@ class Training:
     ``255 + k`` unless an earlier merge already made the same bytes. The ids made by step
     ``k`` end at ``vocab_sizes[k]`` (:meth:`vocab_size_at` adds the listed ones).
     """
-
-    corpus: Corpus
-    options: TrainOptions
-    merges: tuple[Merge, ...]
-    vocab: tuple[Symbol, ...]
-    n_base: int
-    stop_reason: str
-    vocab_sizes: np.ndarray = field(repr=False)
-    initial_tokens: int = field(repr=False)
-    _log: SplitLog = field(repr=False)
-
-    @property
-    def algorithm(self) -> str:
-        return self.options.algorithm
-
-    def __len__(self) -> int:
-        return len(self.merges)
-
-    @property
-    def stopped_early(self) -> bool:
-        """True when training ended before the requested merges or vocabulary size."""
-        return self.stop_reason in ("no_pairs", "min_frequency")
-
-    @property
-    def stop_message(self) -> str:
-        return f"Stopped after {len(self.merges)} merges: {STOP_REASONS[self.stop_reason]}."
-
-    #: what a step number is called where it is shown (a step is a merge)
-    step_unit = "step"
-
-    def vocab_size_at(self, step: int) -> int:
-        """How many tokens the vocabulary holds after ``step`` merges: the tokens made so
-        far and the tokens a file lists after its merged ones, known at every step."""
-        return int(self.vocab_sizes[step]) + len(self.vocab) - int(self.vocab_sizes[-1])
 
     def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
         """For each target size, the last step whose vocabulary has at most that many
@@ -464,22 +383,8 @@ class Training:
         """
         return steps_at_most(vocab_sizes(self), targets, latest=True)
 
-    def token_counts(self) -> np.ndarray:
-        """Tokens in the whole corpus after each step, for steps ``0..len(merges)``
-        (counted once per training; each call returns a copy the caller may change)."""
-        return _TOKEN_COUNTS.get(self, None, self._count_tokens).copy()
-
-    def _count_tokens(self) -> np.ndarray:
-        if self.initial_tokens > INT64_MAX:  # counts past 64 bits: Python ints
-            done = [0, *accumulate(m.replaced for m in self.merges)]
-            return np.array([self.initial_tokens - d for d in done], dtype=object)
-        replaced = np.fromiter((m.replaced for m in self.merges), np.int64, len(self.merges))
-        return self.initial_tokens - np.concatenate([[0], np.cumsum(replaced)])
-
     def at(self, step: int | None = None) -> Snapshot:
         """The state after ``step`` merges (default: the last one)."""
-        from bpeviz.core.snapshot import Snapshot
-
         if step is None:
             step = len(self.merges)
         if isinstance(step, bool) or not isinstance(step, int | np.integer):
@@ -491,9 +396,5 @@ class Training:
     def explain(self, step: int) -> Explanation:
         """Why merge ``step`` was chosen: the words, rivals and tie behind it
         (see :mod:`bpeviz.core.explain`)."""
-        from bpeviz.core.explain import explain
-
         return explain(self, step)
 
-
-_TOKEN_COUNTS: OwnedCache[np.ndarray] = OwnedCache("token counts")
