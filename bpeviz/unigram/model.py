@@ -23,7 +23,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,8 +32,15 @@ from bpeviz.core.protocol import step_name, steps_at_most, vocab_sizes
 from bpeviz.text.owned import OwnedCache
 from bpeviz.unigram.reasons import SENTENCEPIECE_REFUSALS, UNIGRAM_STOP_REASONS
 
-if TYPE_CHECKING:
-    from bpeviz.unigram.views import RoundExplanation, WordLattice
+# how a step and a round are shown lives a layer below, which reads them through small
+# protocols; Removal is defined there, as both read it, and callers import it from here
+from bpeviz.unigram.views import (
+    Removal,
+    RoundExplanation,
+    WordLattice,
+    explain_round,
+    word_lattice,
+)
 
 WS = "\u2581"
 #: SentencePiece's default meta pieces, ids 0, 1, 2.
@@ -214,48 +220,6 @@ class UnigramModel:
 
 
 @dataclass(frozen=True)
-class Removal:
-    """A piece that the next round removes, and why.
-
-    ``cost`` is the increase of the loss that the trainer computed for removing it
-    (``None`` when it was not computed); ``reason`` is ``"pruned"`` (among the pieces
-    whose removal costs least), ``"unused"`` (no word's best split uses it),
-    ``"split"`` (its own best split does not use it), ``"em"`` (re-estimation gave it
-    an expected count under 0.5), ``"unreachable"`` (SentencePiece's last check: its own
-    best split does not use it) or ``"final"`` (cut to the final size).
-
-    What the trainer computed on the way, as data (``None`` where it did not):
-
-    - ``uses``: how many times the corpus's best (Viterbi) splits used the piece when the
-      round judged it (word counts included; 0: nobody used it);
-    - ``log_prob``: the piece's log-probability then (the scores that round's EM gave,
-      which may differ from the step's listed ones for a piece that went);
-    - ``alternative``: how the piece's own text is cut without it (SentencePiece: its
-      second-best segmentation, which the loss estimate assumes every use turns into;
-      the course: the best segmentation of the piece without it); a character that no
-      live piece covers appears as itself (SentencePiece's estimate counts it as the
-      unknown piece);
-    - ``nats``: how many nats less likely the whole corpus becomes without it
-      (SentencePiece's estimate: ``uses x`` the log-probability lost per use, from the
-      Viterbi frequencies; the course: the exact rise of its loss, ``cost``).
-    """
-
-    piece: str
-    cost: float | None
-    reason: str
-    uses: float | None = None
-    log_prob: float | None = None
-    alternative: tuple[str, ...] | None = None
-    nats: float | None = None
-
-    @property
-    def unused(self) -> bool:
-        """Nobody used it: re-estimation dropped it (expected count under 0.5) or no
-        word's best split used it."""
-        return self.reason in ("em", "unused") or self.uses == 0
-
-
-@dataclass(frozen=True)
 class UnigramStep:
     """The vocabulary after ``step`` pruning rounds (step 0: the seed)."""
 
@@ -298,8 +262,6 @@ class UnigramStep:
         """How ``word`` is cut at this step: its lattice, the best split and the ``n``
         best (see :func:`bpeviz.unigram.views.word_lattice`); the word is read as a
         corpus word is (``▁`` in front when it has none)."""
-        from bpeviz.unigram.views import word_lattice
-
         normalized = unigram_word(word)
         if not normalized:
             raise ValueError(f"{word!r} holds no characters to cut")
@@ -366,8 +328,6 @@ class UnigramTraining:
     def explain(self, step: int) -> RoundExplanation:
         """What round ``step`` removed and why, and what it cost
         (see :func:`bpeviz.unigram.views.explain_round`)."""
-        from bpeviz.unigram.views import explain_round
-
         return explain_round(self, step)
 
     def at(self, k: int | None = None) -> UnigramStep:

@@ -6,6 +6,9 @@
   marked, and the n best segmentations with their scores.
 - :func:`segmentation_cloud`: sample a text's segmentation many times and count them.
 
+The model's ``trace()`` and ``explain()`` call this module, so it reads a model, a step
+and a training through small protocols, and defines :class:`Removal`, which both read.
+
 >>> from bpeviz.unigram.model import UnigramModel
 >>> m = UnigramModel(("▁", "a", "b", "▁a", "ab"), (-2.0, -2.0, -2.0, -1.5, -3.0))
 >>> lat = word_lattice(m, "▁ab", 3)
@@ -16,8 +19,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -26,8 +30,86 @@ import bpeviz.unigram.lattice as lat
 from bpeviz.text import display
 from bpeviz.unigram.reasons import UNIGRAM_STOP_REASONS
 
-if TYPE_CHECKING:  # (the model's explain() calls this module)
-    from bpeviz.unigram.model import Removal, UnigramModel, UnigramTraining
+
+@dataclass(frozen=True)
+class Removal:
+    """A piece that the next round removes, and why.
+
+    ``cost`` is the increase of the loss that the trainer computed for removing it
+    (``None`` when it was not computed); ``reason`` is ``"pruned"`` (among the pieces
+    whose removal costs least), ``"unused"`` (no word's best split uses it),
+    ``"split"`` (its own best split does not use it), ``"em"`` (re-estimation gave it
+    an expected count under 0.5), ``"unreachable"`` (SentencePiece's last check: its own
+    best split does not use it) or ``"final"`` (cut to the final size).
+
+    What the trainer computed on the way, as data (``None`` where it did not):
+
+    - ``uses``: how many times the corpus's best (Viterbi) splits used the piece when the
+      round judged it (word counts included; 0: nobody used it);
+    - ``log_prob``: the piece's log-probability then (the scores that round's EM gave,
+      which may differ from the step's listed ones for a piece that went);
+    - ``alternative``: how the piece's own text is cut without it (SentencePiece: its
+      second-best segmentation, which the loss estimate assumes every use turns into;
+      the course: the best segmentation of the piece without it); a character that no
+      live piece covers appears as itself (SentencePiece's estimate counts it as the
+      unknown piece);
+    - ``nats``: how many nats less likely the whole corpus becomes without it
+      (SentencePiece's estimate: ``uses x`` the log-probability lost per use, from the
+      Viterbi frequencies; the course: the exact rise of its loss, ``cost``).
+    """
+
+    piece: str
+    cost: float | None
+    reason: str
+    uses: float | None = None
+    log_prob: float | None = None
+    alternative: tuple[str, ...] | None = None
+    nats: float | None = None
+
+    @property
+    def unused(self) -> bool:
+        """Nobody used it: re-estimation dropped it (expected count under 0.5) or no
+        word's best split used it."""
+        return self.reason in ("em", "unused") or self.uses == 0
+
+
+class PieceModel(Protocol):
+    """What these views read of a model (:class:`bpeviz.unigram.model.UnigramModel`)."""
+
+    pieces: tuple[str, ...]
+    log_probs: tuple[float, ...]
+    specials: tuple[str, ...]
+    unk: str
+    ids: dict[str, int]
+
+    def lattice(self, word: str) -> lat.Lattice: ...
+    def encode(self, text: str, *, alpha: float | None = ..., seed: int | None = ...
+               ) -> list[Any]: ...
+
+
+class Round(Protocol):
+    """What they read of a step (:class:`bpeviz.unigram.model.UnigramStep`)."""
+
+    model: PieceModel
+    pieces: tuple[str, ...]
+    loss: float
+    removed: tuple[Removal, ...]
+    restored: tuple[str, ...]
+
+
+class Rounds(Protocol):
+    """What they read of a training (:class:`bpeviz.unigram.model.UnigramTraining`)."""
+
+    variant: str
+    steps: Sequence[Round]
+    options: Mapping[str, Any]
+    final: Round
+    stop_reason: str
+    size_is_chosen: bool
+
+    def at(self, k: int | None = None) -> Round: ...
+    def __len__(self) -> int: ...
+
 
 #: what each removal reason means, in words
 REASONS = {
@@ -49,7 +131,7 @@ REASONS_MANY = {
 }
 
 
-def removed_at(training: UnigramTraining, k: int) -> tuple[Removal, ...]:
+def removed_at(training: Rounds, k: int) -> tuple[Removal, ...]:
     """The pieces round ``k`` removed (gone between step k - 1 and step k); () at step 0."""
     return training.at(k - 1).removed if k > 0 else ()
 
@@ -112,10 +194,9 @@ def removal_sentence(r: Removal, course: bool = False) -> str:
     return text
 
 
-def round_sentence(training: UnigramTraining, k: int) -> str:
+def round_sentence(training: Rounds, k: int) -> str:
     """What round ``k`` did, in one or two sentences from the data.
 
-    >>> from bpeviz.unigram.model import UnigramStep
     >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned"),), (), ())
@@ -150,12 +231,11 @@ def round_sentence(training: UnigramTraining, k: int) -> str:
     return text
 
 
-def pieces_frame(training: UnigramTraining, k: int) -> pd.DataFrame:
+def pieces_frame(training: Rounds, k: int) -> pd.DataFrame:
     """The pieces at step ``k``: id, piece, log-probability, length, the next round that
     removes it (NaN: none), whether it is in the final vocabulary (SentencePiece puts
     back every character of the corpus at the end), in the step's order.
 
-    >>> from bpeviz.unigram.model import UnigramStep
     >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned"),), (), ())
@@ -192,7 +272,7 @@ class WordLattice:
     nbest: tuple[tuple[tuple[str, ...], float], ...]
 
 
-def word_lattice(model: UnigramModel, word: str, n: int = 10) -> WordLattice:
+def word_lattice(model: PieceModel, word: str, n: int = 10) -> WordLattice:
     """The lattice of ``word`` (already normalized: with its ``▁``) under ``model``."""
     return lattice_of(model.lattice(word), word, model.unk, n)
 
@@ -212,7 +292,7 @@ def lattice_of(lattice: lat.Lattice, word: str, unk: str, n: int = 10) -> WordLa
     return WordLattice(word, nodes, best, float(score), found)
 
 
-def segmentation_cloud(model: UnigramModel, text: str, samples: int = 100,
+def segmentation_cloud(model: PieceModel, text: str, samples: int = 100,
                        alpha: float = 0.1, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
     """Sample ``samples`` segmentations of ``text`` (subword regularization with
     ``alpha``, seeds ``seed``, ``seed + 1``, ...) and count each: most frequent first.
@@ -236,7 +316,7 @@ def _quote(piece: str) -> str:
     return f"‘{display.label(piece)}’"
 
 
-def rounds_sentence(training: UnigramTraining) -> str:
+def rounds_sentence(training: Rounds) -> str:
     """How many rounds this training has, and why: the seed (its characters are never
     pruned), the share each round keeps, the target; when the size was chosen for the
     corpus (``options["plan"]``), what the trainer's own defaults would have given.
@@ -366,10 +446,9 @@ class RoundExplanation:
         }
 
 
-def explain_round(training: UnigramTraining, step: int) -> RoundExplanation:
+def explain_round(training: Rounds, step: int) -> RoundExplanation:
     """What round ``step`` (1 <= step <= the last step) did; ValueError otherwise.
 
-    >>> from bpeviz.unigram.model import UnigramStep
     >>> from bpeviz.unigram.model import Removal, UnigramModel, UnigramStep, UnigramTraining
     >>> s0 = UnigramStep(0, UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -2.0)), 5.0,
     ...                  (Removal("ab", 0.25, "pruned", 2.0, -2.0, ("a", "b"), 1.5),), (), ())
