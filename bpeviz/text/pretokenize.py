@@ -3,7 +3,7 @@
 Every pre-tokenizer returns ``(start, end)`` character spans, so encoders can report
 offsets into the original text. Text outside every span (whitespace for
 ``"whitespace"``) produces no token. ``"metaspace"`` (SentencePiece's whitespace
-handling, :mod:`bpeviz.unigram.metaspace`) is the one pre-tokenizer whose words are not
+handling, :mod:`bpeviz.text.metaspace`) is the one pre-tokenizer whose words are not
 slices of the text: each word is its span with ``▁`` (U+2581) in front, the ``▁``
 standing for the space before it (see :func:`words`).
 
@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import regex
+
+from bpeviz.text.metaspace import metaspace_words
 
 #: GPT-2's pattern, as published with its encoder (``\p`` classes need the regex module).
 GPT2_PATTERN = (
@@ -106,7 +108,5 @@ def words(text: str, name: str) -> list[str]:
     if name == "whitespace":  # str.split is the same thing, several times faster
         return text.split()
     if name == "metaspace":
-        from bpeviz.unigram.metaspace import metaspace_words
-
         return metaspace_words(text)
     return _PATTERNS[check_pretokenizer(name)].findall(text)

@@ -18,7 +18,7 @@ training answers what every training answers (:mod:`bpeviz.core.protocol`).
 Modules: :mod:`.lattice` (Viterbi, forward-backward, n-best, sampling), :mod:`.model`
 (a model and the step records), :mod:`.trainer` (SentencePiece), :mod:`.course`,
 :mod:`.spm` (open a SentencePiece ``.model``), :mod:`.saved` (save and load a training),
-:mod:`.hf_export` (``tokenizer.json``), :mod:`.metaspace` (the ``▁word`` pre-tokenizer).
+:mod:`.hf_export` (``tokenizer.json``); the ``▁word`` pre-tokenizer is :mod:`bpeviz.text.metaspace`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def train_unigram(corpus: object, vocab_size: int, variant: str = "sentencepiece
     """Train a Unigram vocabulary of ``vocab_size`` pieces.
 
     ``corpus``: a text (read as ``spm_train`` reads a file for ``"sentencepiece"``; split
-    with :func:`~bpeviz.unigram.metaspace.metaspace_words` for ``"course"``), or words
+    with :func:`~bpeviz.text.metaspace.metaspace_words` for ``"course"``), or words
     with counts (a :class:`bpeviz.Corpus`, a mapping or ``(word, count)`` pairs), used
     as given: make them with the ``metaspace`` pre-tokenizer to get ``▁`` words.
     ``vocab_size`` counts ``<unk>``, ``<s>`` and ``</s>`` for ``"sentencepiece"`` (as
@@ -50,8 +50,8 @@ def train_unigram(corpus: object, vocab_size: int, variant: str = "sentencepiece
         raise ValueError(f"vocab_size must be a positive integer, got {vocab_size!r}")
     table = _word_table(corpus)
     if variant == "course":
+        from bpeviz.text.metaspace import metaspace_words
         from bpeviz.unigram.course import train_course
-        from bpeviz.unigram.metaspace import metaspace_words
 
         if table is None:
             counts: dict[str, int] = {}

@@ -178,7 +178,7 @@ class UnigramModel:
         return self._tokens(normalized, path, offsets, text_length)
 
     def _encode_course(self, text: str) -> list[Token]:
-        from bpeviz.unigram.metaspace import metaspace_spans
+        from bpeviz.text.metaspace import metaspace_spans
 
         tokens: list[Token] = []
         for start, end in metaspace_spans(text):

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bpeviz.text.metaspace import metaspace_spans, metaspace_words
 from bpeviz.unigram import train_unigram
 from bpeviz.unigram.course import compute_loss, encode_word, seed_frequencies, train_course
-from bpeviz.unigram.metaspace import metaspace_spans, metaspace_words
 
 CORPUS = [
     "This is the Hugging Face Course.",

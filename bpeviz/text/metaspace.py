@@ -10,7 +10,7 @@ word, so the word's span in the text does not include it.
 >>> list(metaspace_spans(" hug pug"))
 [(1, 4), (5, 8)]
 
-``bpeviz.text.pretokenize`` can offer it as ``"metaspace"``: its words are
+:mod:`bpeviz.text.pretokenize` offers it as ``"metaspace"``: its words are
 :func:`metaspace_words`, its spans :func:`metaspace_spans`.
 """
 
