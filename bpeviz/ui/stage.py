@@ -221,7 +221,7 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], str], wait
     last = len(training.merges) if last is None else last
     data = {"role": "panel", "step": step, "n": last,
             "hist": history or _history_id(training), "waiting": waiting,
-            "html": step_panels.panel_window(training, (name, key), step, last, render)}
+            "views": step_panels.panel_window(training, (name, key), step, last, render)}
     mount(f"{KEY}_{name}", data)
 
 

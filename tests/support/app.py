@@ -13,6 +13,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
+from bpeviz.present.html_tree import tree_html
 from bpeviz.present.stage_data import expand_stage_merges
 from tests.support import APP
 
@@ -42,12 +43,12 @@ def ok(at: AppTest) -> AppTest:
 
 def html_bodies(at: AppTest) -> list[str]:
     """Every ``st.html`` body, and the view each stage panel shows at its step (Python
-    draws it; the browser swaps it in: ``bpeviz.ui.stage.panel``)."""
+    draws it; the browser builds it from a tree: ``bpeviz.ui.stage.panel``), as HTML."""
     bodies = [el.proto.body for el in at.get("html")]
     for el in at.get("bidi_component"):
         data = json.loads(el.proto.json or "null")
         if isinstance(data, dict) and data.get("role") == "panel":
-            bodies.append((data.get("html") or {}).get(str(data.get("step")), ""))
+            bodies.append(tree_html((data.get("views") or {}).get(str(data.get("step")), [])))
     return bodies
 
 

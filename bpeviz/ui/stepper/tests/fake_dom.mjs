@@ -77,15 +77,6 @@ export class Element {
     this.replaceChildren(String(text));
   }
 
-  // HTML is not parsed here: it is kept as one text node, so tests read what was set
-  get innerHTML() {
-    return this.childNodes.map((n) => (n instanceof Text ? n.text : n.outerHTML || "")).join("");
-  }
-
-  set innerHTML(html) {
-    this.replaceChildren(String(html));
-  }
-
   get isConnected() {
     let e = this;
     while (e.parentElement) e = e.parentElement;

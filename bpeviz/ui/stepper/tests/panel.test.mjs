@@ -15,28 +15,30 @@ afterEach(() => restore());
 
 const N = 50;
 const bar = (step) => ({ role: "controls", step, lo: 0, n: N, speed: "1", seq: 0, hist: "h" });
-// Python's window around step 10: steps 8..14
+// Python's window around step 10: steps 8..14, each a tree (bpeviz.present.html_tree)
 const views = Object.fromEntries([8, 9, 10, 11, 12, 13, 14].map((k) => [String(k),
-  `<div class="bv-why" data-step="${k}">merge ${k}</div>`]));
-const panel = (step, over = {}) => ({ role: "panel", step, n: N, hist: "h", html: views,
+  [["div", { class: "bv-why", "data-step": String(k) }, `merge ${k} `, ["bdi", {}, "<b>"]]]]));
+const panel = (step, over = {}) => ({ role: "panel", step, n: N, hist: "h", views,
   waiting: "Merge {step}: follows when the step settles.", ...over });
 const press = (key, shiftKey = false) => doc.press(key, { shiftKey });
 const root = () => host(doc, "why").querySelector(".bv-stage-panel");
+const why = () => root().querySelector(".bv-why");
 
 test("the panel shows the bar's step while it holds it, and says so when it does not", () => {
   mountIn(mount, doc, "bar", bar(10));
   mountIn(mount, doc, "why", panel(10));
-  assert.equal(root().innerHTML, views["10"]);
+  assert.equal(why().dataset.step, "10");
+  assert.equal(root().textContent, "merge 10 <b>", "text stays text");
   for (const [key, shift, step] of [["ArrowRight", false, 11], ["ArrowRight", false, 12],
     ["ArrowLeft", false, 11], ["ArrowRight", true, 21], ["Home", false, 0]]) {
     press(key, shift);
     assert.equal(shownStep(doc, "bar"), step);
     assert.equal(root().dataset.step, String(step), "the panel names the bar's step");
     if (views[String(step)]) {
-      assert.equal(root().innerHTML, views[String(step)]);
+      assert.equal(why().dataset.step, String(step));
     } else {
       assert.equal(root().textContent, `Merge ${step}: follows when the step settles.`);
-      assert.ok(!root().innerHTML.includes("bv-why"), "no other step's view");
+      assert.equal(why(), null, "no other step's view");
     }
   }
 });
@@ -46,12 +48,28 @@ test("a new window from Python replaces the waiting note at once", () => {
   mountIn(mount, doc, "why", panel(10));
   press("End");
   assert.match(root().textContent, /^Merge 50:/);
-  mountIn(mount, doc, "why", panel(50, { html: { 50: "<p>merge 50</p>" } }));
-  assert.equal(root().innerHTML, "<p>merge 50</p>");
+  mountIn(mount, doc, "why", panel(50, { views: { 50: [["p", {}, "merge 50"]] } }));
+  assert.equal(root().textContent, "merge 50");
+  assert.equal(root().querySelector("p").textContent, "merge 50");
 });
 
 test("a panel sent no views, or no waiting text, still names the step", () => {
-  mountIn(mount, doc, "why", panel(3, { html: null, waiting: undefined }));
+  mountIn(mount, doc, "why", panel(3, { views: null, waiting: undefined }));
   assert.equal(root().dataset.step, "3");
   assert.match(root().textContent, /^Step 3: this view follows/);
+});
+
+test("only plain tags and attributes are built; anything else is left out", () => {
+  mountIn(mount, doc, "why", panel(1, { views: { 1: [
+    ["p", { class: "ok", onclick: "alert(1)", "data-x": "1", href: "javascript:x" }, "a"],
+    ["img src=x onerror=alert(1)", {}, "b"], "<script>text</script>", 7, null,
+    ["style", {}, ".bv-x{color:red}", ["b", {}, "dropped"]]] } }));
+  const p = root().querySelector("p");
+  assert.equal(p.getAttribute("class"), "ok");
+  assert.equal(p.getAttribute("data-x"), "1");
+  assert.equal(p.getAttribute("onclick"), null);
+  assert.equal(p.getAttribute("href"), null);
+  assert.equal(root().querySelector("img"), null);
+  assert.equal(root().querySelector("style").textContent, ".bv-x{color:red}");
+  assert.equal(root().textContent, "a<script>text</script>.bv-x{color:red}");
 });
