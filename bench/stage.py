@@ -5,6 +5,8 @@ Tokenize and Compare.
     python -m bench.stage --presses 200   # more samples
     python -m bench.stage --compare-only  # only Compare (3 configurations, default sample)
     python -m bench.stage --real-size     # only 1 MB with 30,000 merges: Explore, Compare
+    python -m bench stage --presses 40    # every first-screen element per key, and Play
+                                          # (elements() below; --large for an upload)
 
 Starts ``streamlit run app.py`` on a free port, opens Explore in Debian's Chromium
 (Playwright) and measures, in the page, from the input event's timestamp
@@ -21,12 +23,15 @@ Not a unit test: numbers depend on the machine.
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import statistics
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -57,7 +62,10 @@ def percentile(values: list[float], q: float) -> float:
 def start_server(port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+         "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         # one version of the code for the whole run: others edit the tree meanwhile, and
+         # a half-saved module reloaded mid-run fails the page, not the stage
+         "--server.fileWatcherType", "none"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -255,6 +263,288 @@ def run(presses: int = 100, port: int = 8799, large: bool = True,
     finally:
         proc.terminate()
         proc.wait(10)
+    return results
+
+
+
+
+# -- every first-screen element ------------------------------------------------------------
+# What the speaker sees after a key: the step hook, the merge card, the numbers, the
+# "Why this merge?" panel and the word splits, all redrawn by the browser. A figure per
+# element, because an element that lags shows a step the others have left (`agree`).
+ELEMENTS = {"hook": "[data-bpeviz-step]", "card": ".bv-stage-card",
+            "numbers": ".bv-stage-numbers", "why": ".bv-stage-panel",
+            "words": ".bv-stage-words"}
+
+ELEMENT_PROBE = """(sel) => {
+  const st = () => window.__bpevizStage || {};
+  const whole = (x, d) => (Number.isFinite(Number(x)) && String(x).trim() !== ''
+                           ? Math.round(Number(x)) : d);
+  const stepOf = {
+    hook: (e) => e.getAttribute('data-bpeviz-step'),
+    card: (e) => ((e.textContent.match(/^\\s*(?:Merge|Step)\\s+(\\d+)/) || [])[1]),
+    numbers: (e) => e.dataset.step,
+    why: (e) => e.dataset.step,
+  };
+  // the splits carry no step: their chips are checked against the words' own data at k
+  // (the tokens alive at k, as words.mjs draws them), so a stale split never passes
+  const wordsShow = (e, k) => {
+    const f = e.parentElement && e.parentElement.__bvFollower;
+    if (!f || !f.rows) return false;
+    const lo = whole(f.data.lo, 0), n = Math.max(whole(f.data.n, lo), lo);
+    const kk = Math.min(Math.max(k, lo), n), cap = Math.max(whole(f.data.maxChips, 200), 0);
+    return f.rows.every(({ nodes: [tokens, steps, untils], cell }) => {
+      const want = tokens.filter((_, i) => steps[i] <= kk && untils[i] > kk).slice(0, cap);
+      const got = [...cell.querySelectorAll('.bv-chip')].map((c) => Number(c.dataset.id));
+      return got.length === want.length && got.every((id, i) => id === want[i]);
+    });
+  };
+  // every instance on the page must show k: one a rerun left standing counts as lagging
+  const shows = (name, k) => {
+    const all = [...document.querySelectorAll(sel[name])].filter((e) => e.isConnected);
+    return all.length > 0 && all.every((e) => (name === 'words' ? wordsShow(e, k)
+                                                : Number(stepOf[name](e)) === k));
+  };
+  const names = Object.keys(sel).filter((n) => document.querySelector(sel[n]));
+  const w = (window.__bvEl = { names, presses: [], changes: [], clicks: [], tasks: [] });
+  // the main thread's long tasks (a rerun's rendering, say): what keys and Play wait behind
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.tasks.push(e.duration);
+  }).observe({ type: 'longtask' });
+  window.addEventListener('keydown', (e) => {
+    if (e.key.startsWith('Arrow')) w.presses.push({ t0: e.timeStamp, key: e.key, at: {},
+                                                     frames: 0, agree: null, why: null });
+  }, true);
+  // bubbling: after the stage's own (capture) handler has moved the step
+  window.addEventListener('keydown', () => {
+    const p = w.presses[w.presses.length - 1];
+    if (p && p.target === undefined) p.target = st().step;
+  });
+  // A rAF callback runs before the frame it belongs to is drawn; a message posted from it
+  // is handled after that frame's rendering: the time the element is on screen.
+  const frame = () => {
+    const p = w.presses[w.presses.length - 1];
+    if (p && p.target !== undefined && Object.keys(p.at).length < names.length) {
+      const now = names.filter((n) => shows(n, p.target));
+      // what a lagging element shows instead, for the report
+      p.lag = Object.fromEntries(names.filter((n) => !now.includes(n)).map((n) => [n,
+        [...document.querySelectorAll(sel[n])].map((e) => (n === 'words' ? 'stale'
+                                                            : stepOf[n](e)))]));
+      if (p.frames++ === 0) p.agree = now.length === names.length;
+      const fresh = now.filter((n) => !(n in p.at));
+      for (const n of fresh) p.at[n] = null;
+      if (fresh.includes('why')) {
+        const panel = document.querySelector(sel.why);
+        p.why = panel.querySelector('.bv-panel-waiting') ? 'follows' : 'real';
+        // the steps Python's last run drew the panel for, when the key's is not one of them
+        const f = panel.parentElement.__bvFollower;
+        const held = Object.keys((f && f.data && f.data.html) || {}).map(Number);
+        if (p.why === 'follows') p.held = held.length ? [Math.min(...held), Math.max(...held)]
+                                                      : [];
+      }
+      if (fresh.length) {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          const t = performance.now() - p.t0;
+          for (const n of fresh) p.at[n] = t;
+        };
+        ch.port2.postMessage(0);
+      }
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  // Play: when the step changes (the hook's attribute), and when Play was clicked
+  new MutationObserver(() => {
+    const k = st().step, c = w.changes;
+    if (c.length === 0 || c[c.length - 1][1] !== k) c.push([performance.now(), k]);
+  }).observe(document.body, { subtree: true, attributes: true,
+                              attributeFilter: ['data-bpeviz-step'] });
+  window.addEventListener('click', (e) => {
+    if (e.target.closest && e.target.closest('.bv-stage-play')) w.clicks.push(performance.now());
+  }, true);
+  return names;
+}"""
+
+
+def settle_on_first_step(page) -> tuple[int, int]:
+    """Home, then the rerun that follows it is over: the browser alone is measured.
+    Returns the bar's range (lo, n)."""
+    page.wait_for_function("() => document.querySelectorAll('.bv-stage').length === 1",
+                           timeout=120_000)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Home")
+    page.wait_for_timeout(500)
+    try:  # attached, not visible: the bar may sit below the fold after Play's reruns
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                               timeout=120_000)
+        page.wait_for_selector("[data-bpeviz-step]", state="attached", timeout=120_000)
+    except Exception:
+        page.screenshot(path="/tmp/bench-stage-failure.png")
+        print("  (the page as it stood: /tmp/bench-stage-failure.png)", flush=True)
+        raise
+    page.wait_for_timeout(1500)
+    lo, n = page.evaluate("() => [window.__bpevizStage.lo || 0, window.__bpevizStage.n]")
+    return lo, n
+
+
+def press_at_pace(page, presses: int, interval: float) -> dict[str, Any]:
+    """``presses`` arrow keys, one every ``interval`` seconds, back and forth within the
+    range; per element the key -> paint times, and per press whether all agreed."""
+    lo, n = settle_on_first_step(page)
+    page.evaluate("() => { window.__bvEl.presses = []; window.__bvEl.tasks = []; }")
+    step, forward = lo, True
+    start = time.monotonic()
+    for i in range(presses):
+        if step >= n or (step <= lo and not forward):
+            forward = step <= lo  # turn at either end
+        page.keyboard.press("ArrowRight" if forward else "ArrowLeft")
+        step += 1 if forward else -1
+        time.sleep(max(0.0, start + (i + 1) * interval - time.monotonic()))
+    page.wait_for_timeout(300)
+    got = page.evaluate("() => window.__bvEl")
+    names, pressed = got["names"], got["presses"]
+    out: dict[str, Any] = {"presses": len(pressed), "names": names, "times": {}}
+    for name in names:
+        out["times"][name] = [p["at"][name] for p in pressed if p["at"].get(name) is not None]
+    out["agree"] = sum(bool(p["agree"]) for p in pressed)
+    out["all_shown"] = sum(all(p["at"].get(n) is not None for n in names) for p in pressed)
+    out["why"] = {kind: sum(p["why"] == kind for p in pressed) for kind in ("real", "follows")}
+    missed = [p for p in pressed if any(p["at"].get(n) is None for n in names)]
+    # keys queued behind a long task reach the page back to back: the later one wins
+    # before any frame is drawn, so the earlier step is never on screen at all
+    out["superseded"] = sum(p["frames"] == 0 for p in missed)
+    out["lagging"] = [p.get("lag") for p in missed if p["frames"]]
+    out["longest_task"] = max(got["tasks"], default=0.0)
+    out["held"] = [(p["target"], p["held"]) for p in pressed if p.get("held") is not None]
+    return out
+
+
+def play_at(page, speed: str, seconds: float) -> dict[str, float]:
+    """Play at ``speed`` steps/s for ``seconds``: the longest gap between step changes
+    (the first measured from the click on Play)."""
+    settle_on_first_step(page)
+    page.locator(f'.bv-stage-speed[data-speed="{speed}"]').first.click()
+    page.evaluate("() => { const w = window.__bvEl; w.changes = []; w.clicks = []; "
+                  "w.tasks = []; }")
+    page.locator(".bv-stage-play").first.click()
+    page.wait_for_timeout(seconds * 1000)
+    got = page.evaluate("() => window.__bvEl")
+    page.locator(".bv-stage-play").first.click()  # pause
+    times = got["clicks"][:1] + [t for t, _k in got["changes"]]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    interval = 1000 / float(speed)
+    longest = max(gaps) if gaps else float("inf")
+    steps = [k for _t, k in got["changes"]]
+    skipped = sum(max(0, b - a - 1) for a, b in itertools.pairwise(steps))
+    return {"interval": interval, "changes": len(steps), "skipped": skipped,
+            "longest": longest, "ratio": longest / interval,
+            "longest_task": max(got["tasks"], default=0.0)}
+
+
+def element_report(label: str, pace: str, found: dict[str, Any]) -> dict[str, Any]:
+    print(f"  {label}, {pace}: {found['presses']} presses", flush=True)
+    summary: dict[str, Any] = {"elements": {}}
+    for name in found["names"]:
+        values = found["times"][name]
+        if not values:
+            print(f"    {name:<9} never showed the key's step")
+            summary["elements"][name] = {"n": 0}
+            continue
+        med, p95 = statistics.median(values), percentile(values, 95)
+        summary["elements"][name] = {"median": med, "p95": p95, "max": max(values),
+                                     "n": len(values)}
+        print(f"    {name:<9} key -> paint median {med:6.1f} ms   p95 {p95:6.1f} ms   "
+              f"max {max(values):6.1f} ms   shown {len(values)}/{found['presses']}")
+    print(f"    all elements on the key's step at the first paint: "
+          f"{found['agree']}/{found['presses']} (target: all); by the end of the press: "
+          f"{found['all_shown']}/{found['presses']}")
+    print(f"    longest main-thread task meanwhile: {found['longest_task']:.0f} ms")
+    if found["superseded"]:
+        print(f"    {found['superseded']} press(es) overtaken by the next key before any frame "
+              "(queued behind a long task): never drawn, counted as not agreeing")
+    for lag in found["lagging"][:3]:  # what the elements that never caught up showed
+        print(f"    drawn, but not by every element before the next key; the laggards: {lag}")
+    if "why" in found["names"]:
+        print(f"    panel at the key's step: real content {found['why']['real']}, "
+              f"'follows when the step settles' note {found['why']['follows']}")
+        for step, held in found["held"][:3]:
+            print(f"    the note at step {step}: Python's panel held steps {held}")
+    summary.update({k: found[k] for k in ("presses", "agree", "all_shown", "why",
+                                          "longest_task", "superseded")})
+    return summary
+
+
+def open_explore(page, address: str, upload: float | None) -> None:
+    page.goto(address)
+    ready(page, stage=upload is None)
+    if upload is not None:
+        from bench.data import corpus_path
+
+        page.locator('[data-testid="stSidebar"] input[type=file]').set_input_files(
+            str(corpus_path(upload)))
+        page.wait_for_selector("[data-bpeviz-step]", timeout=600_000)
+        ready(page)
+    page.evaluate(ELEMENT_PROBE, ELEMENTS)
+
+
+def measure_elements(page, label: str, found: dict[str, Any], presses: int,
+                     paces: tuple[float, ...], speeds: tuple[tuple[str, float], ...]) -> None:
+    for interval in paces:
+        pace = f"a key every {interval:g} s"
+        found[pace] = element_report(label, pace, press_at_pace(page, presses, interval))
+    if speeds:
+        found["play"] = {}
+    for speed, seconds in speeds:
+        got = found["play"][speed] = play_at(page, speed, seconds)
+        print(f"  {label}, play at {speed} steps/s for {seconds:g} s: {got['changes']} step "
+              f"changes ({got['skipped']} steps skipped), longest gap {got['longest']:.0f} ms "
+              f"= {got['ratio']:.2f}x the {got['interval']:.0f} ms interval (target <= 1.5x); "
+              f"longest main-thread task {got['longest_task']:.0f} ms", flush=True)
+
+
+def elements(presses: int = 40, port: int = 8799, large: bool = False, mb: float = 0.3,
+             merges: int = 2000, paces: tuple[float, ...] = (0.35, 0.12),
+             speeds: tuple[tuple[str, float], ...] = (("1", 5), ("2", 4), ("4", 3),
+                                                      ("10", 3))) -> dict[str, Any]:
+    """Every first-screen element of Explore after a key, at a speaker's and a rapid pace,
+    and Play's longest gap at each speed: on the default sample (BPE, and Unigram's rounds),
+    and with ``large`` on an ``mb`` MB upload trained to ``merges`` merges."""
+    from playwright.sync_api import sync_playwright
+
+    load = os.getloadavg()
+    print(f"  load average at start: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+          f"({os.cpu_count()} cores)", flush=True)
+    proc = start_server(port)
+    url = f"http://127.0.0.1:{port}"
+    results: dict[str, Any] = {"load_start": load, "scenarios": {}}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM,
+                                        args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1440, "height": 1000})
+            scenarios = [("default sample, BPE", f"{url}/Explore?step=0", None, True),
+                         ("default sample, Unigram", f"{url}/Explore?algo=unigram&step=0",
+                          None, False)]
+            if large:
+                scenarios.append((f"{mb:g} MB upload, {merges:,} merges",
+                                  f"{url}/Explore?source=upload&merges={merges}&step=0",
+                                  mb, True))
+            for label, address, upload, play in scenarios:
+                found: dict[str, Any] = {}
+                results["scenarios"][label] = found
+                try:  # a page that stops answering ends its scenario, not the others
+                    open_explore(page, address, upload)
+                    measure_elements(page, label, found, presses, paces, speeds if play else ())
+                except Exception as err:
+                    print(f"  {label}: stopped: {str(err).splitlines()[0]}", flush=True)
+                    found["error"] = str(err).splitlines()[0]
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    results["load_end"] = load = os.getloadavg()
+    print(f"  load average at end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}", flush=True)
     return results
 
 
