@@ -55,7 +55,8 @@ def own_view(ctx: Context, title: str) -> None:
 # tell a page name from a base URL path, so it tries "Explore" as the base path first,
 # then the root (streamlit/streamlit pull 4574; still so in 1.67). Streamlit's behaviour,
 # not our configuration (no baseUrlPath is set); the page loads normally, and
-# tests/test_browser_defects.py checks that these are the only console errors.
+# tests/browser/test_a_page_opened_by_its_address_logs_no_error.py checks that these are
+# the only console errors.
 PAGES = [
     ("app.py", "Home", ":material/home:"),
     ("pages/0_Learn.py", "Learn", ":material/school:"),
