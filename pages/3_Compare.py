@@ -111,7 +111,7 @@ def lockstep() -> None:
         if strong:
             st.html(render_compare.legend_html(labels))
     # the cuts at this position from the histories sent (what the browser draws; equal to
-    # the engine's compare() at these steps, tests/test_compare_history.py), with no
+    # the engine's compare() at these steps, tests/analysis/test_compare_history.py), with no
     # encoder built for a step never seen
     result = compare_history.compare_at(sent, position.value)
     st.caption("Hover a token for its id. A dashed frame marks tokens cut differently from "
