@@ -282,7 +282,10 @@ ELEMENT_PROBE = """(sel) => {
                            ? Math.round(Number(x)) : d);
   const stepOf = {
     hook: (e) => e.getAttribute('data-bpeviz-step'),
-    card: (e) => ((e.textContent.match(/^\\s*(?:Merge|Step)\\s+(\\d+)/) || [])[1]),
+    // the card's heading ("Merge k" / "Step 0"): the whole card's text runs the number
+    // into the merge drawn after it ("Merge 18" + "1 + ." reads "Merge 181 + .")
+    card: (e) => (((e.querySelector('.bv-head') || e).textContent
+                   .match(/^\\s*(?:Merge|Step)\\s+(\\d+)(?!\\d)/) || [])[1]),
     numbers: (e) => e.dataset.step,
     why: (e) => e.dataset.step,
   };
@@ -338,7 +341,8 @@ ELEMENT_PROBE = """(sel) => {
         p.why = panel.querySelector('.bv-panel-waiting') ? 'follows' : 'real';
         // the steps Python's last run drew the panel for, when the key's is not one of them
         const f = panel.parentElement.__bvFollower;
-        const held = Object.keys((f && f.data && f.data.html) || {}).map(Number);
+        const d = (f && f.data) || {};
+        const held = Object.keys(d.views || d.html || {}).map(Number);  // views: plain trees
         if (p.why === 'follows') p.held = held.length ? [Math.min(...held), Math.max(...held)]
                                                       : [];
       }
@@ -414,7 +418,7 @@ def press_at_pace(page, presses: int, interval: float) -> dict[str, Any]:
     # keys queued behind a long task reach the page back to back: the later one wins
     # before any frame is drawn, so the earlier step is never on screen at all
     out["superseded"] = sum(p["frames"] == 0 for p in missed)
-    out["lagging"] = [p.get("lag") for p in missed if p["frames"]]
+    out["lagging"] = [(p["target"], p.get("lag")) for p in missed if p["frames"]]
     out["longest_task"] = max(got["tasks"], default=0.0)
     out["held"] = [(p["target"], p["held"]) for p in pressed if p.get("held") is not None]
     return out
@@ -463,8 +467,9 @@ def element_report(label: str, pace: str, found: dict[str, Any]) -> dict[str, An
     if found["superseded"]:
         print(f"    {found['superseded']} press(es) overtaken by the next key before any frame "
               "(queued behind a long task): never drawn, counted as not agreeing")
-    for lag in found["lagging"][:3]:  # what the elements that never caught up showed
-        print(f"    drawn, but not by every element before the next key; the laggards: {lag}")
+    for step, lag in found["lagging"][:3]:  # what the elements that never caught up showed
+        print(f"    step {step} drawn, but not by every element before the next key; "
+              f"the laggards showed {lag}")
     if "why" in found["names"]:
         print(f"    panel at the key's step: real content {found['why']['real']}, "
               f"'follows when the step settles' note {found['why']['follows']}")
