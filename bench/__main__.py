@@ -463,7 +463,7 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
     results["stage"] = found
     heading("7. Stage: table (key -> paint, median / p95 ms, per element)")
     names = list(stage.ELEMENTS)
-    widths = (32, *[11] * len(names), 8, 9, 9, 8)
+    widths = (36, *[11] * len(names), 8, 9, 9, 8)
     row("scenario, key every", *names, "agree", "why r/n", "target", "verdict", widths=widths)
     for scenario, paces in found["scenarios"].items():
         # the default sample aims at 50 ms, a larger upload at 100 (as bench.stage)
@@ -486,7 +486,7 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
                             f"{got['agree']}/{n}", f"<= {target} ms, all", verdict(ok)))
     print("  agree: presses with every element on the key's step at the first paint; why r/n: "
           "the panel showed Python's content / the 'follows when the step settles' note")
-    widths = (32, 11, 11, 11, 11, 9, 8)
+    widths = (36, 11, 11, 11, 11, 9, 8)
     row("Play, steps/s", "interval", "longest", "x interval", "skipped", "target", "verdict",
         widths=widths)
     for scenario, paces in found["scenarios"].items():
