@@ -361,16 +361,8 @@ class _MergeLoop:
 @dataclass(frozen=True, eq=False)
 class Training(TrainingData):
     """The result of :func:`train`: the merges, the vocabulary, and the split log (the
-    data, :class:`TrainingData`'s) with what is read step by step (:meth:`at`,
-    :meth:`explain`, :meth:`steps_for_vocab_sizes`).
-
-    ``vocab[i]`` is the token with id ``i``: special tokens, the initial alphabet (the 256
-    bytes for BBPE), then each merged token in creation order, then any tokens a file
-    lists after its merged ones (GPT-2's ``<|endoftext|>``), known at every step. A merge
-    whose token already exists keeps the existing id, so for BBPE merge ``k`` has id
-    ``255 + k`` unless an earlier merge already made the same bytes. The ids made by step
-    ``k`` end at ``vocab_sizes[k]`` (:meth:`vocab_size_at` adds the listed ones).
-    """
+    data, :class:`TrainingData`'s, which says how ids are laid out) with what is read
+    step by step (:meth:`at`, :meth:`explain`, :meth:`steps_for_vocab_sizes`)."""
 
     def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
         """For each target size, the last step whose vocabulary has at most that many

@@ -36,7 +36,6 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-
 def muted_html(text: str) -> str:
     """A quiet sentence under a view (as ``st.caption`` draws one), its text escaped.
 
@@ -44,6 +43,7 @@ def muted_html(text: str) -> str:
     '<p class="bv-muted bv-note">a &lt; b</p>'
     """
     return f'<p class="bv-muted bv-note">{esc(text)}</p>'
+
 
 def chart_text(text: object) -> str:
     """Escape for Plotly labels and hover text: ``& < >`` as entities, ``$`` as ``&#36;``."""

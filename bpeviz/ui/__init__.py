@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bpeviz.present.render import md_escape
     from bpeviz.ui.context import Context, export_files
-    from bpeviz.ui.explore import pair_box_key, pair_boxed, pair_chosen, pick_heatmap_pair
+    from bpeviz.ui.explore import pair_box_key, pair_boxed, pick_heatmap_pair
     from bpeviz.ui.labels import ALGORITHM_LABELS, algorithm_labels, pretokenizer_for
-    from bpeviz.ui.messages import error, signed, unspaced_warning, warning
+    from bpeviz.ui.messages import error, unspaced_warning, warning
     from bpeviz.ui.page_setup import page
     from bpeviz.ui.settings import train_options
     from bpeviz.ui.state import bound, clamp, get, put
@@ -53,11 +53,9 @@ _HOMES = {
     "page": "bpeviz.ui.page_setup",
     "pair_box_key": "bpeviz.ui.explore",
     "pair_boxed": "bpeviz.ui.explore",
-    "pair_chosen": "bpeviz.ui.explore",
     "pick_heatmap_pair": "bpeviz.ui.explore",
     "pretokenizer_for": "bpeviz.ui.labels",
     "put": "bpeviz.ui.state",
-    "signed": "bpeviz.ui.messages",
     "snapshot": "bpeviz.ui.training",
     "train_options": "bpeviz.ui.settings",
     "unspaced_warning": "bpeviz.ui.messages",
@@ -94,11 +92,9 @@ __all__ = [
     "page",
     "pair_box_key",
     "pair_boxed",
-    "pair_chosen",
     "pick_heatmap_pair",
     "pretokenizer_for",
     "put",
-    "signed",
     "snapshot",
     "train_options",
     "unspaced_warning",

@@ -1,6 +1,6 @@
 """The pages' messages: an error or warning box that shows its text literally, the
 settings reset because they no longer fitted, the pre-tokenizer hint for scripts
-written without spaces, and a metric's signed change."""
+written without spaces."""
 
 from __future__ import annotations
 
@@ -35,16 +35,3 @@ def unspaced_warning(corpus: Corpus, who: str = "") -> None:
     note = unspaced_note(corpus, PRETOKENIZER_SHORT.get(corpus.pretokenizer, ""))
     if note:
         st.warning(md_escape(f"{who}{note}"), icon="🈳")
-
-
-def signed(delta: int | None) -> str | None:
-    """A metric's change with thousands separators and its sign (``st.metric`` writes a
-    number delta without separators): ``-17,632``, ``+1``; None stays None (no change
-    shown) and 0 is ``0``.
-
-    >>> signed(-17632), signed(1), signed(0), signed(None)
-    ('-17,632', '+1', '0', None)
-    """
-    if delta is None:
-        return None
-    return f"{delta:+,}" if delta else "0"

@@ -4,7 +4,8 @@
 //   "controls": ◀ slider ▶, the step number (data-bpeviz-step), Play, speed, keys (bar.mjs);
 //   "card":     the merge card (left + right -> token, count) (card.mjs);
 //   "words":    the split of each word on screen at the current step (words.mjs);
-//   "numbers":  the vocabulary's size and the corpus's tokens at the step (numbers_view.mjs);
+//   "numbers":  metrics at the step with their change, such as the vocabulary's size
+//               (numbers_view.mjs);
 //   "panel":    a view Python drew for the steps around its own, such as "Why this merge?"
 //               (panel_view.mjs);
 //   "tokens":   a text cut into the tokens of the current step (Tokenize, tokens.mjs);
