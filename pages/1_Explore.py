@@ -261,7 +261,7 @@ def pair_details(snap, pairs, pair) -> None:
     vocab = training.vocab
     st.selectbox("Pair details", options, index=options.index(pair),
                  key=ui.pair_box_key(snap.step), on_change=ui.pair_boxed,
-                 args=(snap.step, pair),
+                 args=(snap.step, pair, tuple(options)),
                  format_func=lambda p: f"{display.label(vocab[p[0]], byte_style)} + "
                                        f"{display.label(vocab[p[1]], byte_style)}")
     position = views.pair_rank(pairs, pair)

@@ -35,15 +35,20 @@ def pair_box_key(step: int) -> str:
     return f"w_pair_{int(step)}"
 
 
-def pair_boxed(step: int, drawn: tuple[int, int]) -> None:
-    """The Pair details box's callback (the box drawn at ``step`` showing ``drawn``).
+def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
+    """The Pair details box's callback (the box drawn at ``step`` showing ``drawn``,
+    among ``options``).
 
     Only a value other than the one it was drawn with is a choice: a request the browser
     sent before it had the last run's reply carries the box it still shows, and Streamlit
     may count its unchanged value as a change (as for the step boxes, state.box_to). So a
-    step passed while Play ran never became a picked pair (and a history entry)."""
+    step passed while Play ran never became a picked pair (and a history entry).
+
+    Only one of the drawn options is a choice too: a request crossing a change of
+    training (another algorithm, the same step) carries a label this box's options do
+    not hold, and Streamlit hands the label itself to the callback."""
     value = st.session_state.get(pair_box_key(step))
-    if value is None or tuple(value) == tuple(drawn):
+    if not isinstance(value, tuple) or value == tuple(drawn) or value not in options:
         return
     put("pair", (int(value[0]), int(value[1])))
     put("pair_step", int(step))

@@ -129,3 +129,17 @@ def test_explore_has_no_timer_and_no_fragment():
     at = open_page("pages/1_Explore.py", merges=12, step=10)
     assert stage(ok(at), "controls")["n"] == 12
     assert "playing" not in at.session_state
+
+
+def test_a_request_crossing_a_change_of_algorithm_picks_no_pair():
+    """The browser's request may carry the Pair details box of the training before an
+    algorithm change, at the same step: its label is not among the new box's options,
+    and the page goes on with no pair picked (and no error box)."""
+    at = open_page("pages/1_Explore.py")
+    old_key = pair_box(at).key
+    shown = at._tree.get_widget_states()  # what the browser still shows
+    ok(at.selectbox(key="w_algo").set_value("bbpe").run())
+    assert pair_box(at).key == old_key, "the same step, so the same box"
+    at._run(shown)  # that request, arriving after the change
+    assert not ok(at).error, [e.value for e in at.error]
+    assert at.session_state["pair_step"] is None
