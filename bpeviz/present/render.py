@@ -66,20 +66,23 @@ def md_escape(text: object) -> str:
 # -- colours --------------------------------------------------------------------------
 
 
-def token_hue(token_id: int) -> float:
-    """A hue for a token id: the golden angle spreads neighbouring ids far apart."""
-    return (int(token_id) * 137.508) % 360
+def chip_style(token_id: int) -> str:
+    """A chip's inline style: only its id. The ``.bv-chip`` rule of :data:`CSS` turns the
+    id into its colours, and the browser's chips set the same property, so one formula
+    colours every chip, whichever side drew it.
 
-
-def chip_style(token_id: int, strong: bool = False) -> str:
-    """Inline colours of a token chip: a light background with dark text (any theme)."""
-    h = token_hue(token_id)
-    if strong:
-        return f"background:hsl({h:.0f},90%,80%);border-color:hsl({h:.0f},80%,25%)"
-    return f"background:hsl({h:.0f},75%,87%);border-color:hsl({h:.0f},55%,45%)"
+    >>> chip_style(7)
+    '--bv-id:7'
+    """
+    return f"--bv-id:{int(token_id)}"
 
 
 CSS = """
+/* a chip's colour is its id's (the golden angle spreads neighbouring ids far apart);
+   chips drawn by Python and by the browser set only --bv-id */
+.bv-chip{--bv-hue:calc(var(--bv-id,0) * 137.508deg);
+  background:hsl(var(--bv-hue) 75% 87%);border-color:hsl(var(--bv-hue) 55% 45%)}
+.bv-chip.bv-strong{background:hsl(var(--bv-hue) 90% 80%);border-color:hsl(var(--bv-hue) 80% 25%)}
 .bv-chip{display:inline-block;padding:0 .3em;margin:.1em .12em;border-radius:.35em;
   border:1px solid;color:#111;white-space:pre;line-height:1.45;
   font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95em}
@@ -202,12 +205,12 @@ def chip(text: str, token_id: int, *, title: str = "", classes: Iterable[str] = 
     its title ends with the names of the combining marks and invisible characters it
     holds (``names``: :func:`bpeviz.text.display.names_title`, found in ``text`` when not
     given)."""
-    cls = " ".join(["bv-chip", *classes])
+    cls = " ".join(["bv-chip", *classes, *(["bv-strong"] if strong else [])])
     if names is None:
         names = names_title(text)
     if names and names not in title:
         title += names
-    return (f'<span class="{cls}" dir="auto" style="{chip_style(token_id, strong)}" '
+    return (f'<span class="{cls}" dir="auto" style="{chip_style(token_id)}" '
             f'data-id="{int(token_id)}" title="{esc(attr_text(title))}">{esc(text)}</span>')
 
 

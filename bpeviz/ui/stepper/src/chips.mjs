@@ -10,11 +10,11 @@ export function el(tag, cls, text) {
   return e;
 }
 
-export function chipStyle(id, strong) {
-  const h = Math.round((id * 137.508) % 360);
-  return strong
-    ? `background:hsl(${h},90%,80%);border-color:hsl(${h},80%,25%)`
-    : `background:hsl(${h},75%,87%);border-color:hsl(${h},55%,45%)`;
+// A chip's colours come from its id by the .bv-chip rule of the page's CSS
+// (bpeviz/present/render.py), the one rule Python's chips follow too.
+export function colour(c, id, strong) {
+  c.setAttribute("style", `--bv-id:${Number(id) || 0}`);
+  if (strong) c.classList.add("bv-strong");
 }
 
 // labels[id] = [shown text, bytes in hex, index of its note in notes (when it has one)];
@@ -23,7 +23,7 @@ export function chipStyle(id, strong) {
 export function chip(labels, id, strong, isNew, notes, part, marks) {
   const lab = labels[id] || ["?", ""];
   const c = el("span", isNew ? "bv-chip bv-new" : "bv-chip", lab[0]);
-  c.setAttribute("style", chipStyle(id, strong));
+  colour(c, id, strong);
   c.setAttribute("dir", "auto");
   c.dataset.id = String(id);
   const note = notes && lab.length > 2 ? notes[lab[2]] : "";

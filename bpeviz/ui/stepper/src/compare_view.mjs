@@ -5,7 +5,7 @@
 // (linear runs: Python's compare_history.runs), history ({words, forms} as for "tokens"),
 // labels {id: [label, hex]}, nbytes {id: bytes of a token holding part of a character}}.
 
-import { chipStyle, el } from "./chips.mjs";
+import { colour, el } from "./chips.mjs";
 import { compareCuts, tokenSpans } from "./compare_rule.mjs";
 import { cutAt, runAt } from "./history.mjs";
 import { hexNames, utf8Hex, visibleText } from "./marks.mjs";
@@ -33,7 +33,7 @@ function cutChip(d, config, chars, cut, i) {
     : visibleText(chars.slice(cut.starts[i], cut.ends[i]).join(""), false, d.marks);
   if (!partial && !shown.trim()) shown = lab[0];
   const c = el("span", "bv-chip", shown);
-  c.setAttribute("style", chipStyle(id, d.strong));
+  colour(c, id, d.strong);
   c.setAttribute("dir", "auto");
   c.dataset.id = String(id);
   if (partial) c.classList.add("bv-partial");

@@ -3,7 +3,7 @@
 // code points); data.forms[form]: [[step, ids, starts, ends, flags], ...] (flags 1
 // partial, 2 unknown).
 
-import { chipStyle, el } from "./chips.mjs";
+import { colour, el } from "./chips.mjs";
 import { versionAt } from "./history.mjs";
 import { hexNames, utf8Hex, visibleText } from "./marks.mjs";
 import { fmt, whole } from "./numbers.mjs";
@@ -42,7 +42,7 @@ export function drawTokens(t, k) {
       let shown = partial ? lab[0] : show(start, end);
       if (!partial && !shown.trim()) shown = lab[0];
       const c = el("span", "bv-chip", shown);
-      c.setAttribute("style", chipStyle(id, d.strong));
+      colour(c, id, d.strong);
       c.setAttribute("dir", "auto");
       c.dataset.id = String(id);
       if (partial) c.classList.add("bv-partial");
