@@ -283,6 +283,49 @@ class Algorithm(Prose):
             return value
         return gpt2_to_bytes(value) if spelling == "gpt2" else bytes.fromhex(value)
 
+    def bare(self, symbol: Symbol, marker: str | None = None) -> str | None:
+        """The characters a token covers: without the continuing prefix (``##``) or the
+        end-of-word ``marker``, bytes decoded; None for bytes that are not whole UTF-8
+        characters (part of one).
+
+        >>> from bpeviz.algorithms import get
+        >>> get("wordpiece").bare("##ing"), get("bpe").bare("low</w>", "</w>")
+        ('ing', 'low')
+        >>> get("bbpe").bare(b" the"), get("bbpe").bare(b"\\xe6\\x9c")
+        (' the', None)
+        """
+        if isinstance(symbol, bytes):
+            try:
+                return symbol.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        prefix = self.continuing_prefix
+        if prefix and symbol.startswith(prefix) and len(symbol) > len(prefix):
+            symbol = symbol[len(prefix):]
+        if marker and symbol.endswith(marker) and len(symbol) > len(marker):
+            symbol = symbol[: -len(marker)]
+        return symbol
+
+    def is_unit(self, symbol: Symbol, marker: str | None = None,
+                marker_style: str = "separate") -> bool:
+        """Whether a word can start as ``symbol`` (one of :meth:`initial_symbols`' symbols:
+        a byte, a character with the prefix or the glued marker, the marker itself).
+
+        >>> from bpeviz.algorithms import get
+        >>> get("wordpiece").is_unit("##u"), get("bpe").is_unit("w</w>", "</w>", "glued")
+        (True, True)
+        >>> get("bpe").is_unit("w</w>", "</w>"), get("bbpe").is_unit(b"ab")
+        (False, False)
+        """
+        if isinstance(symbol, bytes):
+            return len(symbol) == 1
+        if marker and symbol == marker:
+            return True
+        if marker and marker_style != "glued" and symbol.endswith(marker):
+            return False
+        text = self.bare(symbol, marker if marker_style == "glued" else None)
+        return text is not None and len(text) == 1
+
     def join(self, left: Symbol, right: Symbol) -> Symbol:
         """The token a merge of ``left`` and ``right`` creates."""
         prefix = self.continuing_prefix

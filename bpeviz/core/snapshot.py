@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,6 +30,10 @@ from bpeviz.engine import compiled_module
 from bpeviz.engine.inputs import INT64_MAX, count_array
 from bpeviz.text.owned import OwnedCache
 from bpeviz.text.symbols import Symbol
+
+#: views of a snapshot computed a layer above (which this layer cannot import), by name:
+#: ``"health"`` is :func:`bpeviz.analysis.health.health`, set by ``bpeviz/__init__.py``
+SNAPSHOT_VIEWS: dict[str, Callable[..., Any]] = {}
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,6 +181,16 @@ class Snapshot:
         if dropout:
             return sampling.encode_dropout(self, text, dropout, seed)
         return encoding.encode(self, text)
+
+    def health(self, corpus: Any = None) -> Any:
+        """What is wrong with this step's vocabulary: unreachable, unused, near-duplicate
+        and partial-character tokens, counted on ``corpus`` (a text or a Corpus; None:
+        the training's own), a :class:`bpeviz.analysis.health.Health`."""
+        view = SNAPSHOT_VIEWS.get("health")
+        if view is None:
+            raise RuntimeError("import bpeviz first: it wires Snapshot.health to "
+                               "bpeviz.analysis.health")
+        return view(self, corpus)
 
     def trace(self, word: str) -> Trace:
         """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`)."""
