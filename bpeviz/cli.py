@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpeviz train|encode|export|explain|slides ...``.
+"""Command line: ``python -m bpeviz train|encode|export|explain|health|slides ...``.
 
 Every algorithm trains and saves the same way (``train --algorithm bpe|bbpe|wordpiece|
 unigram --out T.json``), and ``--training`` opens a saved training of any of them, a
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bpeviz import algorithms, formats
+from bpeviz.cli_health import add_health
 from bpeviz.core.training import SCORINGS, TIE_BREAKS, Training, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.pretokenize import PRETOKENIZERS
@@ -330,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_encode(sub)
     _add_export(sub)
     _add_explain(sub)
+    add_health(sub, _add_step_source, _opened)  # what is wrong with a vocabulary
     _add_slides(sub)
     return parser
 

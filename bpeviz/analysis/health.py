@@ -302,6 +302,8 @@ def near_duplicates(tokens: Sequence[tuple[int, Any, str]], alg: Any, marker: st
     for key, members in groups.items():
         if len(members) < 2 or all(is_unit(i) for i, _, _, _ in members):
             continue
+        # the plainest first: unmarked, as its key spells it, then by id
+        members.sort(key=lambda m: (m[3] != "", m[2] != key, m[0]))
         first = members[0]
         for n, (i, text_shown, bare, marked) in enumerate(members):
             if n == 0:
