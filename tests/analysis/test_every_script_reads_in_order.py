@@ -204,12 +204,25 @@ def test_the_lesson_isolates_the_words_it_quotes_and_lists():
     assert "<td><bdi>مرحبا</bdi>" in body and not unisolated_rtl(body)
 
 
-def test_compare_draws_a_lone_mark_on_a_dotted_circle_and_names_it(bpe):
-    from bpeviz.analysis.compare import compare
-    from bpeviz.present.render_compare import cut_html
+def test_compare_draws_a_lone_mark_on_a_dotted_circle_and_names_it(bpe, bbpe, node,
+                                                                   tmp_path):
+    """The browser's Compare (run in Node on the page's payload): at step 0 every character
+    is a chip of its own, a lone mark on a dotted circle, ZWJ by name, each named on hover;
+    right-to-left text only in elements of its own direction."""
+    from tests.support.compare_drawn import Stage, boxes, compare_payload
 
-    found = compare([("A", bpe.at(0)), ("B", bpe.at(ARABIC_STEP))], TEXT)
-    body = cut_html(TEXT, found.cuts[0], 0)
-    assert ">◌्<" in body and ">◌े<" in body and ">⟨ZWJ⟩<" in body
-    assert "◌् U+094D DEVANAGARI SIGN VIRAMA" in html.unescape(body)
-    assert "⟨U+" not in body and not unisolated_rtl(body)
+    payload = compare_payload([("A", bpe), ("B", bbpe)], TEXT)
+    ((tree,),) = Stage(node, tmp_path).draw([(payload, [0])])
+    box = boxes(tree)[0]
+    chips = box.all("bv-chip")
+    shown = [c.text for c in chips]
+    assert "◌्" in shown and "◌े" in shown and "⟨ZWJ⟩" in shown
+    virama = chips[shown.index("◌्")]
+    assert "◌् U+094D DEVANAGARI SIGN VIRAMA" in virama.title
+    assert "U+200D ZERO WIDTH JOINER" in chips[shown.index("⟨ZWJ⟩")].title
+    assert "⟨U+" not in box.text
+    assert all(c.attrs.get("dir") == "auto" for c in chips)
+    assert tree.all("bv-diff")  # byte-level BPE cuts it otherwise: the frames are checked too
+    for piece, around in tree.texts():
+        if rtl(piece):
+            assert any(e.attrs.get("dir") == "auto" or e.tag == "bdi" for e in around), piece

@@ -24,13 +24,13 @@ export function differencesCaption(n, cuts) {
     : `${fmt(n)} token boundaries differ: places where some configurations cut the text and others do not (${own}).`;
 }
 
-// one chip, as render_compare._chip draws it (id on hover)
+// one chip, as Tokenize draws it (tokens.mjs; id on hover)
 function cutChip(d, config, chars, cut, i) {
   const id = cut.ids[i], flag = cut.flags[i];
   const lab = (config.labels || {})[String(id)] || ["?", ""];
   const partial = (flag & 1) !== 0, unk = (flag & 2) !== 0;
-  let shown = partial ? lab[0]
-    : visibleText(chars.slice(cut.starts[i], cut.ends[i]).join(""), false, d.marks);
+  const piece = chars.slice(cut.starts[i], cut.ends[i]).join("");
+  let shown = partial ? lab[0] : visibleText(piece, false, d.marks);
   if (!partial && !shown.trim()) shown = lab[0];
   const c = el("span", "bv-chip", shown);
   colour(c, id, d.strong);
@@ -39,9 +39,11 @@ function cutChip(d, config, chars, cut, i) {
   if (partial) c.classList.add("bv-partial");
   if (unk) c.classList.add("bv-unk");
   // an unknown token stands for text the vocabulary lacks: its bytes are its own text's
-  const bytes = unk ? utf8Hex(chars.slice(cut.starts[i], cut.ends[i]).join("")) : lab[1];
-  c.title = `id ${id} · ${lab[0]} · bytes ${bytes || "-"}` + (unk ? " · unknown" : "")
-    + hexNames(bytes, d.marks);
+  const bytes = unk ? utf8Hex(piece) : lab[1];
+  // a partial token names the character it is part of, as Tokenize's chip does
+  c.title = `id ${id} · ${lab[0]} · bytes ${bytes || "-"}`
+    + (partial ? ` · part of the character “${piece}” (its bytes: ${utf8Hex(piece)})` : "")
+    + (unk ? " · unknown" : "") + hexNames(bytes, d.marks);
   return c;
 }
 

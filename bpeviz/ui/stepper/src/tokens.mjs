@@ -50,10 +50,13 @@ export function drawTokens(t, k) {
       if (fresh && !old.has(`${id}:${starts[j]}:${ends[j]}`)) c.classList.add("bv-new");
       const piece = chars.slice(start, end).join("");
       const mark = d.notes && lab.length > 2 ? d.notes[lab[2]] : "";  // what its marks mean
-      c.title = `id ${id} · ${lab[0]} · bytes ${lab[1] || "-"}`
+      // an unknown token stands for text the vocabulary lacks: its bytes are its own text's
+      // (the label's are those of "[UNK]"), as on Compare
+      const bytes = unk ? utf8Hex(piece) : lab[1];
+      c.title = `id ${id} · ${lab[0]} · bytes ${bytes || "-"}`
         + (partial ? ` · part of the character “${piece}” (its bytes: ${utf8Hex(piece)})` : "")
         + (unk ? " · unknown" : "") + (mark ? ` · ${mark}` : "")
-        + hexNames(lab[1], d.marks);
+        + hexNames(bytes, d.marks);
       box.append(c);
       count += 1;
       pos = Math.max(pos, end);
