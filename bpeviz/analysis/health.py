@@ -58,6 +58,7 @@ from bpeviz.analysis.health_reach import (
     shown,
     special_ids,
 )
+from bpeviz.core.coders import coder_of
 from bpeviz.core.encoding import fresh_encoder
 from bpeviz.core.recount import pretokenizer_of, replay_on
 from bpeviz.core.snapshot import Snapshot
@@ -108,6 +109,9 @@ def health(step: Any, corpus: Corpus | str | None = None) -> Health:
     counted on ``corpus`` (a text or a Corpus), or on the training's own corpus."""
     if isinstance(step, Snapshot):
         return _merge_health(step, corpus)
+    if not hasattr(getattr(step, "model", None), "lattice"):
+        raise ValueError(f"vocabulary health reads a step of merges or of scored pieces "
+                         f"(Unigram), not a {type(step).__name__}")
     return _piece_health(step, corpus)
 
 
@@ -153,6 +157,20 @@ def frequencies(training: Any, step: int, words: Sequence[str],
     return freq
 
 
+def _log_frequencies(log: Any, step: int, alg: Any) -> np.ndarray | None:
+    """:func:`frequencies` read from the merge forest, when the record's coder cuts words
+    by the merges' ranks (then encoding cuts every word as the forest holds it); None
+    when it cuts otherwise (longest match: every word is encoded)."""
+    if not coder_of(alg).by_ranks:
+        return None
+    ids, word_of = log.at(step).token_ids
+    freq = np.zeros(len(log.vocab), dtype=object)
+    if len(ids):
+        weights = np.asarray(log.corpus.counts, dtype=object)[word_of]
+        np.add.at(freq, ids, weights)
+    return freq
+
+
 # -- merges -------------------------------------------------------------------------------
 def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
     training, k = snap.training, snap.step
@@ -172,7 +190,9 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         unused = _frame([], kind=[], made_at=[])
         freq = None
     else:
-        freq = frequencies(training, k, counted.words, counted.counts)
+        freq = _log_frequencies(counted.log, k, alg) if counted.log is not None else None
+        if freq is None:
+            freq = frequencies(training, k, counted.words, counted.counts)
         unused = _unused_frame(training, k, merged, freq, counted, token)
     partial = _partial_frame(training, k, merged, freq, counted, token)
     near = near_duplicates(

@@ -299,11 +299,12 @@ def piece_reasons(step: Any) -> dict[int, str]:
             out[i] = (f"the normalizer turns its text into {q(kept)}"
                       + (f" ({how})" if how else ""))
             continue
-        best, score = lat.viterbi(model.lattice(piece))
+        lattice = model.lattice(piece)
+        best, score = lat.viterbi(lattice)
         cut = [piece[n.start:n.end] for n in best]
         if cut != [piece]:
-            own = next((n for n in model.lattice(piece).nodes if n.start == 0
-                        and n.end == len(piece)), None)
+            own = next((n for n in lattice.nodes() if n.start == 0 and n.end == len(piece)),
+                       None)
             than = f" against {own.score:.2f} for the piece itself" if own is not None else ""
             out[i] = (f"Viterbi cuts its text as {' + '.join(q(c) for c in cut)} (score "
                       f"{score:.2f}{than})")

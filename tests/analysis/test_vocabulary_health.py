@@ -319,3 +319,25 @@ def test_any_merge_order_makes_unreachable_exactly_the_tokens_their_text_misses(
     for i in merged_ids(training, snap.step):
         text = training.vocab[i].decode()
         assert (snap.encode(text).ids != [i]) == (i in unreachable), (text, merges)
+
+
+def test_unigram_pieces_the_normalizer_or_a_better_cut_makes_impossible():
+    # "▁▁a": runs of spaces count once, so no normalized text holds two "▁"; "▁ab" scores
+    # far below "▁a" + "b", so Viterbi never keeps it
+    from bpeviz.unigram.model import UnigramModel, UnigramStep
+
+    model = UnigramModel(("▁", "a", "b", "▁a", "▁▁a", "▁ab"), (-1.0, -1.0, -1.0, -0.5, -1.0, -9.0))
+    step = UnigramStep(0, model, 0.0, (), ("▁ab", "▁a"), (3, 1))
+    found = health(step)
+    reasons = dict(zip(found.unreachable["id"], found.unreachable["reason"]))
+    assert set(reasons) == {model.ids["▁▁a"], model.ids["▁ab"]}
+    assert "normalizer" in reasons[model.ids["▁▁a"]]
+    assert "Viterbi cuts its text as `▁a` + `b`" in reasons[model.ids["▁ab"]]
+    assert [t.id for t in step.encode("ab")] != [model.ids["▁ab"]]  # the direct computation
+    assert [t.id for t in step.encode("a")] == [model.ids["▁a"]]
+    assert set(found.unused["id"]) == {model.ids["▁▁a"], model.ids["▁ab"]}
+
+
+def test_health_refuses_what_is_not_a_step_in_one_sentence():
+    with pytest.raises(ValueError, match="vocabulary health reads"):
+        health(object())
