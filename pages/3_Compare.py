@@ -125,12 +125,15 @@ def lockstep() -> None:
                                 f"{step:,} of {cmp.last_step(config.training):,}, "
                                 f"{size:,} tokens in the vocabulary"
                                 + (f" ({note})" if note else "") + "."))
-    st.markdown(f"**{ui.md_escape(render_compare.differences_caption(result))}**")
     table = render_compare.metrics_table(
         [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
     corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]
     table["tokens (corpus)"] = [None if counts is None else int(counts[s])
                                 for counts, s in zip(corpus_tokens, steps)]
+    # each one's share of the differences the browser's sentence over the cuts counts
+    # (the sentence steps with the cuts, so the browser draws it; this row follows Python's
+    # settled position, as the rest of the table does)
+    table["token boundaries cut differently"] = [c.own_differing for c in result.cuts]
     axes = {c.label: ui_compare.step_name(c.training) for c in configurations}
     kinds = list(dict.fromkeys(axes.values()))
     if kinds != ["merge step"]:  # say which kind of step each column's number counts
@@ -142,7 +145,9 @@ def lockstep() -> None:
     st.caption("One column per configuration (A, B, C as named above); hover the "
                "“metric” header for what a word is (the same for every algorithm). "
                "Tokens (corpus): the tokens the whole corpus takes at this step "
-               "(empty for an opened file).")
+               "(empty for an opened file). Token boundaries cut differently: the places "
+               "where this configuration cuts the text and another does not (the tokens on "
+               "them are framed above).")
     by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
     letters = [render_compare.CONFIG_LETTERS[i] for i in range(len(labels))]
     scripts = render_compare.script_table(list(zip(letters, by_script)))

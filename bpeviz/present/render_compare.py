@@ -6,32 +6,24 @@ Each configuration keeps one colour everywhere (its text, table row and curve):
 ``CONFIG_COLOURS[i]`` for configuration ``i``, from the Okabe-Ito palette, which stays
 distinct for the common colour-vision deficiencies.
 
-A run of tokens that differ from another configuration's cut is wrapped in an element
-carrying ``data-bpeviz-diff`` (a stable hook for tests), one per
-:attr:`bpeviz.analysis.compare.Cut.diff_spans` entry:
-
->>> from bpeviz import Corpus, train
->>> from bpeviz.analysis.compare import compare
->>> corpus = Corpus.from_text("low low lower lowest newest widest")
->>> result = compare([("A", train(corpus, "bpe", merges=6).at()),
-...                   ("B", train(corpus, "wordpiece", merges=6).at())], "lowest low")
->>> cut_html(result.text, result.cuts[0], 0).count("data-bpeviz-diff=")
-1
+Compare's cuts (the chips, the dashed frames around runs of tokens cut differently, their
+``data-bpeviz-diff`` hooks and the sentence counting them) step with the position control,
+so the browser draws them from one payload (:mod:`bpeviz.present.compare_history`,
+``bpeviz/ui/stepper/src/compare_view.mjs``); this module draws what does not step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import islice
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from bpeviz.analysis.compare import METRIC_HELP, METRIC_LABELS, Comparison, Cut, Metrics
+from bpeviz.analysis.compare import METRIC_HELP, METRIC_LABELS, Metrics
 from bpeviz.present.figures import _font
-from bpeviz.present.render import chart_text, esc, token_chip
+from bpeviz.present.render import chart_text, esc
 
 #: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
 CONFIG_COLOURS = ("#0072B2", "#D55E00", "#009E73")
@@ -42,61 +34,6 @@ CONFIG_LETTERS = "ABC"
 def colour(index: int) -> str:
     """The colour of configuration ``index`` (0-based)."""
     return CONFIG_COLOURS[index % len(CONFIG_COLOURS)]
-
-
-def _diff_open(index: int, run: int, span: tuple[int, int], strong: bool) -> str:
-    width = 3 if strong else 2
-    return (f'<span class="bv-diff" data-bpeviz-diff="{run}" data-start="{span[0]}" '
-            f'data-end="{span[1]}" title="cut differently from another configuration" '
-            f'style="outline:{width}px dashed {colour(index)};outline-offset:2px;'
-            f'border-radius:.35em;background:rgba(255,200,0,.28)">')
-
-
-def cut_html(text: str, cut: Cut, index: int, byte_style: str = "gpt2",
-             strong: bool = False, only_differences: bool = False,
-             max_tokens: int = 3000) -> str:
-    """The text as configuration ``index`` cuts it, its differing runs marked.
-
-    With ``only_differences``, only the differing runs are drawn, separated by ``…``.
-    Past ``max_tokens`` tokens the rest is left out, with a note (the counts cover all).
-    """
-    tokens = list(islice(cut.tokens, max_tokens))
-    differs = cut.differs
-    out = [f'<div class="bv-tokens" data-config="{CONFIG_LETTERS[index]}" '
-           f'style="border-left:6px solid {colour(index)};padding-left:.6em">']
-    pos = 0
-    run = -1
-    in_run = False
-    for i, tok in enumerate(tokens):
-        gap = (f'<span class="bv-gap">{esc(text[pos : tok.start])}</span>'
-               if tok.start > pos else "")
-        if differs[i] and not in_run:  # a run starts: the gap before it stays outside
-            run += 1
-            if only_differences:
-                out.append('<span class="bv-muted"> … </span>' if run else "")
-            else:
-                out.append(gap)
-            out.append(_diff_open(index, run, cut.diff_spans[run], strong))
-            in_run = True
-        elif in_run or not only_differences:
-            out.append(gap)
-        if in_run or not only_differences:
-            out.append(token_chip(text, tok, byte_style, strong=strong))
-        pos = max(pos, tok.end)
-        if in_run and (i + 1 == len(tokens) or not differs[i + 1]):
-            out.append("</span>")
-            in_run = False
-    if not only_differences and pos < len(text) and len(tokens) == len(cut.tokens):
-        out.append(f'<span class="bv-gap">{esc(text[pos:])}</span>')
-    if only_differences and run < 0:
-        out.append('<span class="bv-muted">No differences: this configuration cuts the text '
-                   "as the others do.</span>")
-    rest = len(cut.tokens) - len(tokens)
-    if rest > 0:
-        out.append(f'<span class="bv-muted"> … {rest:,} more tokens not drawn '
-                   "(the counts cover them all)</span>")
-    out.append("</div>")
-    return "".join(out)
 
 
 def legend_html(labels: Sequence[str]) -> str:
@@ -338,27 +275,5 @@ def step_token_figure(series: Mapping[str, Sequence[int]], step_name: str,
     return fig
 
 
-def differences_caption(comparison: Comparison) -> str:
-    """One sentence on how many boundaries differ (plain text, for a caption).
-
-    >>> from types import SimpleNamespace as C
-    >>> differences_caption(C(n_differing=1, cuts=(C(own_differing=1), C(own_differing=0))))[-36:]
-    'others do not (A cuts at 1, B at 0).'
-    """
-    n = comparison.n_differing
-    if len(comparison.cuts) < 2:
-        return "One configuration: nothing to compare it with."
-    if not n:
-        return "No differences: every configuration cuts this text at the same places."
-    own = ", ".join(f"{CONFIG_LETTERS[i]} {'cuts at' if not i else 'at'} {cut.own_differing:,}"
-                    for i, cut in enumerate(comparison.cuts))
-    if n == 1:
-        return ("1 token boundary differs: a place where some configurations cut the text "
-                f"and others do not ({own}).")
-    return (f"{n:,} token boundaries differ: places where some configurations cut the text "
-            f"and others do not ({own}).")
-
-
-__all__ = ["CONFIG_COLOURS", "colour", "colour_rows", "curve_figure", "cut_html",
-           "differences_caption", "legend_html", "metrics_table", "script_table",
-           "step_token_figure"]
+__all__ = ["CONFIG_COLOURS", "colour", "colour_rows", "curve_figure", "legend_html",
+           "metrics_table", "script_table", "step_token_figure"]

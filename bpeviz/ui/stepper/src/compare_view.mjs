@@ -14,7 +14,7 @@ import { debug } from "./store.mjs";
 
 const LETTERS = "ABC";
 
-// render_compare.differences_caption
+// the sentence over the cuts: how many boundaries differ, and each configuration's own
 export function differencesCaption(n, cuts) {
   if (cuts.length < 2) return "One configuration: nothing to compare it with.";
   if (!n) return "No differences: every configuration cuts this text at the same places.";
@@ -47,7 +47,8 @@ function cutChip(d, config, chars, cut, i) {
   return c;
 }
 
-// render_compare.cut_html, drawn with DOM calls
+// one configuration's cut, its differing runs framed (data-bpeviz-diff: the run's index;
+// data-start, data-end: its span, the engine's Cut.diff_spans); only those runs with d.only
 function cutBox(d, config, index, ix, cut) {
   const chars = ix.chars;
   const text = (a, b) => chars.slice(a, b).join("");
