@@ -196,8 +196,8 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         unused = _unused_frame(training, k, merged, freq, counted, token)
     partial = _partial_frame(training, k, merged, freq, counted, token)
     near = near_duplicates(
-        [(i, vocab[i], token(i)) for i in range(size) if i not in specials], alg,
-        training.options.marker, lambda i: i < n_base and alg.is_unit(
+        [(i, vocab[i], token(i)) for i in range(size) if i not in specials],
+        word_marks(alg, training.options.marker), lambda i: i < n_base and alg.is_unit(
             vocab[i], training.options.marker, training.options.marker_style))
     return _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
                    counted, "merged tokens")
@@ -296,17 +296,20 @@ def ends_inside(data: bytes) -> tuple[int, int] | None:
 
 
 # -- near-duplicates ------------------------------------------------------------------------
-def _marks(alg: Any, marker: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The word marks a token's text may carry: in front, at the end."""
+def word_marks(alg: Any, marker: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The word marks a token's text may carry, in front (a space, ``▁``, the record's
+    continuing prefix) and at the end (the training's end-of-word marker)."""
     front = tuple(m for m in (" ", WS, alg.continuing_prefix) if m)
     return front, ((marker,) if marker else ())
 
 
-def near_duplicates(tokens: Sequence[tuple[int, Any, str]], alg: Any, marker: str | None,
+def near_duplicates(tokens: Sequence[tuple[int, Any, str]],
+                    marks: tuple[tuple[str, ...], tuple[str, ...]],
                     is_unit: Any = lambda i: False) -> pd.DataFrame:
     """Groups of ``(id, symbol, shown)`` tokens whose texts differ only by case, a word
-    mark or NFKC; a group of initial symbols alone (``a``, ``A``) is left out."""
-    front, back = _marks(alg, marker)
+    mark (``marks``: in front, at the end) or NFKC; a group of initial symbols alone
+    (``a``, ``A``) is left out."""
+    front, back = marks
     groups: dict[str, list[tuple[int, str, str, bool]]] = {}
     for i, symbol, text_shown in tokens:
         text = symbol.decode("utf-8") if isinstance(symbol, bytes) and _whole(symbol) \
@@ -379,7 +382,6 @@ def _unmarked(text: str, front: tuple[str, ...], back: tuple[str, ...]) -> tuple
 def _piece_health(step: Any, corpus: Corpus | str | None) -> Health:
     table = piece_table(step)
     reach = piece_reasons(step)
-    by_piece = {p: i for i, p, _ in reversed(table)}
     unreachable = _frame([(i, table[i][1], why) for i, why in sorted(reach.items())])
     counted = _piece_counts(step, corpus)
     candidates = [(i, p) for i, p, special in table
@@ -391,10 +393,8 @@ def _piece_health(step: Any, corpus: Corpus | str | None) -> Health:
         unused = _frame([(i, p, f"no best cut of {label} holds it at round {step.step}")
                          for i, p in candidates if not freq.get(i)],
                         kind="never used", made_at=0)
-    alg = get_algorithm("unigram")
-    near = near_duplicates([(i, p, p) for i, p, special in table if not special], alg, None,
-                           lambda i: len(table[i][1].removeprefix(WS)) <= 1)
-    del by_piece
+    near = near_duplicates([(i, p, p) for i, p, special in table if not special],
+                           ((" ", WS), ()), lambda i: len(table[i][1].removeprefix(WS)) <= 1)
     label = counted[1] if counted is not None else ""
     return _result(step.step, len(table), unreachable, unused, near, _frame([]),
                    _Counted((), np.zeros(0), None, label) if counted else None, "pieces")
@@ -492,4 +492,4 @@ def unused_by_step(training: Any, corpus: Corpus | str | None = None) -> pd.Seri
 
 
 __all__ = ["KINDS", "Health", "ends_inside", "frequencies", "health", "near_duplicates",
-           "unused_by_step"]
+           "unused_by_step", "word_marks"]
