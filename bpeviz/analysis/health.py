@@ -51,6 +51,7 @@ import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis.health_reach import (
+    checked_ids,
     piece_reasons,
     piece_table,
     q,
@@ -136,12 +137,12 @@ def _corpus_of(training: Any, corpus: Corpus | str | None) -> _Counted | None:
         return _Counted(replayed.corpus.words,
                         np.asarray(replayed.corpus.counts, dtype=object), replayed,
                         "the given corpus")
-    except ValueError as err:
+    except ValueError:
         if not isinstance(corpus, str):
             raise
         words = Corpus.from_text(corpus, pretokenizer_of(training))
         return _Counted(words.words, np.asarray(words.counts, dtype=object), None,
-                        "the given corpus", f"(no merge history on it: {err})")
+                        "the given corpus", "(no merges to replay on it: every word encoded)")
 
 
 def frequencies(training: Any, step: int, words: Sequence[str],
@@ -184,7 +185,8 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
 
     reach = reasons_for(training, k)
     unreachable = _frame([(i, token(i), why) for i, why in sorted(reach.items())])
-    merged = [i for i in range(n_base, size) if i not in specials]
+    # the merged tokens, and any a file lists among its base tokens that no merge makes
+    merged = list(checked_ids(training, k))
     counted = _corpus_of(training, corpus)
     if counted is None:
         unused = _frame([], kind=[], made_at=[])
@@ -200,7 +202,7 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         word_marks(alg, training.options.marker), lambda i: i < n_base and alg.is_unit(
             vocab[i], training.options.marker, training.options.marker_style))
     return _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
-                   counted, "merged tokens")
+                   counted, "tokens past the initial symbols")
 
 
 def _unused_frame(training: Any, k: int, merged: list[int], freq: np.ndarray,
@@ -240,10 +242,11 @@ def _unused_frame(training: Any, k: int, merged: list[int], freq: np.ndarray,
                    f"cuts those words otherwise")
             kind = "never used"
         else:
-            pair = f"merge {q(shown(get_algorithm(training.algorithm), m.left))} + " \
-                   f"{q(shown(get_algorithm(training.algorithm), m.right))} (step {m.step})" \
-                if m is not None else "no merge"
-            why = f"never produced on {counted.label}: {pair} never applies there"
+            why = f"never produced on {counted.label}"
+            if m is not None:
+                alg = get_algorithm(training.algorithm)
+                why += (f": merge {q(shown(alg, m.left))} + {q(shown(alg, m.right))} "
+                        f"(step {m.step}) never applies there")
             kind = "never used"
         rows.append((i, token(i), why))
         kinds.append(kind)

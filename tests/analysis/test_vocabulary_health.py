@@ -341,3 +341,19 @@ def test_unigram_pieces_the_normalizer_or_a_better_cut_makes_impossible():
 def test_health_refuses_what_is_not_a_step_in_one_sentence():
     with pytest.raises(ValueError, match="vocabulary health reads"):
         health(object())
+
+
+def test_a_wordpiece_vocab_txt_counts_unused_tokens_by_encoding_the_corpus():
+    # a vocab.txt lists tokens, not merges: nothing to replay, so every word is encoded
+    tokens = ["[PAD]", "[UNK]", "[CLS]", "h", "u", "g", "p", "s", "##u", "##g", "##s", "hug",
+              "##ug", "pug", "##gs", "bun"]
+    training = import_files({"vocab.txt": "\n".join(tokens)})
+    snap = training.at()
+    text = "hug hugs pug"
+    produced = set(snap.encode(text).ids)
+    units = {t for t in tokens if len(t.removeprefix("##")) == 1}
+    expected = {i for i, t in enumerate(tokens) if t not in units and not t.startswith("[")
+                and i not in produced}
+    found = snap.health(text)
+    assert set(found.unused["id"]) == expected == {tokens.index(t) for t in ("##ug", "##gs", "bun")}
+    assert not len(found.unreachable)  # every token is its own text's longest match
