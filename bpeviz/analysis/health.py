@@ -315,9 +315,8 @@ def near_duplicates(tokens: Sequence[tuple[int, Any, str]],
     front, back = marks
     groups: dict[str, list[tuple[int, str, str, bool]]] = {}
     for i, symbol, text_shown in tokens:
-        text = symbol.decode("utf-8") if isinstance(symbol, bytes) and _whole(symbol) \
-            else symbol if isinstance(symbol, str) else None
-        if text is None:
+        text = symbol.decode("utf-8", "replace") if isinstance(symbol, bytes) else symbol
+        if "\ufffd" in text:  # part of a character
             continue
         bare, marked = _unmarked(text, front, back)
         if not bare:
@@ -357,14 +356,6 @@ def _differences(text: str, other: str) -> list[str]:
     if nfkc[0] == nfkc[1]:
         return ["Unicode normalization (NFKC)"]
     return ["case", "Unicode normalization (NFKC)"]
-
-
-def _whole(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _unmarked(text: str, front: tuple[str, ...], back: tuple[str, ...]) -> tuple[str, str]:
@@ -464,9 +455,14 @@ def unused_by_step(training: Any, corpus: Corpus | str | None = None) -> pd.Seri
     read once for all steps); for Unigram rounds, the pieces no best cut holds."""
     if not hasattr(training, "_log"):
         counts = []
-        for k in range(len(getattr(training, "steps", (None,)))):
-            found = health(training.at(k), corpus)
-            counts.append(len(found.unused))
+        for k in range(len(getattr(training, "steps", (None,)))):  # each round's best cuts
+            step = training.at(k)
+            counted = _piece_counts(step, corpus)
+            if counted is None:
+                raise ValueError("this model holds no corpus: give one to count unused "
+                                 "pieces on")
+            counts.append(sum(1 for i, p, special in piece_table(step) if not special
+                              and len(p.removeprefix(WS)) > 1 and not counted[0].get(i)))
         return pd.Series(counts, name="unused", dtype=np.int64).rename_axis("step")
     counted = _corpus_of(training, corpus)
     if counted is None:

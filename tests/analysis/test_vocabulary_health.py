@@ -357,3 +357,10 @@ def test_a_wordpiece_vocab_txt_counts_unused_tokens_by_encoding_the_corpus():
     found = snap.health(text)
     assert set(found.unused["id"]) == expected == {tokens.index(t) for t in ("##ug", "##gs", "bun")}
     assert not len(found.unreachable)  # every token is its own text's longest match
+
+
+def test_unused_against_the_round_matches_each_rounds_health():
+    training = unigram()
+    series = unused_by_step(training)
+    assert series.tolist() == [len(health(training.at(k)).unused)
+                               for k in range(len(training.steps))]
