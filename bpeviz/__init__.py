@@ -20,11 +20,14 @@ This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 """
 
 from bpeviz.algorithms import ALGORITHMS, UNIGRAM
+from bpeviz.algorithms.parity import PARITY
+from bpeviz.algorithms.parity_train import train_parity
+from bpeviz.analysis.health import health as _health
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
 from bpeviz.core.serialize import OWN_FORMATS, OWN_OPENERS, OWN_SAVERS, load
 from bpeviz.core.serialize import save_training as save
-from bpeviz.core.snapshot import Snapshot
+from bpeviz.core.snapshot import SNAPSHOT_VIEWS, Snapshot
 from bpeviz.core.training import OWN_TRAINERS, Merge, Training, TrainOptions, replay, train
 from bpeviz.text.corpus import Corpus
 from bpeviz.unigram.corpus_words import train_keywords
@@ -38,10 +41,12 @@ from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 # the trainer an algorithm's record names, and how Unigram's trainings and opened models
 # are saved and opened, are wired to them here, above both
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
+OWN_TRAINERS[PARITY.trainer] = train_parity
 OWN_SAVERS[UnigramTraining] = save_unigram
 OWN_SAVERS[OpenedModel] = save_model
 OWN_OPENERS[".model"] = open_model
 OWN_FORMATS[UNIGRAM_FORMAT] = unigram_from_dict
+SNAPSHOT_VIEWS["health"] = _health  # Snapshot.health: the analysis layer's, above core
 
 __all__ = [
     "ALGORITHMS",

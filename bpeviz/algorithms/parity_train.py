@@ -1,0 +1,471 @@
+"""Parity-aware BPE's trainer: the merges of Hugging Face's ``ParityBpeTrainer``, exactly.
+
+One corpus per language, byte-level words (GPT-2's pre-tokenizer). Before each merge a
+language is picked, then the pair that language counts most often is merged in every
+language's words. The language picked:
+
+* with a dev set (one per language, ideally the same text translated): the one whose
+  dev text takes the most tokens now; a dev set wins over ratios;
+* else with ``ratio`` (one per language): the lowest compression so far (the training
+  text's first token count over its current one) divided by its ratio;
+* else: the one whose training text takes the most tokens;
+* ties go to the language given first; a language with no pair left (or none reaching
+  ``min_frequency``) is skipped from then on;
+* ``variant="window"``: the same ranking, but a language that had more than
+  ``alpha / languages`` of the last ``window_size`` picks is passed over for the next
+  one down (the last one left is taken even so);
+* the first ``global_merges`` merges ignore the languages: the pair most frequent over
+  all of them.
+
+A language's pair is its most frequent; between equal counts, the pair whose left token,
+then right token, spelled in GPT-2's byte characters, sorts last (Hugging Face's rule).
+The merges are then replayed by the merge loop, so the result is an ordinary byte-level
+training (:class:`ParityTraining`) that also keeps, per step, who got the merge and the
+numbers that decided it (:attr:`ParityTraining.choices`).
+
+>>> t = train_parity({"en": "the cat, the hat", "de": "die Katze, der Hut"}, merges=3,
+...                  dev={"en": "the hat", "de": "der Hut"})
+>>> [(c.language, c.tokens) for c in t.choices]
+[('en', (7, 7)), ('de', (6, 7)), ('de', (6, 7))]
+>>> [m.token for m in t.merges]
+[b'th', b' d', b' de']
+>>> print(t.why(2))  # doctest: +NORMALIZE_WHITESPACE
+Merge 2 went to de: the most tokens on its dev text (en 6, de 7); its most frequent
+pair occurs once in it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from heapq import heapify, heappop, heappush, heapreplace
+from itertools import pairwise
+from typing import Any
+
+from bpeviz.algorithms.parity import PARITY
+from bpeviz.algorithms.prose import times
+from bpeviz.core.training import Training, replay
+from bpeviz.core.training_data import TrainOptions
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.display import bytes_to_gpt2
+from bpeviz.text.pretokenize import words as pretokenize
+from bpeviz.text.symbols import utf8_bytes
+
+VARIANTS = ("base", "window")
+#: what a step's language was chosen on (:attr:`ParityChoice.basis`)
+BASES = {
+    "global": "the pair most frequent over all languages (a global merge)",
+    "dev": "the most tokens on its dev text",
+    "ratio": "the lowest compression over its ratio",
+    "training": "the most tokens on its training text",
+}
+_GLOBAL = -1
+
+
+@dataclass(frozen=True)
+class ParityChoice:
+    """Why merge ``step`` went where it went, in the numbers the rule compared.
+
+    ``tokens``: each language's tokens just before the merge (on its dev text in "dev"
+    mode, its training text otherwise); ``scores``: the numbers ranked, the same tokens,
+    or in "ratio" mode each language's compression (first tokens / tokens now) over its
+    ratio, lowest first. ``in_window``: each language's picks among the last
+    ``window_size`` ("window" variant); ``passed_over``: languages ranked worse but
+    skipped for having too many of them; ``exhausted``: languages out of pairs; ``count``:
+    the pair's count in the chosen language (over all languages for a global merge)."""
+
+    step: int
+    language: str | None
+    basis: str
+    tokens: tuple[int, ...]
+    scores: tuple[float, ...]
+    count: int
+    in_window: tuple[int, ...] = ()
+    passed_over: tuple[str, ...] = ()
+    exhausted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class ParityTraining(Training):
+    """A byte-level training whose merges parity-aware BPE chose, with the choices."""
+
+    languages: tuple[str, ...] = ()
+    choices: tuple[ParityChoice, ...] = ()
+    variant: str = "base"
+
+    def choice(self, step: int) -> ParityChoice:
+        """The record of merge ``step`` (1-based)."""
+        if not 1 <= step <= len(self.choices):
+            raise ValueError(f"step must be between 1 and {len(self.choices)}, got {step}")
+        return self.choices[step - 1]
+
+    def why(self, step: int) -> str:
+        """Merge ``step``'s language and the numbers that chose it, in one sentence."""
+        c = self.choice(step)
+        if c.language is None:
+            return (f"Merge {step} is a global merge: the pair most frequent over all "
+                    f"languages ({times(c.count)}).")
+        shown = (f"{v:.4g}" if c.basis == "ratio" else f"{int(v):,}" for v in c.scores)
+        numbers = ", ".join(f"{lang} {v}" for lang, v in zip(self.languages, shown))
+        text = (f"Merge {step} went to {c.language}: {BASES[c.basis]} ({numbers}); "
+                f"its most frequent pair occurs {times(c.count)} in it.")
+        if c.passed_over:
+            text += (f" Passed over: {', '.join(c.passed_over)}, which had more than "
+                     f"their share of the last merges.")
+        return text
+
+    def merges_per_language(self) -> dict[str | None, int]:
+        """How many merges each language got (None: global merges)."""
+        return dict(Counter(c.language for c in self.choices))
+
+
+def _table(source: Any) -> Counter[bytes]:
+    """A language's byte-level words with their counts, from text or a :class:`Corpus`."""
+    if isinstance(source, Corpus):
+        pairs = zip(source.words, source.counts)
+    elif isinstance(source, str):
+        pairs = Counter(pretokenize(source, "gpt2")).items()
+    else:
+        raise TypeError(f"a language's text must be a str or a Corpus, got {type(source)}")
+    table: Counter[bytes] = Counter()
+    for word, count in pairs:
+        if word:
+            table[utf8_bytes(word)] += count
+    return table
+
+
+def _rank_key(token: bytes) -> tuple[int, ...]:
+    """Sorts before another key when the token's GPT-2 spelling sorts after the other's
+    (a min-heap then pops Hugging Face's winner of a tie first)."""
+    return (*(-ord(ch) for ch in bytes_to_gpt2(token)), 1)
+
+
+def _ratio(x: float, y: float) -> float:
+    """``x / y`` as IEEE floats divide (infinity or NaN for a zero ``y``)."""
+    if y == 0:
+        return math.nan if x == 0 or math.isnan(x) else math.copysign(math.inf, x)
+    return x / y
+
+
+class _Counts:
+    """The training words of every language in one table, and each language's pair
+    counts, pair index and lazy priority queue."""
+
+    def __init__(self, tables: list[Counter[bytes]], want_global: bool) -> None:
+        self.n = len(tables)
+        self.tokens = [bytes((b,)) for b in range(256)]
+        self.ids = {t: i for i, t in enumerate(self.tokens)}
+        self.keys = [_rank_key(t) for t in self.tokens]
+        index: dict[bytes, int] = {}
+        self.words: list[list[int]] = []
+        self.weights: list[list[tuple[int, int]]] = []  # (language, count) per word
+        for lang, table in enumerate(tables):
+            for word, count in table.items():
+                i = index.setdefault(word, len(self.words))
+                if i == len(self.words):
+                    self.words.append(list(word))
+                    self.weights.append([])
+                self.weights[i].append((lang, count))
+        self.pairs: list[dict[tuple[int, int], int]] = [{} for _ in range(self.n)]
+        self.where: dict[tuple[int, int], set[int]] = {}
+        self.lengths = [0] * self.n  # tokens of each language's training text
+        for i, word in enumerate(self.words):
+            local = Counter(pairwise(word))
+            for p in local:
+                self.where.setdefault(p, set()).add(i)
+            for lang, count in self.weights[i]:
+                self.lengths[lang] += len(word) * count
+                table_l = self.pairs[lang]
+                for p, k in local.items():
+                    table_l[p] = table_l.get(p, 0) + k * count
+        self.heaps = [self._heap(table) for table in self.pairs]
+        self.total: dict[tuple[int, int], int] | None = None
+        if want_global:
+            self.total = Counter()
+            for table in self.pairs:
+                self.total.update(table)
+            self.total_heap = self._heap(self.total)
+
+    def _heap(self, table: Mapping[tuple[int, int], int]) -> list[Any]:
+        keys = self.keys
+        heap = [(-c, keys[a], keys[b], a, b) for (a, b), c in table.items() if c > 0]
+        heapify(heap)
+        return heap
+
+    def pop_best(self, lang: int) -> tuple[tuple[int, int], int] | None:
+        """The language's (or, ``_GLOBAL``, all languages') best pair and its count,
+        taken off its queue; None when no pair is left."""
+        if lang == _GLOBAL:
+            heap, table = self.total_heap, self.total
+        else:
+            heap, table = self.heaps[lang], self.pairs[lang]
+        while heap:
+            neg, ka, kb, a, b = heap[0]
+            now = table.get((a, b), 0)  # type: ignore[union-attr]
+            if now <= 0:
+                heappop(heap)
+            elif now != -neg:  # a stale entry: requeue it with its count now
+                heapreplace(heap, (-now, ka, kb, a, b))
+            else:
+                heappop(heap)
+                return (a, b), now
+        return None
+
+    def merge(self, a: int, b: int) -> tuple[int, list[int]]:
+        """Merge ``a b`` in every word; the new token's id and each language's tokens saved."""
+        token = self.tokens[a] + self.tokens[b]
+        t = self.ids.get(token)
+        if t is None:  # a token made twice keeps its first id
+            t = self.ids[token] = len(self.tokens)
+            self.tokens.append(token)
+            self.keys.append(_rank_key(token))
+        saved = [0] * self.n
+        changed: list[set[tuple[int, int]]] = [set() for _ in range(self.n)]
+        for i in self.where.pop((a, b), ()):
+            word = self.words[i]
+            new: list[int] = []
+            j, size = 0, len(word)
+            while j < size:
+                if j + 1 < size and word[j] == a and word[j + 1] == b:
+                    new.append(t)
+                    j += 2
+                else:
+                    new.append(word[j])
+                    j += 1
+            if len(new) == size:
+                continue
+            self.words[i] = new
+            delta: dict[tuple[int, int], int] = {}
+            for p in pairwise(word):
+                delta[p] = delta.get(p, 0) - 1
+            for p in pairwise(new):
+                delta[p] = delta.get(p, 0) + 1
+            for p, d in delta.items():
+                if d > 0:
+                    self.where.setdefault(p, set()).add(i)
+            for lang, count in self.weights[i]:
+                saved[lang] += (size - len(new)) * count
+                table = self.pairs[lang]
+                for p, d in delta.items():
+                    if d:
+                        table[p] = table.get(p, 0) + d * count
+                        changed[lang].add(p)
+        keys = self.keys
+        for lang in range(self.n):
+            table, heap = self.pairs[lang], self.heaps[lang]
+            for p in changed[lang]:
+                c = table[p]
+                if c > 0:
+                    heappush(heap, (-c, keys[p[0]], keys[p[1]], p[0], p[1]))
+        if self.total is not None:
+            for p in set().union(*changed):
+                c = self.total[p] = sum(table.get(p, 0) for table in self.pairs)
+                if c > 0:
+                    heappush(self.total_heap, (-c, keys[p[0]], keys[p[1]], p[0], p[1]))
+        return t, saved
+
+
+class _Dev:
+    """The dev words of every language, one table (a word's counts per language), and
+    each language's dev tokens; Hugging Face's bookkeeping, a merged word that equals a
+    word already there replacing it, kept."""
+
+    def __init__(self, tables: list[Counter[bytes]]) -> None:
+        n = len(tables)
+        self.words: dict[tuple[int, ...], list[int]] = {}
+        for lang, table in enumerate(tables):
+            for word, count in table.items():
+                self.words.setdefault(tuple(word), [0] * n)[lang] += count
+        self.holding: dict[int, set[tuple[int, ...]]] = {}
+        self.lengths = [0] * n
+        for word, counts in self.words.items():
+            for s in set(word):
+                self.holding.setdefault(s, set()).add(word)
+            for lang, c in enumerate(counts):
+                self.lengths[lang] += len(word) * c
+
+    def merge(self, a: int, b: int, t: int) -> None:
+        near = self.holding.get(a, set()) & self.holding.get(b, set())
+        for word in [w for w in near if any(p == (a, b) for p in pairwise(w))]:
+            counts = self.words.pop(word)
+            for s in set(word):
+                self.holding[s].discard(word)
+            new: list[int] = []
+            j = 0
+            while j < len(word):
+                if j + 1 < len(word) and word[j] == a and word[j + 1] == b:
+                    new.append(t)
+                    j += 2
+                else:
+                    new.append(word[j])
+                    j += 1
+            merged = tuple(new)
+            for lang, c in enumerate(counts):
+                self.lengths[lang] -= (len(word) - len(merged)) * c
+            self.words[merged] = counts
+            for s in set(merged):
+                self.holding.setdefault(s, set()).add(merged)
+
+
+def _check(merges: Any, variant: str, window_size: int, alpha: float, global_merges: int,
+           min_frequency: int) -> None:
+    for name, value in (("merges", merges), ("global_merges", global_merges),
+                        ("min_frequency", min_frequency), ("window_size", window_size)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if variant == "window" and window_size == 0:
+        raise ValueError("the window variant needs window_size > 0")
+    if variant == "window" and not (math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"alpha must be a positive finite number, got {alpha!r}")
+
+
+def _per_language(value: Any, languages: tuple[str, ...], what: str) -> list[Any]:
+    """``value`` (a mapping by language, or a sequence in the languages' order) as a list."""
+    if isinstance(value, Mapping):
+        if set(value) != set(languages):
+            raise ValueError(f"{what} must name the same languages as the corpora "
+                             f"({', '.join(languages)}), got {', '.join(map(str, value))}")
+        return [value[lang] for lang in languages]
+    if isinstance(value, str | Corpus) and len(languages) == 1:
+        return [value]
+    items = list(value)
+    if len(items) != len(languages):
+        raise ValueError(f"{what} needs one entry per language ({len(languages)}), "
+                         f"got {len(items)}")
+    return items
+
+
+def train_parity(
+    corpora: Mapping[str, str | Corpus] | str | Corpus,
+    *,
+    merges: int,
+    dev: Mapping[str, str | Corpus] | None = None,
+    variant: str = "base",
+    global_merges: int = 0,
+    ratio: Mapping[str, float] | list[float] | None = None,
+    window_size: int = 100,
+    alpha: float = 2.0,
+    min_frequency: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> ParityTraining:
+    """Train parity-aware BPE on ``corpora`` (language name -> text or :class:`Corpus`;
+    one text alone is one language): the merges of Hugging Face's ``ParityBpeTrainer``
+    with the same settings, the texts as its ``train_iterators`` and ``dev`` as its
+    ``dev_iterators`` (see the module's docstring for the rule)."""
+    _check(merges, variant, window_size, alpha, global_merges, min_frequency)
+    if not isinstance(corpora, Mapping):
+        corpora = {"text": corpora}
+    languages = tuple(corpora)
+    if not languages:
+        raise ValueError("give at least one language's text to train on")
+    tables = [_table(corpora[lang]) for lang in languages]
+    counts = _Counts(tables, global_merges > 0)
+    devs = None if dev is None else _Dev(
+        [_table(d) for d in _per_language(dev, languages, "dev")])
+    rates = None if devs is not None or ratio is None else [
+        float(r) for r in _per_language(ratio, languages, "ratio")]
+    if rates is not None and not all(math.isfinite(r) and r > 0 for r in rates):
+        raise ValueError(f"every ratio must be a positive finite number, got {rates}")
+    basis = "dev" if devs is not None else "ratio" if rates is not None else "training"
+    first = [float(x) for x in counts.lengths]
+    threshold = alpha / len(languages)
+    window: deque[int] = deque()
+    exhausted: set[int] = set()
+    choices: list[ParityChoice] = []
+    pairs: list[tuple[bytes, bytes]] = []
+    stop = "merges"
+    while len(pairs) < merges:
+        if len(exhausted) >= len(languages):
+            stop = "no_pairs"
+            break
+        tokens = tuple(devs.lengths if devs is not None else counts.lengths)
+        if rates is not None:
+            scores = tuple(_ratio(_ratio(f, float(now)), r)
+                           for f, now, r in zip(first, counts.lengths, rates))
+        else:
+            scores = tuple(float(x) for x in tokens)
+        in_window = tuple(window.count(i) for i in range(len(languages)))
+        passed: list[int] = []
+        if len(pairs) < global_merges:
+            lang = _GLOBAL
+        else:
+            # the worst-served language ranks highest: most tokens, or lowest rate
+            rank = [(-s if rates is not None else s) if i not in exhausted else -math.inf
+                    for i, s in enumerate(scores)]
+            if variant == "base":
+                lang, best = 0, -math.inf
+                for i, v in enumerate(rank):
+                    if v > best:
+                        lang, best = i, v
+            else:
+                open_ = [True] * len(rank)
+                while True:
+                    lang, best = 0, -math.inf
+                    for i, v in enumerate(rank):
+                        if open_[i] and v > best:
+                            lang, best = i, v
+                    if not open_[lang]:  # only languages out of pairs are left, where
+                        lang = passed.pop(0)  # Hugging Face loops forever: the best passed
+                        break
+                    if in_window[lang] / window_size <= threshold:
+                        break
+                    open_[lang] = False
+                    if not any(open_):
+                        break
+                    passed.append(lang)
+                window.append(lang)
+                if len(window) > window_size:
+                    window.popleft()
+        best_pair = counts.pop_best(lang)
+        if best_pair is None or best_pair[1] < min_frequency:
+            if lang == _GLOBAL:
+                stop = "no_pairs"
+                break
+            exhausted.add(lang)
+            continue
+        (a, b), count = best_pair
+        choices.append(ParityChoice(
+            step=len(pairs) + 1, language=None if lang == _GLOBAL else languages[lang],
+            basis="global" if lang == _GLOBAL else basis, tokens=tokens, scores=scores,
+            count=count, in_window=in_window if variant == "window" else (),
+            passed_over=tuple(languages[i] for i in passed),
+            exhausted=tuple(languages[i] for i in sorted(exhausted))))
+        pairs.append((counts.tokens[a], counts.tokens[b]))
+        t, saved = counts.merge(a, b)
+        for i, s in enumerate(saved):
+            counts.lengths[i] -= s
+        if devs is not None:
+            devs.merge(a, b, t)
+        if progress is not None and len(pairs) % 100 == 0:
+            progress(len(pairs), merges)
+    if stop != "merges" and min_frequency > 0 and any(
+            c > 0 for table in counts.pairs for c in table.values()):
+        stop = "min_frequency"
+    if progress is not None:
+        progress(len(pairs), merges)
+    return _training(corpora, tables, pairs, merges, min_frequency, stop, languages,
+                     tuple(choices), variant)
+
+
+def _training(corpora: Mapping[str, Any], tables: list[Counter[bytes]],
+              pairs: list[tuple[bytes, bytes]], merges: int, min_frequency: int, stop: str,
+              languages: tuple[str, ...], choices: tuple[ParityChoice, ...],
+              variant: str) -> ParityTraining:
+    """The merges replayed by the merge loop on all languages' words together."""
+    given = {c.pretokenizer for c in corpora.values() if isinstance(c, Corpus)}
+    pretokenizer = given.pop() if len(given) == 1 and len(corpora) == len(
+        [c for c in corpora.values() if isinstance(c, Corpus)]) else "gpt2"
+    total: Counter[str] = Counter()
+    for table in tables:
+        for word, count in table.items():
+            total[word.decode("utf-8", "surrogatepass")] += count
+    corpus = Corpus(tuple(total), tuple(total.values()), pretokenizer)
+    options = TrainOptions(algorithm=PARITY.name, merges=merges, min_frequency=min_frequency)
+    replayed = replay(corpus, options, pairs)
+    data = {f.name: getattr(replayed, f.name) for f in fields(Training)}
+    data["stop_reason"] = stop
+    return ParityTraining(**data, languages=languages, choices=choices, variant=variant)
