@@ -92,8 +92,6 @@ def test_difference_marks_are_the_engines_differing_spans(page, server, step):
     assert expected.n_differing > 0
     check_marks(page, expected, step)
     assert all(s["chips"] == len(c.tokens) for s, c in zip(page.evaluate(READ), expected.cuts))
-    caption = f"{expected.n_differing:,} token boundar"  # Python's, in the metrics
-    assert caption in page.locator('[data-testid="stMarkdown"]').all_inner_texts().__str__()
 
 
 def test_keys_step_every_configuration_by_the_same_step_and_python_follows(page, server):
