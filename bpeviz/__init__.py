@@ -21,7 +21,13 @@ This package never imports streamlit; the app's glue lives in ``bpeviz.ui``.
 
 from bpeviz.algorithms import ALGORITHMS, UNIGRAM
 from bpeviz.algorithms.parity import PARITY
-from bpeviz.algorithms.parity_train import train_parity
+from bpeviz.algorithms.parity_train import FORMAT as PARITY_FORMAT
+from bpeviz.algorithms.parity_train import (
+    ParityTraining,
+    parity_from_dict,
+    save_parity,
+    train_parity,
+)
 from bpeviz.analysis.health import health as _health
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
@@ -42,6 +48,8 @@ from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 # are saved and opened, are wired to them here, above both
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 OWN_TRAINERS[PARITY.trainer] = train_parity
+OWN_SAVERS[ParityTraining] = save_parity
+OWN_FORMATS[PARITY_FORMAT] = parity_from_dict
 OWN_SAVERS[UnigramTraining] = save_unigram
 OWN_SAVERS[OpenedModel] = save_model
 OWN_OPENERS[".model"] = open_model

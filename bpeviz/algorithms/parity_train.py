@@ -36,55 +36,27 @@ pair occurs once in it.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from heapq import heapify, heappop, heappush, heapreplace
 from itertools import pairwise
 from typing import Any
 
-from bpeviz.algorithms.parity import PARITY
+from bpeviz.algorithms.parity import BASES, PARITY, ParityChoice
 from bpeviz.algorithms.prose import times
+from bpeviz.core.files import write_atomic
 from bpeviz.core.training import Training, replay
 from bpeviz.core.training_data import TrainOptions
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.display import bytes_to_gpt2
-from bpeviz.text.pretokenize import words as pretokenize
 from bpeviz.text.symbols import utf8_bytes
 
 VARIANTS = ("base", "window")
-#: what a step's language was chosen on (:attr:`ParityChoice.basis`)
-BASES = {
-    "global": "the pair most frequent over all languages (a global merge)",
-    "dev": "the most tokens on its dev text",
-    "ratio": "the lowest compression over its ratio",
-    "training": "the most tokens on its training text",
-}
 _GLOBAL = -1
-
-
-@dataclass(frozen=True)
-class ParityChoice:
-    """Why merge ``step`` went where it went, in the numbers the rule compared.
-
-    ``tokens``: each language's tokens just before the merge (on its dev text in "dev"
-    mode, its training text otherwise); ``scores``: the numbers ranked, the same tokens,
-    or in "ratio" mode each language's compression (first tokens / tokens now) over its
-    ratio, lowest first. ``in_window``: each language's picks among the last
-    ``window_size`` ("window" variant); ``passed_over``: languages ranked worse but
-    skipped for having too many of them; ``exhausted``: languages out of pairs; ``count``:
-    the pair's count in the chosen language (over all languages for a global merge)."""
-
-    step: int
-    language: str | None
-    basis: str
-    tokens: tuple[int, ...]
-    scores: tuple[float, ...]
-    count: int
-    in_window: tuple[int, ...] = ()
-    passed_over: tuple[str, ...] = ()
-    exhausted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,6 +66,11 @@ class ParityTraining(Training):
     languages: tuple[str, ...] = ()
     choices: tuple[ParityChoice, ...] = ()
     variant: str = "base"
+    #: each language's words, and its dev words (None without a dev set)
+    sources: tuple[Corpus, ...] = ()
+    dev: tuple[Corpus, ...] | None = None
+    #: the settings of :func:`train_parity` besides the merges (ratios as a list)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def choice(self, step: int) -> ParityChoice:
         """The record of merge ``step`` (1-based)."""
@@ -121,16 +98,19 @@ class ParityTraining(Training):
         return dict(Counter(c.language for c in self.choices))
 
 
-def _table(source: Any) -> Counter[bytes]:
-    """A language's byte-level words with their counts, from text or a :class:`Corpus`."""
+def _corpus(source: Any) -> Corpus:
+    """A language's words: a :class:`Corpus` as given, a text cut by GPT-2's pattern."""
     if isinstance(source, Corpus):
-        pairs = zip(source.words, source.counts)
-    elif isinstance(source, str):
-        pairs = Counter(pretokenize(source, "gpt2")).items()
-    else:
-        raise TypeError(f"a language's text must be a str or a Corpus, got {type(source)}")
+        return source
+    if isinstance(source, str):
+        return Corpus.from_text(source, "gpt2")
+    raise TypeError(f"a language's text must be a str or a Corpus, got {type(source)}")
+
+
+def _table(corpus: Corpus) -> Counter[bytes]:
+    """A language's byte-level words with their counts."""
     table: Counter[bytes] = Counter()
-    for word, count in pairs:
+    for word, count in zip(corpus.words, corpus.counts):
         if word:
             table[utf8_bytes(word)] += count
     return table
@@ -362,10 +342,12 @@ def train_parity(
     languages = tuple(corpora)
     if not languages:
         raise ValueError("give at least one language's text to train on")
-    tables = [_table(corpora[lang]) for lang in languages]
+    sources = tuple(_corpus(corpora[lang]) for lang in languages)
+    dev_sources = None if dev is None else tuple(
+        _corpus(d) for d in _per_language(dev, languages, "dev"))
+    tables = [_table(c) for c in sources]
     counts = _Counts(tables, global_merges > 0)
-    devs = None if dev is None else _Dev(
-        [_table(d) for d in _per_language(dev, languages, "dev")])
+    devs = None if dev_sources is None else _Dev([_table(c) for c in dev_sources])
     rates = None if devs is not None or ratio is None else [
         float(r) for r in _per_language(ratio, languages, "ratio")]
     if rates is not None and not all(math.isfinite(r) and r > 0 for r in rates):
@@ -447,25 +429,72 @@ def train_parity(
         stop = "min_frequency"
     if progress is not None:
         progress(len(pairs), merges)
-    return _training(corpora, tables, pairs, merges, min_frequency, stop, languages,
-                     tuple(choices), variant)
+    settings = {"variant": variant, "global_merges": global_merges, "ratio": rates,
+                "window_size": window_size, "alpha": alpha, "min_frequency": min_frequency}
+    return _training(sources, dev_sources, pairs, merges, stop, languages, tuple(choices),
+                     settings)
 
 
-def _training(corpora: Mapping[str, Any], tables: list[Counter[bytes]],
-              pairs: list[tuple[bytes, bytes]], merges: int, min_frequency: int, stop: str,
+def _training(sources: tuple[Corpus, ...], dev: tuple[Corpus, ...] | None,
+              pairs: list[tuple[bytes, bytes]], merges: int, stop: str,
               languages: tuple[str, ...], choices: tuple[ParityChoice, ...],
-              variant: str) -> ParityTraining:
+              settings: dict[str, Any]) -> ParityTraining:
     """The merges replayed by the merge loop on all languages' words together."""
-    given = {c.pretokenizer for c in corpora.values() if isinstance(c, Corpus)}
-    pretokenizer = given.pop() if len(given) == 1 and len(corpora) == len(
-        [c for c in corpora.values() if isinstance(c, Corpus)]) else "gpt2"
     total: Counter[str] = Counter()
-    for table in tables:
-        for word, count in table.items():
-            total[word.decode("utf-8", "surrogatepass")] += count
-    corpus = Corpus(tuple(total), tuple(total.values()), pretokenizer)
-    options = TrainOptions(algorithm=PARITY.name, merges=merges, min_frequency=min_frequency)
+    for corpus in sources:
+        for word, count in zip(corpus.words, corpus.counts):
+            total[word] += count
+    kinds = {c.pretokenizer for c in sources}
+    corpus = Corpus(tuple(total), tuple(total.values()),
+                    kinds.pop() if len(kinds) == 1 else "gpt2")
+    options = TrainOptions(algorithm=PARITY.name, merges=merges,
+                           min_frequency=settings["min_frequency"])
     replayed = replay(corpus, options, pairs)
     data = {f.name: getattr(replayed, f.name) for f in fields(Training)}
     data["stop_reason"] = stop
-    return ParityTraining(**data, languages=languages, choices=choices, variant=variant)
+    return ParityTraining(**data, languages=languages, choices=choices,
+                          variant=settings["variant"], sources=sources, dev=dev,
+                          settings=settings)
+
+
+#: the "format" of a saved parity training (:func:`save_parity`)
+FORMAT = "bpeviz-parity-training"
+
+
+def save_parity(training: ParityTraining, path: str | os.PathLike[str],
+                corpus_name: str | None = None) -> None:
+    """Write ``training`` to ``path`` as JSON (what ``bpeviz.save`` does with one): its
+    languages' words, dev words and settings, which train it again, and its merges, which
+    :func:`parity_from_dict` checks the new training against."""
+    def words(c: Corpus) -> dict[str, Any]:
+        return {"pretokenizer": c.pretokenizer, "words": c.words, "counts": c.counts}
+
+    write_atomic(path, json.dumps({
+        "format": FORMAT, "version": 1, "name": corpus_name,
+        "languages": training.languages, "merges": len(training.merges),
+        "corpora": [words(c) for c in training.sources],
+        "dev": None if training.dev is None else [words(c) for c in training.dev],
+        "settings": training.settings,
+        "made": [[m.left.hex(), m.right.hex()] for m in training.merges],  # type: ignore[union-attr]
+    }, ensure_ascii=False))
+
+
+def parity_from_dict(data: Any) -> ParityTraining:
+    """The training a :func:`save_parity` file holds, trained again; ValueError if the
+    file is malformed or its merges are not the ones its data makes."""
+    def corpus(d: Any) -> Corpus:
+        return Corpus(tuple(d["words"]), tuple(int(c) for c in d["counts"]), d["pretokenizer"])
+
+    try:
+        languages = list(data["languages"])
+        dev = None if data["dev"] is None else dict(zip(languages, map(corpus, data["dev"])))
+        training = train_parity(dict(zip(languages, map(corpus, data["corpora"]))),
+                                merges=data["merges"], dev=dev, **data["settings"])
+        made = [(bytes.fromhex(a), bytes.fromhex(b)) for a, b in data["made"]]
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"the parity training file is missing or garbles a field: {err}"
+                         ) from None
+    if [(m.left, m.right) for m in training.merges] != made:
+        raise ValueError("the parity training file's merges are not the ones its texts and "
+                         "settings make: the file is corrupt")
+    return training

@@ -18,6 +18,7 @@ from tokenizers.trainers import ParityBpeTrainer
 
 import bpeviz
 from bench.data import corpus_text
+from bpeviz import formats
 from bpeviz.algorithms.parity_train import ParityTraining
 from bpeviz.text.display import gpt2_to_bytes
 
@@ -202,3 +203,16 @@ def test_wrong_settings_are_refused_by_name():
         bpeviz.train(TRAIN, algorithm="parity", merges=5, dev={"en": DEV["en"]})
     with pytest.raises(ValueError, match="ratio"):
         bpeviz.train(TRAIN, algorithm="parity", merges=5, ratio=[1.0, 2.0])
+
+
+def test_saving_keeps_the_languages_record_and_hf_export_holds_the_tokenizer(tmp_path):
+    _, training = ours(TRAIN, 120, ratio=RATIO, variant="window", window_size=15)
+    path = tmp_path / "parity.json"
+    bpeviz.save(training, path)
+    again = bpeviz.load(path)
+    assert isinstance(again, ParityTraining)
+    assert again.merges == training.merges and again.choices == training.choices
+    text = DEV["hi"] + DEV["ar"]
+    opened = formats.import_files(formats.export(training.at(80), "hf"))
+    assert ([t.bytes for t in opened.at().encode(text)]
+            == [t.bytes for t in training.at(80).encode(text)])
