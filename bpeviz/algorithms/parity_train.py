@@ -13,7 +13,8 @@ language's words. The language picked:
   ``min_frequency``) is skipped from then on;
 * ``variant="window"``: the same ranking, but a language that had more than
   ``alpha / languages`` of the last ``window_size`` picks is passed over for the next
-  one down (the last one left is taken even so);
+  one down (the last one left is taken even so; when only languages out of pairs are
+  left, where Hugging Face's loop never ends, the best one passed over is taken);
 * the first ``global_merges`` merges ignore the languages: the pair most frequent over
   all of them.
 
@@ -424,9 +425,8 @@ def train_parity(
             devs.merge(a, b, t)
         if progress is not None and len(pairs) % 100 == 0:
             progress(len(pairs), merges)
-    if stop != "merges" and min_frequency > 0 and any(
-            c > 0 for table in counts.pairs for c in table.values()):
-        stop = "min_frequency"
+    if stop != "merges" and any(c > 0 for t in counts.pairs for c in t.values()):
+        stop = "min_frequency"  # pairs are left, but none frequent enough
     if progress is not None:
         progress(len(pairs), merges)
     settings = {"variant": variant, "global_merges": global_merges, "ratio": rates,

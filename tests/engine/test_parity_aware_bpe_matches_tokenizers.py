@@ -216,3 +216,13 @@ def test_saving_keeps_the_languages_record_and_hf_export_holds_the_tokenizer(tmp
     opened = formats.import_files(formats.export(training.at(80), "hf"))
     assert ([t.bytes for t in opened.at().encode(text)]
             == [t.bytes for t in training.at(80).encode(text)])
+
+
+def test_the_window_ends_when_only_languages_out_of_pairs_are_left_to_pass_to():
+    # Hugging Face's trainer never returns from this one (its window keeps choosing the
+    # first language, out of pairs, once it has had its share); bpeviz takes the best
+    # language passed over and trains on until every language is out of pairs
+    _, training = ours(STORY, 3000, variant="window", window_size=50, min_frequency=2)
+    assert training.stop_reason == "min_frequency" and len(training.merges) < 3000
+    assert all(c.language not in c.exhausted for c in training.choices)
+    assert len(training.choices[-1].exhausted) == len(LANGUAGES) - 1
