@@ -9,10 +9,23 @@ from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
 from bpeviz.present import figures, glossary, render
 from bpeviz.text import display
-from bpeviz.ui import opened, stage
+from bpeviz.ui import health_view, opened, stage
 from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Vocabulary"))
+
+
+def open_file_section() -> None:
+    st.subheader("Open a tokenizer file")
+    st.caption("Open a tokenizer written by bpeviz, Hugging Face, tiktoken or GPT-2 and "
+               "try it on the Tokenize page.")
+    ui.import_widget()
+
+
+if health_view.chosen():  # the Health view: any training (Unigram's rounds too), or the file
+    health_view.draw(ctx)
+    open_file_section()
+    st.stop()
 own_view(ctx, "Vocabulary")  # an algorithm with its own view of the page (Unigram's pieces)
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 st.title("The vocabulary")
@@ -224,7 +237,4 @@ def downloads(snap) -> None:
 
 
 vocabulary()
-st.subheader("Open a tokenizer file")
-st.caption("Open a tokenizer written by bpeviz, Hugging Face, tiktoken or GPT-2 and "
-           "try it on the Tokenize page.")
-ui.import_widget()
+open_file_section()
