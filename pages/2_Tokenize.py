@@ -13,7 +13,7 @@ from bpeviz.present import glossary, render
 from bpeviz.present.render_dropout import CLOUD_ROWS, dropout_cloud_html
 from bpeviz.present.render_explain import trace_html
 from bpeviz.text import display
-from bpeviz.ui import stage
+from bpeviz.ui import pretokens_view, stage
 from bpeviz.ui.page_setup import own_view
 from bpeviz.ui.unigram import cloud_subject
 
@@ -57,7 +57,10 @@ def tokenize() -> None:
     # its own step setting, and its tokens follow when the step settles
     step = stage.controls(training, setting=step_name, empty_note=True)
     snap = ui.snapshot(training, step)
-    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", key="show_ws")
+    ws_col, pre_col = st.columns(2)
+    show_ws = ws_col.toggle("Show whitespace (· space, → tab, ↵ newline)", key="show_ws")
+    with pre_col:
+        show_pre = pretokens_view.toggle()
     if not text:
         st.info("Type some text above.")
         return
@@ -77,6 +80,10 @@ def tokenize() -> None:
     cols[4].metric("[UNK]", f"{unk:,}")
     cols[5].metric("Partial characters", f"{partial:,}",
                    help="Byte-level tokens holding only part of a character")
+    if show_pre:  # the pre-tokenizer's cut first, this step's tokens inside each piece
+        pretokens_view.draw(training, text, tokens, byte_style, strong, show_ws,
+                            notes=glossary.ChipNotes(training, byte_style))
+        st.markdown("**Tokens**")
     if use_imported or len(text) > STAGE_CHARS:
         st.html(render.tokens_html(text, tokens, byte_style, show_ws, strong,
                                    notes=glossary.ChipNotes(training, byte_style)))
