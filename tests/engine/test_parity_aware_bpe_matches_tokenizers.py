@@ -226,3 +226,9 @@ def test_the_window_ends_when_only_languages_out_of_pairs_are_left_to_pass_to():
     assert training.stop_reason == "min_frequency" and len(training.merges) < 3000
     assert all(c.language not in c.exhausted for c in training.choices)
     assert len(training.choices[-1].exhausted) == len(LANGUAGES) - 1
+
+
+def test_corpora_may_be_given_as_corpus_objects():
+    corpora = {lang: bpeviz.Corpus.from_text(text, "gpt2") for lang, text in TRAIN.items()}
+    dev = {lang: bpeviz.Corpus.from_text(text, "gpt2") for lang, text in DEV.items()}
+    assert ours(corpora, 150, dev=dev)[0] == ours(TRAIN, 150, dev=DEV)[0]
