@@ -7,8 +7,8 @@ there) for one step at a time, sent as a tree of plain data
 :func:`panel_window` builds it for the current step and then for the steps the bar is
 likely to reach next (ahead first: Play and → go forward), within a time budget, each
 kept per training; the browser swaps in the one of the bar's step, and says it is coming
-when it holds none (the next Python run, when the step settles or about once a second
-while Play runs, sends the window around the new step).
+when it holds none (the next Python run, when the step settles or Play pauses, sends
+the window around the new step).
 """
 
 from __future__ import annotations

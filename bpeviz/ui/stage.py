@@ -3,10 +3,10 @@
 The browser gets the history of the view once (every merge, and for the words on screen
 the steps at which each of their tokens appears and goes), then redraws the step bar,
 the merge card and the word splits by itself while the slider is dragged, a key is held
-or Play runs; no Python rerun per step. Python hears of the step on release or pause
-(a trigger, debounced by the browser), and in passing while Play runs (at most once a
-second, never while a run is in flight), stores it in the ``step`` setting and redraws
-the rest of the page (metrics, tables, heatmap) for it.
+or Play runs; no Python rerun per step. Python hears of the step on release or pause (a
+trigger, debounced by the browser), never while Play runs (a rerun's drawing would hold
+the browser's main thread that Play needs), stores it in the ``step`` setting and
+redraws the rest of the page (metrics, tables, heatmap) for it.
 
 The JavaScript is ES modules by role in ``stepper/src/``, joined into one script at
 import (:mod:`bpeviz.present.stage_script`); it and the CSS (``stepper/stepper.css``)
@@ -187,9 +187,9 @@ def controls(training: Training, *, number_box: bool = True, setting: str = "ste
 def rounds(last: int, history: str, setting: str = "uround") -> int:
     """The step bar for pruning rounds 0..``last`` (Unigram), bound to ``setting``,
     with a "Go to round" box: the same bar, keys and Play as :func:`controls`, its steps
-    named rounds; no card or words follow it in the browser, so the page redraws when
-    Python hears the round (on release, after a key burst, about once a second while
-    playing). ``history`` names the training (a new one resets the bar)."""
+    named rounds; the round card and its numbers follow it in the browser, and the rest
+    of the page redraws when Python hears the round (on release, after a key burst, on
+    pause). ``history`` names the training (a new one resets the bar)."""
     k = bar(setting, 0, last, history, key=f"{KEY}_{setting}",
             words={"unit": "round", "units": "rounds", "name": "Round"},
             box="Go to round", box_key=f"{setting}_box_",
@@ -213,16 +213,41 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], str], wait
     """A view Python draws for one step (``render(k)``: HTML, user text escaped),
     shown by the browser at the bar's step: Python sends it for the steps around the
     current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
-    in the bar's, in the same frame as the card. ``key``: what the view depends on
-    besides the step; ``waiting``: what the browser says at a step it holds no view of
-    yet ("{step}" is that step). A bar of another setting (Unigram's rounds) names its
-    ``setting``, its ``last`` step and its ``history``."""
+    in the bar's, in the same frame as the card. When the bar nears the edge of what it
+    holds (Play, a run of keys), the browser asks for the steps around its own (trigger
+    ``want``): that reruns only this view's fragment, so nothing else on the page is
+    redrawn and Play keeps its rate. ``key``: what the view depends on besides the step;
+    ``waiting``: what the browser says at a step it holds no view of yet ("{step}" is
+    that step). A bar of another setting (Unigram's rounds) names its ``setting``, its
+    ``last`` step and its ``history``."""
+    # a page run centres the window on the step Python holds; the browser's asks only
+    # move it in the fragment's own reruns
+    st.session_state.pop(_wanted_key(name), None)
+    _panel_part(training, name, key, render, waiting, setting, last, history)
+
+
+def _wanted_key(name: str) -> str:
+    return f"_bv_panel_wanted_{name}"
+
+
+def _wanted(name: str) -> None:
+    """The panel's ``want`` trigger: the step the browser's bar is at, as an int."""
+    sent = (st.session_state.get(f"{KEY}_{name}") or {}).get("want")
+    if isinstance(sent, (int, float)) and not isinstance(sent, bool) and sent == sent:
+        st.session_state[_wanted_key(name)] = int(sent)
+
+
+@st.fragment
+def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str],
+                waiting: str, setting: str, last: int | None, history: str | None) -> None:
     step = int(get(setting))
     last = len(training.merges) if last is None else last
+    centre = st.session_state.get(_wanted_key(name), step)
+    centre = max(0, min(int(centre), last))
     data = {"role": "panel", "step": step, "n": last,
             "hist": history or _history_id(training), "waiting": waiting,
-            "views": step_panels.panel_window(training, (name, key), step, last, render)}
-    mount(f"{KEY}_{name}", data)
+            "views": step_panels.panel_window(training, (name, key), centre, last, render)}
+    mount(f"{KEY}_{name}", data, on_want_change=lambda: _wanted(name))
 
 
 def numbers(metrics: list[dict[str, Any]], last: int, history: str, *, setting: str = "step",

@@ -221,3 +221,37 @@ def test_explore_why_this_split_keeps_its_word_while_the_keys_step(small, server
     screenshots.mkdir(parents=True, exist_ok=True)
     page.locator('[data-testid="stExpander"]', has=page.locator(".bv-trace")).first.screenshot(
         path=str(screenshots / "explore-why-split.png"))
+
+
+def test_why_this_merge_keeps_up_with_play_past_the_steps_first_sent(page, server):
+    """The page sends the Why panel of the steps around its own; Play at 10 steps/s
+    runs past them within seconds, and the panel asks for the steps ahead as it nears
+    their edge (its own small rerun: the rest of the page, the URL among it, stays as
+    it was until the pause). So the panel shows the played step's explanation well past
+    the first window, each one the explanation of the step the bar shows."""
+    page.goto(f"{server}/Explore?merges=200&step=1")
+    ready(page)
+    page.wait_for_selector("[data-bpeviz-step]")
+    page.wait_for_selector(".bv-why", state="attached")  # (in a closed expander)
+    blur(page)
+    page.locator('.bv-stage-speed[data-speed="4"]').click()
+    blur(page)
+    page.evaluate("""() => { window.__why = [];
+        document.querySelector('.bv-stage-play').click();
+        window.__watch = setInterval(() => {
+          const why = document.querySelector('.bv-why');
+          const bar = document.querySelector('[data-bpeviz-step]');
+          window.__why.push([Number(bar.getAttribute('data-bpeviz-step')),
+            why ? Number(why.dataset.step) : null,
+            new URLSearchParams(location.search).get('step')]);
+        }, 50); }""")
+    page.wait_for_timeout(14_000)
+    rows = page.evaluate("""() => { clearInterval(window.__watch);
+        document.querySelector('.bv-stage-play').click(); return window.__why; }""")
+    assert {url for *_, url in rows} <= {None, "1"}, "the page did not rerun while playing"
+    explained = {bar for bar, why, _ in rows if why == bar}
+    assert max(k for k, *_ in rows) >= 45, "Play ran on"
+    assert max(explained) >= 40, f"the panel kept up past the first window: {sorted(explained)}"
+    # no explanation of another step is ever on screen beside the bar's
+    assert all(why in (None, bar) for bar, why, _ in rows), rows
+    no_error(page)

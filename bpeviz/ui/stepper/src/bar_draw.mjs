@@ -92,5 +92,5 @@ export function drawControls(s) {
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
   s.note.textContent = s.playing && !s.standalone
-    ? "While playing, the rest of the page follows about once a second." : "";
+    ? "While playing, the rest of the page waits: it follows when you pause." : "";
 }

@@ -4,12 +4,17 @@
 // and this builds the bar's step's with createElement and textContent, in the same redraw
 // as the card. Nothing is parsed as HTML here; only the tags and attributes Python's tree
 // lets through are made. At a step it holds none of, it says so (data.waiting, "{step}"
-// filled in) rather than show another step's: the next Python run sends the steps
-// around the new one.
+// filled in) rather than show another step's. When fewer than AHEAD steps past the bar's
+// are held (Play, a run of keys), it asks Python for the steps around the bar's (trigger
+// "want"): that reruns only this view's fragment, not the page, so nothing else is
+// redrawn on the main thread Play needs (bpeviz.ui.stage.panel).
 
 import { el } from "./chips.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
+const AHEAD = 8; // ask for more when the views held end within this many steps ahead
+const BEHIND = 2; // ... or this many behind (← keys)
+const ASK_AGAIN_MS = 3000; // an ask not answered by a new payload is repeated after this
 const ATTRIBUTE = /^(class|title|dir|style|colspan|rowspan|open|lang|data-[a-z0-9-]+)$/;
 
 // the DOM nodes of a tree's nodes (anything else than a string or a well-formed element
@@ -55,4 +60,20 @@ export function drawPanel(f, k) {
   }
   f.root.dataset.step = String(k);
   f.shown = { step: k, view };
+  askAround(f, k, views);
+}
+
+// Ask once per payload (a new one answers), again only after ASK_AGAIN_MS; never where
+// there is no Python to ask (the offline slides hold every step).
+function askAround(f, k, views) {
+  if (typeof f.setTriggerValue !== "function") return;
+  const n = Number(f.data.n), lo = Math.max(0, k - BEHIND);
+  const hi = Number.isFinite(n) ? Math.min(n, k + AHEAD) : k + AHEAD;
+  let missing = false;
+  for (let j = lo; j <= hi && !missing; j++) missing = !Array.isArray(views[String(j)]);
+  if (!missing) return;
+  const now = performance.now();
+  if (f.asked && f.asked.data === f.data && now - f.asked.at < ASK_AGAIN_MS) return;
+  f.asked = { data: f.data, at: now };
+  f.setTriggerValue("want", k);
 }

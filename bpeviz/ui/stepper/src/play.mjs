@@ -3,7 +3,7 @@
 import { drawControls } from "./bar_draw.mjs";
 import { guardBar, setStep } from "./bar_step.mjs";
 import { clamp } from "./numbers.mjs";
-import { reportWhilePlaying, scheduleSync } from "./sync.mjs";
+import { scheduleSync } from "./sync.mjs";
 
 export function stopPlay(s) {
   clearTimeout(s.playTimer);
@@ -27,7 +27,6 @@ export function restartPlay(s) {
     const k = clamp(due, s.n, s.lo);
     if (k !== s.step) setStep(s, k);
     if (k >= s.n) { stopPlay(s); return; }
-    reportWhilePlaying(s);
     const next = s.playStart + (k - s.playFrom + 1) * period;
     s.playTimer = setTimeout(tick, Math.max(0, next - performance.now()));
   });

@@ -1,5 +1,8 @@
-// Python hears the bar's step: after a move (debounced), again when a report went
-// unanswered (resend), and in passing while Play runs. Never while a run is in flight.
+// Python hears the bar's step: after a move (debounced), on pause, and again when a
+// report went unanswered (resend). Never while Play runs: every rerun is drawn on the
+// browser's main thread, and its long tasks made Play stutter (gaps of 1.4-5x its
+// interval, bench/RESULTS.md); the page below the first screen follows on pause.
+// Never while a run is in flight.
 
 import { guardBar, setStep } from "./bar_step.mjs";
 import { debug } from "./store.mjs";
@@ -7,7 +10,6 @@ import { debug } from "./store.mjs";
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
-const PLAY_REPORT_MS = 1000; // while playing, Python hears the step at most this often
 
 export function move(s, k) {
   setStep(s, k);
@@ -24,9 +26,9 @@ export function scheduleSync(s, delay) {
   s.syncTimer = setTimeout(guardBar(s, "sync", () => sync(s)), delay);
 }
 
-function sync(s, passing = false) {
+function sync(s) {
   s.pending = false;
-  if ((s.playing && !passing) || s.dragging || !s.root.isConnected) {
+  if (s.playing || s.dragging || !s.root.isConnected) {
     debug("sync-skip", s.playing, s.dragging, s.root.isConnected);
     return;
   }
@@ -58,16 +60,4 @@ function resend(s) {
     return;
   }
   sync(s);
-}
-
-// While Play runs, Python hears the step in passing (so the heatmap and tables follow),
-// at most every PLAY_REPORT_MS and only once it has answered the last report and no run
-// is in flight: a report never interrupts a run, and a slow server is asked less often.
-export function reportWhilePlaying(s) {
-  if (s.standalone) return;
-  const now = performance.now();
-  if (now - (s.lastPlayReport || 0) < PLAY_REPORT_MS) return;
-  if (s.pySeq < s.seq || scriptRunning()) return;
-  s.lastPlayReport = now;
-  sync(s, true);
 }

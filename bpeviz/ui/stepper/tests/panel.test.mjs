@@ -73,3 +73,27 @@ test("only plain tags and attributes are built; anything else is left out", () =
   assert.equal(root().querySelector("style").textContent, ".bv-x{color:red}");
   assert.equal(root().textContent, "a<script>text</script>.bv-x{color:red}");
 });
+
+// The panel asks Python (trigger "want", a rerun of its own fragment) for the steps
+// around the bar's when what it holds runs out ahead or behind: once per payload.
+test("near the edge of its views the panel asks for the steps around the bar's, once", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  const sent = mountIn(mount, doc, "why", panel(10));
+  const asks = () => sent.filter(([name]) => name === "want").map(([, k]) => k);
+  assert.deepEqual(asks(), [10], "8..14 held: 15..18 ahead are not");
+  press("ArrowRight");
+  assert.deepEqual(asks(), [10], "one ask until a new payload answers it");
+  const wide = Object.fromEntries(
+    Array.from({ length: 30 }, (_, j) => [String(j), [["p", {}, `merge ${j}`]]]));
+  mountIn(mount, doc, "why", panel(11, { views: wide }), sent);
+  press("ArrowRight", true);
+  assert.equal(shownStep(doc, "bar"), 21);
+  assert.deepEqual(asks(), [10], "19..29 held: nothing to ask");
+  press("ArrowRight");
+  assert.deepEqual(asks(), [10, 22], "30 is not held");
+});
+
+test("the offline slides, with no Python to ask, only show what they hold", () => {
+  mount({ parentElement: host(doc, "why"), data: panel(30) });
+  assert.match(root().textContent, /^Merge 30:/);
+});

@@ -242,18 +242,27 @@ test("a listener that throws does not stop Play", (t) => {
     [["redraw", "a broken listener"]]);
 });
 
-test("a step report that fails while playing stops Play at a valid step", (t) => {
+test("Play asks Python nothing; a report that fails on pause leaves a valid step", (t) => {
   quiet(t);
+  const reports = [];
   const component = { parentElement: host(doc, "bar"), data: bar({ step: 0 }),
-    setTriggerValue: () => { throw new Error("the component is gone"); } };
+    setTriggerValue: (name, value) => {
+      reports.push([name, value]);
+      throw new Error("the component is gone");
+    } };
   mount(component);
   host(doc, "bar").querySelector('[data-speed="10"]').click();
   host(doc, "bar").querySelector(".bv-stage-play").click();
-  clock.advance(500);
-  assert.equal(shownStep(doc, "bar"), 1, "stopped at the step where the report failed");
+  clock.advance(2050);
+  assert.equal(shownStep(doc, "bar"), 20, "played on at its rate");
+  assert.deepEqual(reports.filter(([name]) => name === "step"), [], "no report while playing");
+  host(doc, "bar").querySelector(".bv-stage-play").click();  // pause: Python hears step 20
+  clock.advance(50);
+  assert.ok(reports.some(([name]) => name === "step"), "the pause is reported");
+  assert.equal(shownStep(doc, "bar"), 20);
   assert.match(text(doc, "bar"), /▶ Play/);
   press("ArrowRight");
-  assert.equal(shownStep(doc, "bar"), 2);
+  assert.equal(shownStep(doc, "bar"), 21);
 });
 
 test("distinct errors are reported ten at most (each report is a rerun)", (t) => {
