@@ -74,3 +74,25 @@ def test_the_view_choice_goes_back_to_the_tokens():
     ok(at.segmented_control(key="w_vocab_view").set_value("tokens").run())
     assert not at.error and not at.metric  # the token table again, no health numbers
     assert "created at step" in at.dataframe[0].value.columns
+
+
+def test_an_opened_file_shows_its_own_health_and_says_unused_needs_a_corpus():
+    # a tokenizer file holds no corpus: its unreachable and near-duplicate tokens are
+    # found, its unused ones cannot be counted, and the view says how to count them
+    from bpeviz import Corpus, formats, train
+    from bpeviz.formats import import_files
+
+    trained = train(Corpus.from_text("the quick brown fox jumps over the lazy dog " * 5,
+                                     "gpt2"), "bbpe", merges=40)
+    files = formats.export(trained.at(), "gpt2")
+    names, opened = ", ".join(files), import_files(files)
+    # opening a file puts its own step bar at its last merge (bpeviz.ui.tokenizer_file)
+    at = open_page("pages/4_Vocabulary.py", imported=(names, opened), vocab_view="health",
+                   imp_step=len(opened.merges))
+    ok(at.radio(key="w_health_of").set_value("opened").run())
+    assert not at.error
+    found = health(opened.at(len(opened.merges)))
+    assert list(shown_numbers(at).values()) == [len(found.table(k)) for k in KINDS]
+    assert any("holds no corpus" in plain(m.value) for m in at.markdown)
+    assert any("need a corpus" in i.value for i in at.info)  # the curve's place
+    assert not at.get("plotly_chart")
