@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from bpeviz.core.recount import pretokenizer_of
-from bpeviz.present.render import attr_text, esc, shown_text, token_chip
+from bpeviz.present.render import attr_text, esc, md_escape, shown_text, token_chip
 from bpeviz.text.pretoken_spans import GAP, PretokenSpan, pretoken_spans, rules
 from bpeviz.ui.labels import PRETOKENIZER_SHORT
 from bpeviz.ui.state import bound
@@ -48,7 +48,7 @@ def frames_html(text: str, pieces: Sequence[PretokenSpan], tokens: Sequence[Any]
                 show_whitespace: bool = False,
                 notes: Callable[[Any], str] | None = None) -> str:
     """The text as pre-token frames, each holding the chips of the tokens that start in
-    it (a gap between pre-tokens drawn plain, with the tokens that start there, if any)."""
+    it or in the gap before it (a gap between pre-tokens drawn plain)."""
     ordered = sorted(tokens, key=lambda t: (t.start, t.end))
     out = ['<div class="bv-tokens bv-pretokens" dir="auto">']
     n = 0
@@ -56,7 +56,10 @@ def frames_html(text: str, pieces: Sequence[PretokenSpan], tokens: Sequence[Any]
     for k, piece in enumerate(drawn):
         last = k == len(drawn) - 1
         inside = []
-        while n < len(ordered) and (ordered[n].start < piece.end or last):
+        # a token that starts in a gap is drawn in the next pre-token: only metaspace's
+        # "▁", which stands for the space before its word, starts there
+        while (n < len(ordered) and (not piece.is_gap or last)
+               and (ordered[n].start < piece.end or last)):
             inside.append(ordered[n])
             n += 1
         chips = "".join(token_chip(text, t, byte_style, strong=strong,
@@ -102,7 +105,11 @@ def draw(training: Any, text: str, tokens: Sequence[Any], byte_style: str, stron
          show_whitespace: bool, notes: Callable[[Any], str] | None = None) -> None:
     """The frames and their legend, with a sentence naming the pre-tokenizer."""
     name = pretokenizer_of(training)
-    pieces = pretoken_spans(text, name)
+    try:
+        pieces = pretoken_spans(text, name)
+    except ValueError as err:  # a pre-tokenizer without a pattern of ours
+        st.info(md_escape(f"The pre-tokens cannot be shown: {err}"))
+        return
     count = sum(1 for p in pieces if not p.is_gap)
     st.markdown("**Pre-tokens**")
     short = PRETOKENIZER_SHORT.get(name, name)

@@ -60,3 +60,15 @@ def test_the_pre_tokens_are_off_until_asked_and_escape_the_text():
     frames, _ = pretoken_view(at)
     # the user's markup is text in the frames, never elements
     assert "<script>" not in frames and "<img" not in frames and "<b>" not in frames
+
+
+def test_metaspaces_word_marks_sit_in_the_frame_of_their_word():
+    # "▁" stands for the space before its word: its chip belongs in that word's frame,
+    # never in the dropped gap between frames
+    at = open_page("pages/2_Tokenize.py", step=50, pretok="metaspace", text=TEXT,
+                   text_edited=True, pretokens=True)
+    assert not at.error
+    frames, _ = pretoken_view(at)
+    gaps = re.findall(r'<span class="bv-gap"[^>]*>(.*?)</span>', frames)
+    assert gaps and not any("bv-chip" in gap for gap in gaps)
+    assert frames.count("bv-chip") == len(re.findall(r'data-id="', frames))
