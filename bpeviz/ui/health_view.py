@@ -65,7 +65,8 @@ def chosen() -> bool:
 
 def draw(ctx: Any) -> None:
     """The Health view of the page's training, or of the opened tokenizer file."""
-    st.title("Vocabulary health")
+    st.title("The vocabulary")  # the page's title, whichever view it shows
+    st.subheader("Vocabulary health")
     training, setting, about = ctx.training, "step", ctx.corpus_name
     current = imported()
     if current is None and get("health_of") == "opened":
