@@ -140,7 +140,9 @@ def table(found: Health, kind: str, training: Any, byte_style: str) -> None:
                        "tokenizer's merges on this corpus” above to count its unused "
                        "tokens on the sidebar's corpus.")
         return
-    st.dataframe(frame, hide_index=True, width="stretch", height=360, key="health_table",
+    # a short table as tall as its rows, a long one scrolls
+    height = min(360, 35 * (len(frame) + 1) + 3)
+    st.dataframe(frame, hide_index=True, width="stretch", height=height, key="health_table",
                  column_config={
                      "id": st.column_config.NumberColumn("id", format="%d", width=60),
                      "token": st.column_config.TextColumn("token", width="small"),
@@ -151,8 +153,8 @@ def table(found: Health, kind: str, training: Any, byte_style: str) -> None:
                          "made at step", format="%d", help=COLUMN_HELP["made_at"]),
                      "group": st.column_config.TextColumn("group", help=COLUMN_HELP["group"]),
                  })
-    st.caption(md_escape(f"{len(frame):,} {KIND_LABELS[kind].lower()} tokens. "
-                         f"{KIND_HELP[kind]}"))
+    st.caption(md_escape(f"{KIND_LABELS[kind]}: {len(frame):,} token"
+                         f"{'' if len(frame) == 1 else 's'}. {KIND_HELP[kind]}"))
 
 
 def unused_curve(training: Any) -> pd.Series | None:
