@@ -28,6 +28,8 @@ from bpeviz.algorithms.parity_train import (
     save_parity,
     train_parity,
 )
+from bpeviz.algorithms.picky import PICKY
+from bpeviz.algorithms.picky_train import train_picky
 from bpeviz.analysis.health import health as _health
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
@@ -48,6 +50,7 @@ from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 # are saved and opened, are wired to them here, above both
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 OWN_TRAINERS[PARITY.trainer] = train_parity
+OWN_TRAINERS[PICKY.trainer] = train_picky
 OWN_SAVERS[ParityTraining] = save_parity
 OWN_FORMATS[PARITY_FORMAT] = parity_from_dict
 OWN_SAVERS[UnigramTraining] = save_unigram

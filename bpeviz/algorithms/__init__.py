@@ -1,14 +1,14 @@
 """The algorithms bpeviz trains, one :class:`Algorithm` record each, and their registry.
 
 >>> names()
-('bpe', 'bbpe', 'wordpiece', 'unigram', 'parity')
+('bpe', 'bbpe', 'wordpiece', 'unigram', 'parity', 'picky')
 >>> get("bbpe").label, get("bbpe").pretokenizer, get("wordpiece").scored
 ('Byte-level BPE', 'gpt2', True)
 >>> get("unigram").step_kind  # its steps prune; bpeviz.unigram trains it
 'prune'
->>> get("sentencepiece")
+>>> get("sentencepiece")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-ValueError: unknown algorithm 'sentencepiece'; choose one of bpe, bbpe, wordpiece, unigram, parity
+ValueError: unknown algorithm 'sentencepiece'; choose one of bpe, bbpe, wordpiece, unigram, ...
 
 Adding an algorithm: a module declaring its record, and one line here (or a call to
 :func:`register` from anywhere, as tests/engine/test_algorithms.py does).
@@ -20,6 +20,7 @@ from bpeviz.algorithms.base import Algorithm
 from bpeviz.algorithms.bbpe import BBPE
 from bpeviz.algorithms.bpe import BPE
 from bpeviz.algorithms.parity import PARITY
+from bpeviz.algorithms.picky import PICKY
 from bpeviz.algorithms.unigram import UNIGRAM
 from bpeviz.algorithms.wordpiece import WORDPIECE
 from bpeviz.text.symbols import Symbol
@@ -117,6 +118,7 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
                                                       for a in _REGISTRY.values()}
 # after ALGORITHMS, the app's single-corpus choices: it trains on one corpus per language
 register(PARITY)
+register(PICKY)
 
 __all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
            "Algorithm", "get", "initial_symbols", "join", "labels", "lessons", "names", "register",

@@ -1,0 +1,284 @@
+"""What a PickyBPE training is: its events, and the vocabulary and encoding at any step.
+
+A step is an event, a merge (a token is made, or made again) or a removal (a token is
+taken out of the vocabulary and split back into its parts). :class:`PickyTraining`
+answers :class:`bpeviz.core.protocol.AnyTraining`; ``at(k)`` is a :class:`PickyStep`,
+which encodes as ``pickybpe``'s ``PickyBPESegmenter`` does with the first ``k`` events: a
+word that is a token of the vocabulary then is that token; any other word starts as its
+characters (``[UNK]`` for one the vocabulary lacks), then the earliest event that applies
+to it is applied (a merge of two of its neighbouring tokens, the removal of one of its
+tokens), then the earliest one after that, and so on.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from bpeviz.algorithms.picky import PICKY, WORD_START
+from bpeviz.core.encoded import Token
+from bpeviz.core.protocol import steps_at_most
+
+STOP_REASONS = {
+    "merges": "made the requested number of merges",
+    "vocab_size": "reached the requested vocabulary size",
+    "no_pairs": "no pair with a count above 0 was left to merge",
+}
+_UNK = PICKY.special_tokens.index("[UNK]")
+
+
+def _percent(x: float) -> str:
+    """A share as a percentage, to one decimal unless whole ("3%", "96.5%")."""
+    text = f"{100 * x:.1f}"
+    return (text[:-2] if text.endswith(".0") else text) + "%"
+
+
+@dataclass(frozen=True)
+class PickyEvent:
+    """One step: ``kind`` "merge" (``left`` + ``right`` became ``token``, a pair counted
+    ``count`` times, ``replaced`` occurrences merged; ``changed`` 0 when the token was
+    already in the vocabulary) or "removal" (``token`` removed after merge ``merge_step``
+    made ``merged``: ``inside`` of its uses were in that token and ``count`` were left
+    alone, so its Intersection over Self ``ios = inside / (inside + count)`` was above
+    ``threshold``; its ``count`` occurrences became ``parts``)."""
+
+    step: int
+    kind: str
+    token: str
+    token_id: int
+    left: str = ""
+    right: str = ""
+    left_id: int = -1
+    right_id: int = -1
+    count: int = 0
+    replaced: int = 0
+    changed: int = 1
+    parts: tuple[str, ...] = ()
+    part_ids: tuple[int, ...] = ()
+    ios: float | None = None
+    inside: int = 0
+    threshold: float | None = None
+    merge_step: int = 0
+    merged: str = ""
+
+    @property
+    def why(self) -> str:
+        """The event and its reason, in one or two sentences."""
+        if self.kind == "merge":
+            again = "" if self.changed else f" (“{self.token}” was already a token)"
+            return (f"Merge {self.step}: “{self.left}” + “{self.right}” → “{self.token}”, the "
+                    f"pair counted most ({self.count:,} times){again}.")
+        total = self.inside + self.count
+        parts = " ".join(f"“{p}”" for p in self.parts)
+        return (f"“{self.token}” removed: after merge {self.merge_step} made “{self.merged}”, "
+                f"“{self.token}” appears alone in {_percent(1 - self.ios)} of its "  # type: ignore[operator]
+                f"{total:,} uses (IoS {self.inside:,} / {total:,} = {_percent(self.ios)} > "  # type: ignore[arg-type]
+                f"threshold {_percent(self.threshold)}); where it still occurred it is now "  # type: ignore[arg-type]
+                f"{parts}.")
+
+
+@dataclass(frozen=True, eq=False)
+class PickyTraining:
+    """The events of a PickyBPE training and what is read from them at any step.
+
+    ``vocab[i]`` is the token with id ``i``: the special tokens, the characters, then
+    each token in the order it was first made (a token removed and made again keeps its
+    id); ``vocab_sizes[k]`` and ``corpus_tokens[k]`` are the tokens present and the
+    corpus's tokens after ``k`` steps; ``words``, ``counts``: the words trained on, each
+    ``▁`` + its characters."""
+
+    events: tuple[PickyEvent, ...]
+    vocab: tuple[str, ...]
+    n_base: int
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    vocab_sizes: tuple[int, ...]
+    corpus_tokens: tuple[int, ...]
+    stop_reason: str
+    threshold: float
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    algorithm = PICKY.name
+    #: what a step number is called where it is shown
+    step_unit = "step"
+
+    @property
+    def merges(self) -> tuple[PickyEvent, ...]:
+        """Every step, merges and removals (``kind``), in order."""
+        return self.events
+
+    steps = merges
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    @property
+    def merge_count(self) -> int:
+        return sum(e.kind == "merge" for e in self.events)
+
+    @property
+    def stop_message(self) -> str:
+        n = len(self.events)
+        merges = self.merge_count
+        return (f"Stopped after {n} steps ({merges} merges, {n - merges} removals): "
+                f"{STOP_REASONS[self.stop_reason]}.")
+
+    def _check_step(self, step: Any) -> int:
+        if isinstance(step, bool) or not isinstance(step, int | np.integer):
+            raise ValueError(f"step must be a whole number, got {step!r}")
+        if not 0 <= step <= len(self.events):
+            raise ValueError(f"step must be between 0 and {len(self.events)}, got {step}")
+        return int(step)
+
+    def at(self, step: int | None = None) -> PickyStep:
+        """The vocabulary after ``step`` events (default: all of them)."""
+        return PickyStep(self, self._check_step(len(self.events) if step is None else step))
+
+    def vocab_size_at(self, step: int) -> int:
+        return self.vocab_sizes[self._check_step(step)]
+
+    def token_counts(self) -> np.ndarray:
+        """The corpus's tokens after each step, from step 0 (a copy)."""
+        return np.array(self.corpus_tokens, dtype=np.int64)
+
+    def explain(self, step: int) -> PickyEvent:
+        """Event ``step`` (1-based), with its reason (:attr:`PickyEvent.why`)."""
+        if self._check_step(step) == 0:
+            raise ValueError("step 0 is the starting vocabulary: nothing happened yet")
+        return self.events[step - 1]
+
+    def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
+        """For each size, the latest step whose vocabulary is the largest of at most it."""
+        return steps_at_most(np.array(self.vocab_sizes), targets, latest=True)
+
+
+class PickyStep:
+    """The vocabulary after ``step`` events, and encoding with it."""
+
+    def __init__(self, training: PickyTraining, step: int) -> None:
+        self.training, self.step = training, step
+
+    @cached_property
+    def present(self) -> frozenset[int]:
+        """The ids in the vocabulary now."""
+        alive = set(range(self.training.n_base))
+        for e in self.training.events[:self.step]:
+            if e.kind == "merge":
+                alive.add(e.token_id)
+            else:
+                alive.discard(e.token_id)
+        return frozenset(alive)
+
+    @cached_property
+    def vocab(self) -> dict[str, int]:
+        """The tokens in the vocabulary now, by id."""
+        return {self.training.vocab[i]: i for i in sorted(self.present)}
+
+    @cached_property
+    def _ids(self) -> dict[str, int]:
+        return {s: i for i, s in enumerate(self.training.vocab)}
+
+    @cached_property
+    def _maps(self) -> tuple[dict[tuple[int, int], list[int]], dict[int, list[int]]]:
+        merges: dict[tuple[int, int], list[int]] = {}
+        removals: dict[int, list[int]] = {}
+        for i, e in enumerate(self.training.events[:self.step]):
+            if e.kind == "merge":
+                merges.setdefault((e.left_id, e.right_id), []).append(i)
+            else:
+                removals.setdefault(e.token_id, []).append(i)
+        return merges, removals
+
+    def encode_word(self, word: str) -> list[int]:
+        """The ids of one word (``▁`` + its characters), as the segmenter cuts it."""
+        ids = self._ids
+        whole = ids.get(word)
+        if whole is not None and whole in self.present:
+            return [whole]
+        merges, removals = self._maps
+        events = self.training.events
+        tokens = [ids.get(ch, _UNK) if len(ch) == 1 else _UNK for ch in word]
+        last = -1
+        while True:
+            best_merge = best_split = None
+            for p in set(pairwise(tokens)):
+                at = merges.get(p)
+                if at:
+                    j = bisect_left(at, last)
+                    if j < len(at) and (best_merge is None or at[j] < best_merge):
+                        best_merge = at[j]
+            for t in set(tokens):
+                at = removals.get(t)
+                if at:
+                    j = bisect_left(at, last)
+                    if j < len(at) and (best_split is None or at[j] < best_split):
+                        best_split = at[j]
+            if best_merge is None and best_split is None:
+                return tokens
+            if best_split is None or (best_merge is not None and best_merge < best_split):
+                e = events[best_merge]  # type: ignore[index]
+                new: list[int] = []
+                i = 0
+                while i < len(tokens):
+                    if (i + 1 < len(tokens) and tokens[i] == e.left_id
+                            and tokens[i + 1] == e.right_id):
+                        new.append(e.token_id)
+                        i += 2
+                    else:
+                        new.append(tokens[i])
+                        i += 1
+                last = best_merge  # type: ignore[assignment]
+            else:
+                e = events[best_split]
+                new = []
+                for t in tokens:
+                    new.extend(e.part_ids if t == e.token_id else (t,))
+                last = best_split
+            tokens = new
+
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens of ``text`` as strings."""
+        return [t.text for t in self.encode(text)]
+
+    def encode(self, text: str) -> list[Token]:
+        """The tokens of ``text``: cut at whitespace, each word ``▁`` + the word."""
+        vocab = self.training.vocab
+        out: list[Token] = []
+        for start, end in _word_spans(text):
+            pos = start - 1  # the ▁ covers no character of the text
+            for i in self.encode_word(WORD_START + text[start:end]):
+                size = 1 if i == _UNK else len(vocab[i])
+                a, b = max(pos, start), pos + size
+                out.append(Token(text=vocab[i], id=i, start=a, end=b,
+                                 bytes=text[a:b].encode("utf-8", "surrogatepass"),
+                                 unk=i == _UNK))
+                pos = b
+        return out
+
+    @cached_property
+    def splits(self) -> dict[str, tuple[str, ...]]:
+        """How each training word is cut now."""
+        vocab = self.training.vocab
+        return {w: tuple(vocab[i] for i in self.encode_word(w)) for w in self.training.words}
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text.split()``'s words are."""
+    spans: list[tuple[int, int]] = []
+    start = None
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if start is not None:
+                spans.append((start, i))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        spans.append((start, len(text)))
+    return spans
