@@ -14,7 +14,7 @@ import { el } from "./chips.mjs";
 const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
 const BEHIND = 2; // ... or this many behind (← keys)
-const ASK_AGAIN_MS = 3000; // an ask not answered by a new payload is repeated after this
+const ASK_AGAIN_MS = 3000; // at one place, an ask is repeated at most this often
 const ATTRIBUTE = /^(class|title|dir|style|colspan|rowspan|open|lang|data-[a-z0-9-]+)$/;
 
 // the DOM nodes of a tree's nodes (anything else than a string or a well-formed element
@@ -63,8 +63,10 @@ export function drawPanel(f, k) {
   askAround(f, k, views);
 }
 
-// Ask once per payload (a new one answers), again only after ASK_AGAIN_MS; never where
-// there is no Python to ask (the offline slides hold every step).
+// Ask again only once the bar has moved on by half of AHEAD from the step last asked
+// for, or after ASK_AGAIN_MS: a window Python could not fill (its time budget, a step it
+// draws no view of) never turns into a loop of asks; never where there is no Python to
+// ask (the offline slides hold every step).
 function askAround(f, k, views) {
   if (typeof f.setTriggerValue !== "function") return;
   const n = Number(f.data.n), lo = Math.max(0, k - BEHIND);
@@ -73,7 +75,9 @@ function askAround(f, k, views) {
   for (let j = lo; j <= hi && !missing; j++) missing = !Array.isArray(views[String(j)]);
   if (!missing) return;
   const now = performance.now();
-  if (f.asked && f.asked.data === f.data && now - f.asked.at < ASK_AGAIN_MS) return;
-  f.asked = { data: f.data, at: now };
+  if (f.asked && Math.abs(k - f.asked.step) < AHEAD / 2 && now - f.asked.at < ASK_AGAIN_MS) {
+    return;
+  }
+  f.asked = { step: k, at: now };
   f.setTriggerValue("want", k);
 }

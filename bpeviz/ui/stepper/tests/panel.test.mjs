@@ -9,8 +9,8 @@ import { host, loadStage, mountIn, setUp, shownStep } from "./stage.mjs";
 
 const { default: mount } = await loadStage();
 
-let doc, restore;
-beforeEach(() => ({ doc, restore } = setUp()));
+let doc, clock, restore;
+beforeEach(() => ({ doc, clock, restore } = setUp()));
 afterEach(() => restore());
 
 const N = 50;
@@ -91,6 +91,18 @@ test("near the edge of its views the panel asks for the steps around the bar's, 
   assert.deepEqual(asks(), [10], "19..29 held: nothing to ask");
   press("ArrowRight");
   assert.deepEqual(asks(), [10, 22], "30 is not held");
+});
+
+test("a window Python cannot fill is not asked for again and again", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  const sent = mountIn(mount, doc, "why", panel(10));
+  const asks = () => sent.filter(([name]) => name === "want").map(([, k]) => k);
+  mountIn(mount, doc, "why", panel(10, { views: { ...views } }), sent);  // the same steps
+  mountIn(mount, doc, "why", panel(10, { views: { ...views } }), sent);
+  assert.deepEqual(asks(), [10], "one ask while the bar stays");
+  clock.advance(3100);
+  mountIn(mount, doc, "why", panel(10, { views: { ...views } }), sent);
+  assert.deepEqual(asks(), [10, 10], "asked again after a while");
 });
 
 test("the offline slides, with no Python to ask, only show what they hold", () => {
