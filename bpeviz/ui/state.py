@@ -148,13 +148,10 @@ SETTINGS: dict[str, Setting] = {
     "uvocab": Setting(None, kind="int", lo=1),
     "ukeep": Setting("auto", ("auto", "0.75", "0.8", "0.9", "0.95")),
     "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
-    # Vocabulary: the token table or the vocabulary's health, the health kind listed, and
-    # whose vocabulary it reads when a tokenizer file is open (the training or the file)
-    "vocab_view": Setting("tokens", ("tokens", "health")),
+    # Vocabulary's view, its health kind, whose health (an opened file's); Tokenize's frames
+    "vocab_view": Setting("tokens", ("tokens", "health")), "pretokens": Setting(False),
     "health_kind": Setting("unused", ("unreachable", "unused", "near_duplicates", "partial")),
     "health_of": Setting("training", ("training", "opened"), url=False),
-    # Tokenize: the text cut into pre-tokens first, the tokens inside each
-    "pretokens": Setting(False),
 }
 for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({
