@@ -69,15 +69,16 @@ def draw(ctx: Any) -> None:
     st.subheader("Vocabulary health")
     training, setting, about = ctx.training, "step", ctx.corpus_name
     current = imported()
-    if current is None and get("health_of") == "opened":
-        put("health_of", "training")
+    if current is None and get("tok_source") == "imported":
+        put("tok_source", "training")
     if current is not None and not get("replay"):
+        # the tokenizer Tokenize cuts with (the same setting): the training or the file
         names, opened = current
-        of = bound(st.radio, "Vocabulary", "health_of", ["training", "opened"],
+        of = bound(st.radio, "Tokenizer", "tok_source", ["training", "imported"],
                    horizontal=True, format_func={
                        "training": "the training in the sidebar",
-                       "opened": md_escape(f"the opened file ({names})")}.get)
-        if of == "opened":
+                       "imported": md_escape(f"the opened file ({names})")}.get)
+        if of == "imported":
             training, setting, about = opened, "imp_step", f"the opened file {names}"
     st.caption(md_escape(f"What is wrong with the vocabulary of {about}: tokens encoding "
                          "never yields, tokens the corpus never uses, near-duplicates and "

@@ -148,10 +148,8 @@ SETTINGS: dict[str, Setting] = {
     "uvocab": Setting(None, kind="int", lo=1),
     "ukeep": Setting("auto", ("auto", "0.75", "0.8", "0.9", "0.95")),
     "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
-    # Vocabulary's view, its health kind, whose health (an opened file's); Tokenize's frames
     "vocab_view": Setting("tokens", ("tokens", "health")), "pretokens": Setting(False),
     "health_kind": Setting("unused", ("unreachable", "unused", "near_duplicates", "partial")),
-    "health_of": Setting("training", ("training", "opened"), url=False),
 }
 for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({

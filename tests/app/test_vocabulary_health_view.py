@@ -89,7 +89,7 @@ def test_an_opened_file_shows_its_own_health_and_says_unused_needs_a_corpus():
     # opening a file puts its own step bar at its last merge (bpeviz.ui.tokenizer_file)
     at = open_page("pages/4_Vocabulary.py", imported=(names, opened), vocab_view="health",
                    imp_step=len(opened.merges))
-    ok(at.radio(key="w_health_of").set_value("opened").run())
+    ok(at.radio(key="w_tok_source").set_value("imported").run())
     assert not at.error
     found = health(opened.at(len(opened.merges)))
     assert list(shown_numbers(at).values()) == [len(found.table(k)) for k in KINDS]
