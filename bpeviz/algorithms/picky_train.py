@@ -246,7 +246,8 @@ def _covered(atoms: Counter[str], coverage: float) -> Counter[str]:
 
 
 def picky_words(corpus: Corpus | str) -> dict[str, int]:
-    """The package's words: ``▁`` + each whitespace-cut word, with its count."""
+    """The package's words: ``▁`` + each whitespace-cut word, with its count (a
+    :class:`Corpus`'s words cut at whitespace too; a metaspace word keeps its ``▁``)."""
     if isinstance(corpus, str):
         pairs: Iterable[tuple[str, int]] = Counter(corpus.split()).items()
     elif isinstance(corpus, Corpus):
@@ -255,8 +256,8 @@ def picky_words(corpus: Corpus | str) -> dict[str, int]:
         raise TypeError(f"train PickyBPE on a str or a Corpus, got {type(corpus).__name__}")
     words: dict[str, int] = {}
     for word, count in pairs:
-        if word:
-            key = word if word.startswith(WORD_START) else WORD_START + word
+        for part in word.split():  # a Corpus's words, cut at whitespace as the package cuts
+            key = part if part.startswith(WORD_START) else WORD_START + part
             words[key] = words.get(key, 0) + count
     return words
 

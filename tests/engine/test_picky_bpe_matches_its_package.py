@@ -30,6 +30,7 @@ counters = pytest.importorskip("pickybpe.util.counters")
 
 import bpeviz  # noqa: E402
 from bpeviz.algorithms.picky_train import train_picky  # noqa: E402
+from bpeviz.core.protocol import AnyTraining  # noqa: E402
 
 SAMPLES = Path(bpeviz.__file__).parent / "samples"
 EventType = vocabularisation.EventType
@@ -264,6 +265,13 @@ def test_encodes_held_out_text_as_its_segmenter_at_every_kind_of_step(threshold,
 def test_merges_holds_every_step_with_its_kind():
     training = bpeviz.train(_text("parallel/en.txt"), algorithm="picky", merges=300,
                             threshold=0.8)
+    # a Corpus of the same text (whitespace words, or metaspace's "▁" words) trains the same
+    for pretokenizer in ("whitespace", "metaspace"):
+        corpus = bpeviz.Corpus.from_text(_text("parallel/en.txt"), pretokenizer)
+        again = bpeviz.train(corpus, algorithm="picky", merges=300, threshold=0.8)
+        assert _events_of_bpeviz(again) == _events_of_bpeviz(training)
+    assert isinstance(training, AnyTraining)
+    assert training.at(5).step == 5 and "300 merges" in training.stop_message
     kinds = [e.kind for e in training.merges]
     assert set(kinds) == {"merge", "removal"} and kinds.count("merge") == 300
     assert [e.step for e in training.merges] == list(range(1, len(kinds) + 1))
