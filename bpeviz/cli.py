@@ -1,7 +1,8 @@
 """Command line: ``python -m bpeviz train|encode|export|explain|health|slides ...``.
 
 Every algorithm trains and saves the same way (``train --algorithm bpe|bbpe|wordpiece|
-unigram --out T.json``), and ``--training`` opens a saved training of any of them, a
+unigram --out T.json``; parity-aware BPE on one text per language, ``--language LANG=FILE``,
+see :mod:`bpeviz.cli_parity`), and ``--training`` opens a saved training of any of them, a
 tokenizer file or a SentencePiece Unigram ``.model``. Errors in the input are reported
 in one line on stderr with exit status 2, never a traceback.
 """
@@ -9,6 +10,7 @@ in one line on stderr with exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -16,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bpeviz import algorithms, formats
+from bpeviz import algorithms, cli_parity, formats
 from bpeviz.cli_health import add_health
 from bpeviz.core.training import SCORINGS, TIE_BREAKS, Training, train
 from bpeviz.text.corpus import Corpus
@@ -47,8 +49,10 @@ class _Progress:
 
 
 def _add_train(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train on a text or word<TAB>count file")
-    p.add_argument("input", help="a UTF-8 text file, or a word<TAB>count file")
+    p = sub.add_parser("train", help="train on a text or word<TAB>count file (parity: "
+                                     "one per language, --language LANG=FILE)")
+    p.add_argument("input", nargs="?", default=None,
+                   help="a UTF-8 text file, or a word<TAB>count file (not with --language)")
     p.add_argument("--algorithm", choices=algorithms.names(), default="bpe")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=int, help="number of merges (default 1000)")
@@ -63,8 +67,13 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--marker-style", choices=["separate", "glued"], default="separate")
     p.add_argument("--scoring", choices=SCORINGS, default="score", help="WordPiece scoring")
     p.add_argument("--min-frequency", type=int, default=0)
-    p.add_argument("--variant", choices=["sentencepiece", "course"], default="sentencepiece",
-                   help="Unigram only: SentencePiece's trainer or the Hugging Face course's")
+    variants = {a: _choices(algorithms.get(a), "variant") for a in algorithms.names()}
+    p.add_argument("--variant", default=None,
+                   choices=list(dict.fromkeys(v for vs in variants.values() for v in vs)),
+                   help="the trainer's variant, which the algorithm says: " + "; ".join(
+                       f"{_called(algorithms.get(a))}: {' (default) or '.join(vs)}"
+                       for a, vs in variants.items() if vs))
+    cli_parity.add_language_options(p)
     p.add_argument("--out", required=True,
                    help="where to write the training (JSON, every step; --training of the "
                         "other commands and bpeviz.load read it); for unigram too, every "
@@ -77,7 +86,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
 #: the options of ``train`` that are keywords of ``bpeviz.train`` of the same name (the
 #: sizes are the record's ``sizes``, the others its ``settings``)
 TRAIN_OPTIONS = ("merges", "vocab_size", "tie_break", "marker", "marker_style", "scoring",
-                 "min_frequency", "variant")
+                 "min_frequency", "variant", "global_merges", "ratio", "window_size", "alpha")
 #: the record's ``sizes`` and the options that give them
 SIZES = {"merges": "merges", "vocab": "vocab_size"}
 
@@ -91,18 +100,39 @@ def _called(alg: algorithms.Algorithm) -> str:
     return alg.short.split(" (")[0]
 
 
+def _choices(alg: algorithms.Algorithm, name: str) -> tuple[str, ...]:
+    """The values ``alg`` takes for the setting ``name`` when its own trainer limits them
+    (the trainer's module's ``VARIANTS`` for "variant"); () when any value goes."""
+    if not alg.trainer or name not in alg.settings:
+        return ()
+    module = importlib.import_module(alg.trainer.rpartition(".")[0])
+    return tuple(getattr(module, name.upper() + "S", ()))
+
+
+def _takes(alg: algorithms.Algorithm, args: argparse.Namespace, names: Sequence[str]) -> bool:
+    """Whether ``alg`` takes all these options, with the values given."""
+    taken = {SIZES[s] for s in alg.sizes} | set(alg.settings)
+    return all(name in taken and (getattr(args, name) in _choices(alg, name)
+                                  or not _choices(alg, name)) for name in names)
+
+
 def _train_keywords(args: argparse.Namespace,
                     parser_defaults: dict[str, object]) -> dict[str, Any]:
     """The keywords of ``bpeviz.train`` the options give: those set away from their
-    defaults; a ValueError naming those the algorithm's record does not take."""
+    defaults; a ValueError naming those the algorithm's record does not take (or a value
+    its trainer does not, as a variant of another algorithm's)."""
     alg = algorithms.get(args.algorithm)
-    taken = {SIZES[s] for s in alg.sizes} | set(alg.settings)
     given = {name for name in TRAIN_OPTIONS if getattr(args, name) != parser_defaults[name]}
-    refused = sorted(given - taken, key=TRAIN_OPTIONS.index)
+    refused = [name for name in TRAIN_OPTIONS if name in given and not _takes(alg, args, [name])]
     if refused:
         takers = [algorithms.get(a) for a in algorithms.names()
-                  if set(refused) <= {SIZES[s] for s in algorithms.get(a).sizes}
-                  | set(algorithms.get(a).settings)]
+                  if _takes(algorithms.get(a), args, refused)]
+        if len(refused) == 1 and _choices(alg, refused[0]):  # a value it does not take
+            value = getattr(args, refused[0])
+            raise ValueError(f"{_flag(refused[0])} {value}: {_called(alg)} takes "
+                             f"{' or '.join(_choices(alg, refused[0]))}"
+                             + "".join(f"; {value} is {_called(t)}'s (--algorithm {t.name})"
+                                       for t in takers))
         if len(refused) == 1 and len(takers) == 1:
             raise ValueError(f"{_flag(refused[0])} is a {_called(takers[0])} option; use it "
                              f"with --algorithm {takers[0].name}")
@@ -129,18 +159,31 @@ def _run_train(args: argparse.Namespace) -> int:
 
     alg = algorithms.get(args.algorithm)
     keywords = _train_keywords(args, args.defaults)
-    corpus = Corpus.from_file(args.input, pretokenizer=args.pretokenizer or alg.pretokenizer,
-                              fmt=args.format)
+    cli_parity.check_languages(args, alg, _called)
+    pretokenizer = args.pretokenizer or alg.pretokenizer
+    corpus: Corpus | dict[str, Corpus]
+    if args.language:  # one corpus per language (the algorithm's trainer takes them)
+        corpus, dev = cli_parity.corpora(args, pretokenizer)
+        if dev is not None:
+            keywords["dev"] = dev
+    else:
+        corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
+    if "ratio" in keywords:  # LANG=X options, one per language
+        keywords["ratio"] = cli_parity.ratios(keywords["ratio"], list(corpus)
+                                              if isinstance(corpus, dict) else [])
     # a bar for the merge loop; a record's own trainer (its ``trainer``) reports only its end
     quiet = args.quiet or bool(alg.trainer)
-    training = train(corpus, args.algorithm, progress=None if quiet else _Progress(), **keywords)
+    training = train(corpus, args.algorithm, progress=None if quiet else _Progress(),  # type: ignore[arg-type]
+                     **keywords)
     # the corpus's file name goes with the training: the slides are titled with it
-    save_training(training, args.out, corpus_name=os.path.basename(args.input))
+    save_training(training, args.out, corpus_name=cli_parity.corpus_name(args))
     steps, name = last_step(training), step_name(training)
     print(f"{training.stop_message} {steps:,} {name}{'' if steps == 1 else 's'}, "
           f"vocabulary: {training.vocab_size_at(steps):,} tokens. Saved to {args.out} "
           f"(every {name}; 'export --format hf' writes a step's tokenizer.json)",
           file=sys.stderr)
+    for line in cli_parity.summary(training):  # how each language fared, if it has them
+        print(line, file=sys.stderr)
     return 0
 
 
@@ -158,10 +201,28 @@ def _add_step_source(p: argparse.ArgumentParser) -> None:
 def _opened(args: argparse.Namespace) -> tuple[Any, Any]:
     """The training ``--training`` names and its step ``--step`` (any kind of training:
     each answers :mod:`bpeviz.core.protocol`)."""
+    training = _open(args.training)
+    return training, training.at(args.step)
+
+
+def _open(path: str) -> Any:
+    """The training or tokenizer file ``path``: what :func:`bpeviz.formats.import_path`
+    opens, or a training saved in an algorithm's own format (parity-aware BPE's:
+    ``bpeviz.load`` reads it)."""
+    from bpeviz.core.serialize import OWN_FORMATS, load
     from bpeviz.formats import import_path
 
-    training = import_path(args.training)
-    return training, training.at(args.step)
+    try:
+        return import_path(path)
+    except ValueError:  # not a tokenizer file: perhaps an algorithm's own training file
+        try:
+            with open(path, encoding="utf-8") as f:
+                kind = json.load(f).get("format")
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+            kind = None
+        if not isinstance(kind, str) or kind not in OWN_FORMATS:
+            raise
+    return load(path)
 
 
 def _add_encode(sub: argparse._SubParsersAction) -> None:
@@ -227,7 +288,9 @@ def _run_export(args: argparse.Namespace) -> int:
     from bpeviz.formats import write_files
 
     training, snapshot = _opened(args)
-    written = write_files(formats.export(snapshot, args.format), args.out)
+    written = _own_export(training, snapshot, args)
+    if written is None:
+        written = write_files(formats.export(snapshot, args.format), args.out)
     if args.format == "hf" and isinstance(training, Training):  # merges: read its options
         from bpeviz.formats.hf import lossy_decoding
 
@@ -237,6 +300,35 @@ def _run_export(args: argparse.Namespace) -> int:
     for path in written:
         print(f"wrote {path} ({path.stat().st_size:,} bytes)", file=sys.stderr)
     return 0
+
+
+def _own_export(training: Any, snapshot: Any, args: argparse.Namespace) -> list[Any] | None:
+    """An algorithm with its own trainer, in a format its record does not list: its own
+    training file for "training" (``bpeviz.save``'s, which ``bpeviz.load`` and
+    ``--training`` reopen: the merge loop's would not), else a ValueError saying why; None
+    for what the formats write as usual."""
+    from pathlib import Path
+
+    from bpeviz.core.protocol import last_step
+    from bpeviz.core.serialize import OWN_SAVERS, save_training
+    from bpeviz.formats import FORMATS
+
+    alg = algorithms.get(training.algorithm)
+    if not isinstance(training, Training) or not alg.trainer or args.format in alg.export_formats:
+        return None
+    where = " or ".join(f"'{f}'" for f in alg.export_formats)
+    if args.format == "training" and type(training) in OWN_SAVERS:
+        if snapshot.step != last_step(training):
+            raise ValueError(f"a {_called(alg)} training file holds every merge: export it "
+                             f"without --step (a step's tokenizer: {where})")
+        out = Path(args.out) / "training.json" if Path(args.out).is_dir() else Path(args.out)
+        save_training(training, out)
+        return [out]
+    raise ValueError(f"--format {args.format}: {FORMATS[args.format].split(' (')[0]} would "
+                     f"reopen as a training of the merge loop, which does not train "
+                     f"{_called(alg)} (its own trainer does); export it as {where}"
+                     + (", or as 'training' (the whole training)"
+                        if type(training) in OWN_SAVERS else ""))
 
 
 def _add_explain(sub: argparse._SubParsersAction) -> None:
@@ -278,6 +370,11 @@ def _run_explain(args: argparse.Namespace) -> int:
         else:
             lines = describe(why, args.byte_style, max_words=max(args.words, 1))
             data = to_dict(why)
+        chosen = cli_parity.why(training, snapshot.step)  # a training per language: whose
+        if chosen is not None:
+            lines = [*lines, chosen]
+            data = {**data, "language": training.choice(snapshot.step).language,
+                    "why_language": chosen}
     try:
         print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else "\n".join(lines))
         sys.stdout.flush()
@@ -303,10 +400,9 @@ def _add_slides(sub: argparse._SubParsersAction) -> None:
 
 def _run_slides(args: argparse.Namespace) -> int:
     from bpeviz.core.serialize import saved_corpus_name
-    from bpeviz.formats import import_path
     from bpeviz.present.slides import write_slides
 
-    training = import_path(args.training)
+    training = _open(args.training)
     alg = algorithms.get(training.algorithm)
     if not isinstance(training, Training):  # the slides draw a Training's merges
         raise ValueError(f"the slides play merges; {os.path.basename(args.training)} holds "
