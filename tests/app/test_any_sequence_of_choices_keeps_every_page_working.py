@@ -541,12 +541,18 @@ class AnyUser(RuleBasedStateMachine):
                 f"{setting.default!r} but the link leaves it out: {params}")
 
     def shows_opened_file(self) -> bool:
-        """Tokenize steps through an opened tokenizer file (its own step setting)."""
+        """The page steps through an opened tokenizer file (its own step setting):
+        Tokenize cutting with it, or Vocabulary's Health view of it (replay off)."""
+        held = self.at.session_state
         try:
-            return (self.page == "pages/2_Tokenize.py"
-                    and self.at.session_state["tok_source"] == "imported")
+            if self.page == "pages/2_Tokenize.py":
+                return held["tok_source"] == "imported"
+            if self.page == "pages/4_Vocabulary.py":
+                return (held["vocab_view"] == "health" and held["tok_source"] == "imported"
+                        and not held["replay"])
         except KeyError:
             return False
+        return False
 
     @invariant()
     def the_step_is_within_the_training(self):

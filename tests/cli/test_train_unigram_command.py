@@ -57,7 +57,7 @@ def test_the_course_variant_trains_too(tmp_path):
 
 def test_merge_options_and_a_missing_size_are_refused_in_one_line(tmp_path):
     out = str(tmp_path / "u.json")
-    for extra, message in ((["--merges", "5"], "--merges: merge option"),
+    for extra, message in ((["--merges", "5"], "--merges: option that Unigram does not take"),
                            (["--vocab-size", "50", "--tie-break", "ids"], "--tie-break"),
                            ([], "Unigram needs --vocab-size")):
         result = run_cli("train", str(SAMPLE), "--algorithm", "unigram", *extra, "--out", out)
