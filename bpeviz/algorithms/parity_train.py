@@ -52,6 +52,7 @@ from bpeviz.algorithms.prose import times
 from bpeviz.core.files import write_atomic
 from bpeviz.core.training import Training, replay
 from bpeviz.core.training_data import TrainOptions
+from bpeviz.engine.merge_word import replace_pair
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.display import bytes_to_gpt2
 from bpeviz.text.symbols import utf8_bytes
@@ -206,16 +207,8 @@ class _Counts:
         changed: list[set[tuple[int, int]]] = [set() for _ in range(self.n)]
         for i in self.where.pop((a, b), ()):
             word = self.words[i]
-            new: list[int] = []
-            j, size = 0, len(word)
-            while j < size:
-                if j + 1 < size and word[j] == a and word[j + 1] == b:
-                    new.append(t)
-                    j += 2
-                else:
-                    new.append(word[j])
-                    j += 1
-            if len(new) == size:
+            new = replace_pair(word, a, b, t)
+            if len(new) == len(word):
                 continue
             self.words[i] = new
             delta: dict[tuple[int, int], int] = {}
@@ -227,7 +220,7 @@ class _Counts:
                 if d > 0:
                     self.where.setdefault(p, set()).add(i)
             for lang, count in self.weights[i]:
-                saved[lang] += (size - len(new)) * count
+                saved[lang] += (len(word) - len(new)) * count
                 table = self.pairs[lang]
                 for p, d in delta.items():
                     if d:
@@ -273,16 +266,7 @@ class _Dev:
             counts = self.words.pop(word)
             for s in set(word):
                 self.holding[s].discard(word)
-            new: list[int] = []
-            j = 0
-            while j < len(word):
-                if j + 1 < len(word) and word[j] == a and word[j + 1] == b:
-                    new.append(t)
-                    j += 2
-                else:
-                    new.append(word[j])
-                    j += 1
-            merged = tuple(new)
+            merged = tuple(replace_pair(word, a, b, t))
             for lang, c in enumerate(counts):
                 self.lengths[lang] -= (len(word) - len(merged)) * c
             self.words[merged] = counts

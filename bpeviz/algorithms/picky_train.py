@@ -53,6 +53,7 @@ from typing import Any
 
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.algorithms.picky_model import PickyEvent, PickyTraining
+from bpeviz.engine.merge_word import replace_pair
 from bpeviz.text.corpus import Corpus
 
 Pair = tuple[int, int]
@@ -70,19 +71,6 @@ def _pairs(word: list[int], freq: int) -> Counter[Pair]:
         prev = p
         out[p] += freq
     return out
-
-
-def _replace_pair(word: list[int], a: int, b: int, t: int) -> list[int]:
-    new: list[int] = []
-    i, n = 0, len(word)
-    while i < n:
-        if i + 1 < n and word[i] == a and word[i + 1] == b:
-            new.append(t)
-            i += 2
-        else:
-            new.append(word[i])
-            i += 1
-    return new
 
 
 class _State:
@@ -168,7 +156,7 @@ class _State:
             word = self.words[i]
             if not any(p == (a, b) for p in pairwise(word)):
                 continue
-            new = _replace_pair(word, a, b, t)
+            new = replace_pair(word, a, b, t)
             f = self.wfreq[i]
             made += (len(word) - len(new)) * f
             self.words[i] = new

@@ -12,11 +12,31 @@ compares them.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 
 #: (left id, right id) -> (rank, merged id)
 _Ranks = dict[tuple[int, int], tuple[int, int]]
 #: words this long (in symbols) or longer merge with a heap instead of rescanning
 _HEAP_FROM = 48
+
+
+def replace_pair(word: Sequence[int], a: int, b: int, t: int) -> list[int]:
+    """``word`` with every occurrence of the pair ``a b`` replaced by ``t``, leftmost
+    first and never overlapping (one merge of a training, applied to one word).
+
+    >>> replace_pair([1, 1, 1, 2], 1, 1, 9)
+    [9, 1, 2]
+    """
+    new: list[int] = []
+    i, n = 0, len(word)
+    while i < n:
+        if i + 1 < n and word[i] == a and word[i + 1] == b:
+            new.append(t)
+            i += 2
+        else:
+            new.append(word[i])
+            i += 1
+    return new
 
 
 def merge_word(
