@@ -30,6 +30,8 @@ from bpeviz.algorithms.parity_train import (
 )
 from bpeviz.algorithms.picky import PICKY
 from bpeviz.algorithms.picky_train import train_picky
+from bpeviz.algorithms.superbpe import SUPERBPE
+from bpeviz.algorithms.superbpe_train import train_superbpe
 from bpeviz.analysis.health import health as _health
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
@@ -51,6 +53,7 @@ from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 OWN_TRAINERS[PARITY.trainer] = train_parity
 OWN_TRAINERS[PICKY.trainer] = train_picky
+OWN_TRAINERS[SUPERBPE.trainer] = train_superbpe
 OWN_SAVERS[ParityTraining] = save_parity
 OWN_FORMATS[PARITY_FORMAT] = parity_from_dict
 OWN_SAVERS[UnigramTraining] = save_unigram

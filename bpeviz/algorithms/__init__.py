@@ -1,7 +1,7 @@
 """The algorithms bpeviz trains, one :class:`Algorithm` record each, and their registry.
 
 >>> names()
-('bpe', 'bbpe', 'wordpiece', 'unigram', 'parity', 'picky')
+('bpe', 'bbpe', 'wordpiece', 'unigram', 'parity', 'picky', 'superbpe')
 >>> get("bbpe").label, get("bbpe").pretokenizer, get("wordpiece").scored
 ('Byte-level BPE', 'gpt2', True)
 >>> get("unigram").step_kind  # its steps prune; bpeviz.unigram trains it
@@ -21,6 +21,7 @@ from bpeviz.algorithms.bbpe import BBPE
 from bpeviz.algorithms.bpe import BPE
 from bpeviz.algorithms.parity import PARITY
 from bpeviz.algorithms.picky import PICKY
+from bpeviz.algorithms.superbpe import SUPERBPE
 from bpeviz.algorithms.unigram import UNIGRAM
 from bpeviz.algorithms.wordpiece import WORDPIECE
 from bpeviz.text.symbols import Symbol
@@ -119,6 +120,7 @@ DEFAULT_SPECIAL_TOKENS: dict[str, tuple[str, ...]] = {a.name: a.special_tokens
 # after ALGORITHMS, the app's single-corpus choices: it trains on one corpus per language
 register(PARITY)
 register(PICKY)
+register(SUPERBPE)
 
 __all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
            "Algorithm", "get", "initial_symbols", "join", "labels", "lessons", "names", "register",

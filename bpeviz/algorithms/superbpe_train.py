@@ -1,0 +1,213 @@
+"""SuperBPE's trainer: stage 1 as byte-level BPE, stage 2 on the stage-2 pre-tokens.
+
+The rules are in :mod:`bpeviz.algorithms.superbpe`. A :class:`SuperBPETraining` is an
+ordinary merge :class:`~bpeviz.core.training.Training` (so ``at(k)``, ``encode``,
+``explain`` and the app's merge views read it as any other) over the stage-2
+pre-tokens, whose first ``transition`` merges are stage 1's, chosen on GPT-2's
+pre-tokens (kept as :attr:`SuperBPETraining.stage1`) and replayed on the stage-2 words;
+the records of those steps therefore count their pair in the stage-2 words, and
+``explain(k)`` for ``k <= transition`` is stage 1's own (the counts it chose with).
+
+>>> text = "of the cat, of the dog, and of the bird, and of the fish; of the sea."
+>>> t = train_superbpe(text, merges=14, transition=8)
+>>> t.transition, t.stage(8), t.stage(9)
+(8, 1, 2)
+>>> t.corpus.words  # one stage-2 word: no digits, no run of punctuation
+('of the cat, of the dog, and of the bird, and of the fish; of the sea.',)
+>>> [m.token.decode() for m in t.merges[8:]]
+[' the ', ' of the ', ', and', ', and of the ', 'of the ', 'of the c']
+>>> print(t.why(9))  # doctest: +NORMALIZE_WHITESPACE
+Merge 9 (stage 2, after the transition at merge 8): “Ġthe” + “Ġ” → “ĠtheĠ”,
+5 times in the stage-2 words; it crosses a space (a superword).
+>>> [tok.text for tok in t.at().encode("of the sea")]
+['of the ', 's', 'e', 'a']
+>>> train_superbpe(text, merges=5, transition=9).corpus.pretokenizer  # plain BBPE
+'gpt2'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bpeviz.algorithms.superbpe import STAGE2, SUPERBPE, crosses_space, superword_allowed
+from bpeviz.core.explain import Explanation
+from bpeviz.core.training import Training, TrainOptions, _MergeLoop, base_vocabulary
+from bpeviz.core.training import train as train_merges
+from bpeviz.text import pretokenize
+from bpeviz.text.corpus import Corpus
+from bpeviz.text.display import display
+from bpeviz.text.symbols import Symbol
+
+#: the corpora whose words still hold their text's spaces, so stage 2 can be cut from them
+_TEXT_KEEPING = ("none", STAGE2, "counts")
+
+
+@dataclass(frozen=True, eq=False)
+class SuperBPETraining(Training):
+    """A merge training whose steps after :attr:`transition` are stage 2's."""
+
+    #: the last stage-1 step: steps ``1..transition`` are stage 1's, the rest stage 2's
+    transition: int = 0
+    #: stage 1 as trained: byte-level BPE on GPT-2's pre-tokens, ``transition`` merges
+    #: (None when the training never passed the transition: it is then that training)
+    stage1: Training | None = field(default=None, repr=False)
+    #: for a stage-2 step, the tokens passed over just before it (they broke a
+    #: superword limit: a colon before a space, or more than four words)
+    passed_over: dict[int, tuple[Symbol, ...]] = field(default_factory=dict, repr=False)
+
+    def stage(self, step: int) -> int:
+        """1 or 2: the stage merge ``step`` (1-based) belongs to."""
+        if not 1 <= step <= len(self.merges):
+            raise ValueError(f"step must be between 1 and {len(self.merges)}, got {step}")
+        return 1 if step <= self.transition else 2
+
+    def stages(self) -> tuple[int, ...]:
+        """The stage of every merge, step 1 first."""
+        return tuple(1 if k <= self.transition else 2 for k in range(1, len(self.merges) + 1))
+
+    def superword(self, step: int) -> bool:
+        """Whether merge ``step``'s token crosses a space (a superword)."""
+        token = self.merges[step - 1].token
+        return isinstance(token, bytes) and crosses_space(token)
+
+    def why(self, step: int) -> str:
+        """Merge ``step``'s stage and what it joined, in one sentence."""
+        m = self.merges[step - 1]
+        pair = f"“{display(m.left)}” + “{display(m.right)}” → “{display(m.token)}”"
+        if self.stage(step) == 1:
+            chosen = self.stage1.merges[step - 1] if self.stage1 is not None else m
+            return (f"Merge {step} (stage 1, up to the transition at merge {self.transition}): "
+                    f"{pair}, the most frequent pair inside GPT-2's words "
+                    f"({chosen.count:,} times); it cannot cross a space.")
+        text = (f"Merge {step} (stage 2, after the transition at merge {self.transition}): "
+                f"{pair}, {m.count:,} times in the stage-2 words; ")
+        text += ("it crosses a space (a superword)." if self.superword(step)
+                 else "it stays inside a word.")
+        skipped = self.passed_over.get(step, ())
+        if skipped:
+            shown = ", ".join(f"“{display(s)}”" for s in skipped[:3])
+            more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+            text += (f" Passed over before it: {shown}{more} (a colon before a space, or "
+                     f"more than four words).")
+        return text
+
+    def explain(self, step: int) -> Explanation:
+        """Why merge ``step`` was chosen: stage 1's own explanation for its steps (the
+        GPT-2 words it counted), the stage-2 words' for the others."""
+        if self.stage1 is not None and self.stage(step) == 1:
+            return self.stage1.explain(step)
+        return super().explain(step)
+
+
+class _Stage2Loop(_MergeLoop):
+    """The merge loop over the stage-2 words: stage 1's merges replayed, then merges
+    chosen as BPE chooses them, a pair whose token breaks a superword limit passed over."""
+
+    def superbpe(self, inherited: Sequence[tuple[Symbol, Symbol]], total: int,
+                 progress: Callable[[int, int], None] | None) -> dict[int, tuple[Symbol, ...]]:
+        self._start()
+        for step, (left, right) in enumerate(inherited, 1):
+            self._merge((self.ids[left], self.ids[right]), step)
+        passed: dict[int, list[Symbol]] = {}
+        step = len(inherited)
+        self.stop_reason = "merges"
+        while step < total:
+            p = self.state.pop_best()
+            if p is None:
+                self.stop_reason = self.state.stop_reason()
+                break
+            token = self.alg.join(self.vocab[p[0]], self.vocab[p[1]])
+            if not superword_allowed(token):  # type: ignore[arg-type]
+                passed.setdefault(step + 1, []).append(token)
+                continue  # out of the queue; it comes back only to be passed over again
+            step += 1
+            self._merge(p, step)
+            if progress is not None and step % 100 == 0:
+                progress(step, total)
+        if progress is not None:
+            progress(step, total)
+        return {k: tuple(v) for k, v in passed.items() if k <= step}
+
+
+def _pieces(source: Any) -> list[tuple[str, int]]:
+    """The text to train on as (piece, count): a str is one piece; a corpus's words are
+    pieces when they kept their spaces (lines, stage-2 words, a table of counts)."""
+    if isinstance(source, str):
+        return [(source, 1)]
+    if isinstance(source, Corpus):
+        if source.pretokenizer not in _TEXT_KEEPING:
+            raise ValueError(
+                f"SuperBPE needs the text with its spaces, and this corpus was cut by the "
+                f"{source.pretokenizer!r} pre-tokenizer, which drops or splits at them: give "
+                f"the text itself (bpeviz.train(text, algorithm='superbpe', ...)) or a "
+                f"corpus of lines (Corpus.from_text(text, 'none'))")
+        return list(zip(source.words, source.counts))
+    raise TypeError(f"SuperBPE trains on a str or a Corpus, got {type(source).__name__}")
+
+
+def _cut(pieces: Iterable[tuple[str, int]], pretokenizer: str) -> Corpus:
+    """The corpus of ``pieces`` cut by ``pretokenizer``, words in first-appearance order."""
+    table: Counter[str] = Counter()
+    for piece, count in pieces:
+        for word in pretokenize.words(piece, pretokenizer):
+            table[word] += count
+    return Corpus(tuple(table), tuple(table.values()), pretokenizer)
+
+
+def _check(merges: Any, transition: Any, min_frequency: Any, tie_break: Any) -> None:
+    for name, value in (("merges", merges), ("transition", transition),
+                        ("min_frequency", min_frequency)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    if tie_break not in ("first", "ids"):
+        raise ValueError(f"tie_break must be 'first' or 'ids', got {tie_break!r}")
+
+
+def _as_superbpe(training: Training, **extra: Any) -> SuperBPETraining:
+    """``training``'s data as a SuperBPE training (its options naming SuperBPE)."""
+    data = {f.name: getattr(training, f.name) for f in dataclasses.fields(Training)}
+    data["options"] = dataclasses.replace(training.options, algorithm=SUPERBPE.name)
+    return SuperBPETraining(**data, **extra)
+
+
+def train_superbpe(
+    corpus: str | Corpus,
+    *,
+    merges: int,
+    transition: int,
+    tie_break: str = "first",
+    min_frequency: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> SuperBPETraining:
+    """Train SuperBPE on ``corpus`` (a text, or a :class:`Corpus` that kept its spaces):
+    ``transition`` merges of byte-level BPE on GPT-2's pre-tokens, then stage 2 on the
+    stage-2 pre-tokens up to ``merges`` in all. With ``transition >= merges`` it is
+    byte-level BPE, cut by GPT-2's pattern at every step."""
+    _check(merges, transition, min_frequency, tie_break)
+    pieces = _pieces(corpus)
+    first = train_merges(_cut(pieces, "gpt2"), TrainOptions(
+        "bbpe", merges=min(merges, transition), tie_break=tie_break,
+        min_frequency=min_frequency))
+    if transition >= merges or first.stopped_early:
+        return _as_superbpe(first, transition=len(first.merges))
+    inherited = [(m.left, m.right) for m in first.merges]
+    return _stage2(_cut(pieces, STAGE2), inherited, merges, tie_break, min_frequency,
+                   progress, stage1=first)
+
+
+def _stage2(words: Corpus, inherited: Sequence[tuple[Symbol, Symbol]], merges: int,
+            tie_break: str, min_frequency: int,
+            progress: Callable[[int, int], None] | None,
+            stage1: Training | None) -> SuperBPETraining:
+    if not words.words:
+        raise ValueError("the corpus has no words: give some text to train on")
+    options = TrainOptions(SUPERBPE.name, merges=merges, tie_break=tie_break,
+                           min_frequency=min_frequency)
+    loop = _Stage2Loop(words, options, base_vocabulary(words, options))
+    passed = loop.superbpe(inherited, merges, progress)
+    result = loop.result()
+    return _as_superbpe(result, transition=len(inherited), stage1=stage1, passed_over=passed)
