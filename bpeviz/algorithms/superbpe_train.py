@@ -28,15 +28,18 @@ Merge 9 (stage 2, after the transition at merge 8): “Ġthe” + “Ġ” → �
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms.superbpe import STAGE2, SUPERBPE, crosses_space, superword_allowed
 from bpeviz.core.explain import Explanation
 from bpeviz.core.training import Training, TrainOptions, _MergeLoop, base_vocabulary
 from bpeviz.core.training import train as train_merges
+from bpeviz.formats import import_path
 from bpeviz.text import pretokenize
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.display import display
@@ -197,6 +200,46 @@ def train_superbpe(
     inherited = [(m.left, m.right) for m in first.merges]
     return _stage2(_cut(pieces, STAGE2), inherited, merges, tie_break, min_frequency,
                    progress, stage1=first)
+
+
+def extend(
+    tokenizer: Training | str | os.PathLike[str],
+    corpus: str | Corpus,
+    *,
+    merges: int,
+    inherit: int | None = None,
+    tie_break: str = "first",
+    min_frequency: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> SuperBPETraining:
+    """Stage 2 on top of an existing byte-level BPE tokenizer (the authors'
+    ``extend_existing_tokenizer``): its merges (the first ``inherit`` of them, or all)
+    are replayed on ``corpus``'s stage-2 pre-tokens, then ``merges`` more are learned.
+
+    ``tokenizer`` is a merge training (trained, loaded, or a file opened with
+    :func:`bpeviz.formats.import_path`: a ``tokenizer.json``, GPT-2's ``vocab.json`` +
+    ``merges.txt``), or the path of such a file. Ids are bpeviz's (bytes 0-255, then
+    each merge's token), not the file's. The result's :attr:`SuperBPETraining.transition`
+    is the number of inherited merges; it has no stage-1 training of its own, so
+    ``explain(k)`` for an inherited step counts the pair in the stage-2 words.
+
+    >>> base = train_superbpe("of the cat, of the dog. of the sea", merges=6, transition=6)
+    >>> t = extend(base, "of the cat, of the dog. of the sea", merges=2)
+    >>> t.transition, [m.token for m in t.merges[6:]]
+    (6, [b' of the', b' of the '])
+    """
+    if isinstance(tokenizer, str | os.PathLike):
+        tokenizer = import_path(tokenizer)  # type: ignore[assignment]
+    if not isinstance(tokenizer, Training):
+        raise TypeError(f"SuperBPE extends a merge tokenizer, got {type(tokenizer).__name__}")
+    if get_algorithm(tokenizer.algorithm).units != "bytes":
+        raise ValueError(f"SuperBPE extends a byte-level tokenizer, and this one is "
+                         f"{get_algorithm(tokenizer.algorithm).label} (over characters)")
+    _check(merges, 0 if inherit is None else inherit, min_frequency, tie_break)
+    kept = tokenizer.merges if inherit is None else tokenizer.merges[:inherit]
+    inherited = [(m.left, m.right) for m in kept]
+    return _stage2(_cut(_pieces(corpus), STAGE2), inherited, len(inherited) + merges,
+                   tie_break, min_frequency, progress, stage1=None)
 
 
 def _stage2(words: Corpus, inherited: Sequence[tuple[Symbol, Symbol]], merges: int,
