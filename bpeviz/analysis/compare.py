@@ -25,10 +25,11 @@ as Compare's engine.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from bpeviz.analysis.metrics import (
     METRIC_HELP,
@@ -37,6 +38,7 @@ from bpeviz.analysis.metrics import (
     WORD_DEFINITION,
     Metrics,
     _columns,
+    _span_arrays,
     byte_offsets,
     char_script,
     metrics,
@@ -116,29 +118,50 @@ def compare(configurations: Sequence[tuple[str, Snapshot | TrainingStep]],
 def compare_tokens(cuts: Sequence[tuple[str, int, int, Sequence[Any]]],
                    text: str) -> Comparison:
     """:func:`compare` of cuts already made: ``(label, step, vocabulary size, tokens)``
-    each (the browser's Compare applies this rule too: bpeviz/ui/stepper/src/compare_rule.mjs)."""
-    encoded = []
-    for label, step, size, tokens in cuts:
-        spans = token_spans(text, tokens)
-        bounds = frozenset(b for span in spans if span for b in span)
-        encoded.append((label, step, size, tokens, spans, bounds))
-    union = frozenset().union(*(e[5] for e in encoded))
-    common = frozenset.intersection(*(e[5] for e in encoded))
-    differing = tuple(sorted(union - common))
+    each (the rule itself: :func:`mark_differences`)."""
+    spans = [_span_arrays(text, tokens) for *_, tokens in cuts]
+    differing, differs, _ = mark_differences(spans)
+    common = None
     out = []
-    for label, step, size, tokens, spans, bounds in encoded:
-        differs = tuple(span is not None and _holds(differing, span) for span in spans)
-        out.append(Cut(
-            label=label, step=step, vocab_size=size,
-            tokens=tokens, spans=tuple(spans), boundaries=bounds, differs=differs,
-            diff_spans=_runs(tokens, differs), own_differing=len(bounds - common)))
-    return Comparison(text, tuple(out), differing)
+    for (label, step, size, tokens), (lo, hi), flags in zip(cuts, spans, differs, strict=True):
+        listed = [(s, e) if s < e else None for s, e in zip(lo.tolist(), hi.tolist())]
+        bounds = frozenset(b for span in listed if span for b in span)
+        common = bounds if common is None else common & bounds
+        out.append((label, step, size, tokens, listed, bounds, tuple(flags.tolist())))
+    return Comparison(text, tuple(
+        Cut(label=label, step=step, vocab_size=size, tokens=tokens, spans=tuple(listed),
+            boundaries=bounds, differs=flags, diff_spans=_runs(tokens, flags),
+            own_differing=len(bounds - common))
+        for label, step, size, tokens, listed, bounds, flags in out),
+        tuple(differing.tolist()))
 
 
-def _holds(points: Sequence[int], span: tuple[int, int]) -> bool:
-    """Whether a sorted sequence holds a point ``p`` with ``start <= p <= end``."""
-    i = bisect_left(points, span[0])
-    return i < len(points) and points[i] <= span[1]
+def mark_differences(spans: Sequence[tuple[np.ndarray, np.ndarray]],
+                     ) -> tuple[np.ndarray, list[np.ndarray], list[int]]:
+    """Compare's rule, on each configuration's token spans (``lo``, ``hi`` arrays in
+    bytes, whitespace at the ends left out; ``lo >= hi``: no span): a token boundary
+    differs when some configurations have it and others lack it; a token differs when a
+    differing boundary lies in its span, ends included. Returns the differing boundaries
+    (sorted), each configuration's differing tokens and how many of the differing
+    boundaries are its own.
+
+    >>> a = (np.array([0, 1, 3]), np.array([1, 2, 5]))  # "ab cd" cut a|b cd
+    >>> b = (np.array([0, 3]), np.array([2, 5]))        # and ab cd
+    >>> differing, differs, own = mark_differences([a, b])
+    >>> differing.tolist(), [d.tolist() for d in differs], own
+    ([1], [[True, True, False], [True, False]], [1, 0])
+    """
+    bounds = [np.unique(np.concatenate([lo[lo < hi], hi[lo < hi]])) for lo, hi in spans]
+    found, seen = np.unique(np.concatenate(bounds), return_counts=True)
+    differing = found[seen < len(spans)]
+    n_common = int((seen == len(spans)).sum())
+    differs = []
+    for lo, hi in spans:
+        first = np.searchsorted(differing, lo)  # the first differing boundary >= lo
+        held = np.minimum(first, max(len(differing) - 1, 0))
+        differs.append((lo < hi) & (first < len(differing))
+                       & (differing[held] <= hi if len(differing) else False))
+    return differing, differs, [len(b) - n_common for b in bounds]
 
 
 def _runs(tokens: Sequence[Any], differs: Sequence[bool]) -> tuple[tuple[int, int], ...]:
@@ -159,6 +182,6 @@ def _runs(tokens: Sequence[Any], differs: Sequence[bool]) -> tuple[tuple[int, in
 __all__ = ["MAX_CONFIGURATIONS", "METRIC_HELP", "METRIC_LABELS", "SCRIPTS", "WORD_DEFINITION",
            "Comparison", "Cut", "Metrics", "TrainingStep", "VocabStep", "at", "byte_offsets",
            "char_script", "compare", "compare_tokens", "corpus_tokens", "last_step",
-           "metrics", "metrics_by_script", "script_of", "step_for_vocab_size", "step_unit",
-           "steps_for_vocab_sizes", "token_spans", "vocab_range", "vocab_sizes",
+           "mark_differences", "metrics", "metrics_by_script", "script_of", "step_for_vocab_size",
+           "step_unit", "steps_for_vocab_sizes", "token_spans", "vocab_range", "vocab_sizes",
            "vocabulary_size", "word_spans"]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -93,8 +93,17 @@ def _columns(tokens: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 def _span_arrays(text: str, tokens: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Every token's span in bytes, whitespace at its ends left out (``start >= end``:
     none), as two arrays; see :func:`token_spans`."""
-    ix = _index(text)
     starts, ends, partial, _ = _columns(tokens)
+    return span_arrays(text, starts, ends, partial, lambda i: len(tokens[i].bytes))
+
+
+def span_arrays(text: str, starts: np.ndarray, ends: np.ndarray, partial: np.ndarray,
+                size_of: Callable[[int], int]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`token_spans` of tokens given as columns (character ``starts`` and ``ends``,
+    ``partial`` flags; ``size_of(i)``: token ``i``'s size in bytes, asked of partial
+    tokens only), as two arrays (``start >= end``: none). A token's span depends only on
+    the text between its ends and, for a part of a character, on the token before it."""
+    ix = _index(text)
     at = ix.at
     lo_char = np.minimum(ix.next_solid[starts], ends)
     hi_char = np.maximum(ix.solid_end[ends], lo_char)
@@ -111,7 +120,7 @@ def _span_arrays(text: str, tokens: Sequence[Any]) -> tuple[np.ndarray, np.ndarr
             start = int(at[s_char])
             if start < prev_end < int(at[s_char + 1]):
                 start = prev_end
-            end = min(start + len(tokens[i].bytes), int(at[e_char]))
+            end = min(start + size_of(i), int(at[e_char]))
             prev_end = end
             s, e = _trim(text, at, s_char, e_char, start, end)
             lo[i], hi[i] = (s, e) if s < e else (-1, -1)
@@ -355,4 +364,4 @@ def script_of(word: str) -> str:
 
 __all__ = ["METRIC_HELP", "METRIC_LABELS", "SCRIPTS", "WORD_DEFINITION", "Metrics",
            "byte_offsets", "char_script", "metrics", "metrics_by_script", "script_of",
-           "token_spans", "word_spans"]
+           "span_arrays", "token_spans", "word_spans"]

@@ -2,9 +2,10 @@
 step, and the step each configuration is at for each position of the one control.
 
 The browser (the stage component's "compare" part) gets this once per text and redraws
-the cuts and their differences at any position by itself; :func:`compare_at` is what it
-computes, in Python, for tests (the browser applies the same rule:
-:func:`bpeviz.analysis.compare.compare_tokens`).
+the cuts and their differences at any position by itself. The differences are the
+engine's (:func:`bpeviz.analysis.compare.compare_tokens`, the one place of Compare's
+rule): :func:`differences` applies it here at every position where some configuration's
+cut changes, and the browser only reads the marks of the position it is at.
 
 A position is a merge step (or pruning round) shared by every configuration, or a
 vocabulary size at which each configuration is at its own step
@@ -24,6 +25,7 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from bpeviz.analysis import compare as cmp
+from bpeviz.analysis.metrics import span_arrays
 from bpeviz.core.encoded import _PARTIAL, _UNK
 from bpeviz.core.training import Training
 from bpeviz.present.text_history import text_history, tokens_at
@@ -205,7 +208,9 @@ def lockstep_data(configurations: Sequence[tuple[str, Any]], text: str, mode: st
             "label": name, "unit": cmp.step_unit(training), "last": cmp.last_step(training),
             "steps": step_runs(training, mode, lo, hi), "sizes": size_runs(training),
             "history": history_of, "labels": labels, "nbytes": sizes})
-    return {"text": text, "mode": mode, "lo": lo, "n": hi, "configs": configs}
+    data = {"text": text, "mode": mode, "lo": lo, "n": hi, "configs": configs}
+    data["diffs"] = differences(data)
+    return data
 
 
 @dataclass(frozen=True)
@@ -240,5 +245,125 @@ def compare_at(data: dict[str, Any], position: int) -> cmp.Comparison:
     return cmp.compare_tokens(items, data["text"])
 
 
-__all__ = ["Piece", "compare_at", "cut_at", "cut_history", "lockstep_data", "positions",
-           "round_history", "run_at", "runs", "size_runs", "step_runs"]
+def _expand(found_runs: Sequence[Sequence[int]], count: int) -> np.ndarray:
+    """The first ``count`` values of the sequence :func:`runs` made ``found_runs`` from.
+
+    >>> _expand(runs([3, 4, 5, 5, 5, 9]), 6).tolist()
+    [3, 4, 5, 5, 5, 9]
+    """
+    out = np.zeros(count, dtype=np.int64)
+    for j, (first, value, slope) in enumerate(found_runs):
+        end = min(found_runs[j + 1][0] if j + 1 < len(found_runs) else count, count)
+        if first < end:
+            out[first:end] = value + slope * np.arange(end - first)
+    return out
+
+
+class _Cuts:
+    """One configuration's cut of the text at any step, as columns, from its history (what
+    the browser gets): each word's versions made into columns and spans once, a cut the
+    join of its words' versions at that step."""
+
+    def __init__(self, config: dict[str, Any], text: str) -> None:
+        nbytes = config["nbytes"]
+        self.words = []  # per word of the text: its versions' steps and columns
+        for offset, form in config["history"]["words"]:
+            versions = config["history"]["forms"][form]
+            columns = []
+            for _, ids, starts, ends, flags in versions:
+                ids_ = np.asarray(ids, dtype=np.int64)
+                # offsets clamped at 0, as the encoder clamps a leading metaspace ``▁``
+                starts_ = np.maximum(np.asarray(starts, dtype=np.int64) + offset, 0)
+                ends_ = np.maximum(np.asarray(ends, dtype=np.int64) + offset, 0)
+                partial = (np.asarray(flags, dtype=np.int64) & 1).astype(bool)
+                lo, hi = span_arrays(text, starts_, ends_, partial,
+                                     lambda i, ids_=ids_: nbytes.get(str(ids_[i]), 0))
+                columns.append((starts_, ends_, lo, hi))
+            self.words.append(([v[0] for v in versions], columns))
+
+    def at(self, step: int) -> tuple[np.ndarray, ...]:
+        """``starts``, ``ends`` (characters), ``lo``, ``hi`` (the spans) at ``step``."""
+        chosen = [columns[bisect_right(steps, step) - 1] for steps, columns in self.words]
+        if not chosen:
+            return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        return tuple(np.concatenate(parts) for parts in zip(*chosen))
+
+
+def _marked_runs(starts: np.ndarray, ends: np.ndarray,
+                 differs: np.ndarray) -> set[tuple[int, int, int, int]]:
+    """A cut's runs of differing tokens, each ``(start, end, skip, count)``: its span in
+    characters (:attr:`bpeviz.analysis.compare.Cut.diff_spans`), then its first token
+    as the ``skip``-th of the tokens starting at ``start`` and how many tokens it holds.
+    Only the run's own tokens name it, so a change elsewhere in the text leaves it as it
+    is."""
+    flags = np.concatenate([[False], differs, [False]]).astype(np.int8)
+    edges = np.diff(flags)
+    firsts, lasts = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+    if not len(firsts):
+        return set()
+    bounds = np.empty(2 * len(firsts), dtype=np.int64)  # each run's tokens, then the gap
+    bounds[0::2], bounds[1::2] = firsts, lasts + 1
+    run_ends = np.maximum.reduceat(np.append(ends, 0), bounds)[0::2]
+    run_starts = starts[firsts]
+    skips = firsts - np.searchsorted(starts, run_starts, side="left")
+    return set(zip(run_starts.tolist(), run_ends.tolist(), skips.tolist(),
+                   (lasts - firsts + 1).tolist()))
+
+
+def differences(data: dict[str, Any]) -> list[list[Any]]:
+    """Compare's marks wherever they may change, for the browser to read (it applies no
+    rule of its own: :func:`bpeviz.analysis.compare.mark_differences` is the rule):
+    ``[[offset, n, owns, changes], ...]`` in rising ``offset`` (position - ``lo``), an
+    entry where some configuration's cut of the text changes. ``n``: the differing
+    boundaries; ``owns``: how many of them each configuration's are; ``changes``: per
+    configuration, ``[gone, new]``, the runs of differing tokens (:func:`_marked_runs`)
+    it loses and gains since the entry before. The marks at a position are those of the
+    last entry at or before it.
+
+    The cut of a text changes only at the steps its history lists, a few per word of the
+    text however many steps the training has, so the rule runs a few times per word, and
+    a change marks or unmarks runs near it only, so each entry is small.
+
+    >>> from bpeviz import Corpus, train
+    >>> corpus = Corpus.from_text("low low lower lowest newest widest")
+    >>> a, b = train(corpus, "bpe", merges=6), train(corpus, "wordpiece", merges=3)
+    >>> data = lockstep_data([("A", a), ("B", b)], "lowest", "step")
+    >>> [(offset, n) for offset, n, _, _ in data["diffs"]]  # from step 5 on, no change
+    [(0, 0), (1, 1), (2, 2), (3, 4), (4, 3)]
+    >>> data["diffs"][-1][2:]  # A's run low|es|t becomes low|est; B's stays as it was
+    [[0, 3], [[[[0, 6, 0, 3]], [[0, 6, 0, 2]]], [[], []]]]
+    """
+    count = data["n"] - data["lo"] + 1
+    if not data["configs"] or count < 1:
+        return []
+    text = data["text"]
+    versions = []  # per configuration, at each offset: how many of its cut's changes came
+    for config in data["configs"]:
+        changes = sorted({v[0] for form in config["history"]["forms"] for v in form})
+        versions.append(np.searchsorted(np.asarray(changes, dtype=np.int64),
+                                        _expand(config["steps"], count), side="right"))
+    keys = np.stack(versions)
+    changed = np.flatnonzero((keys[:, 1:] != keys[:, :-1]).any(axis=0)) + 1
+    cuts = [_Cuts(config, text) for config in data["configs"]]
+    made: dict[tuple[int, ...], tuple[int, list[int], list[set[tuple[int, ...]]]]] = {}
+    out: list[list[Any]] = []
+    before: list[set[tuple[int, ...]]] = [set() for _ in cuts]
+    for offset in [0, *changed.tolist()]:
+        key = tuple(keys[:, offset].tolist())
+        if key not in made:
+            columns = [cut.at(run_at(config["steps"], offset))
+                       for cut, config in zip(cuts, data["configs"], strict=True)]
+            differing, differs, own = cmp.mark_differences([(c[2], c[3]) for c in columns])
+            made[key] = (len(differing), own, [_marked_runs(c[0], c[1], d)
+                                               for c, d in zip(columns, differs, strict=True)])
+        n, own, runs_now = made[key]
+        if out and out[-1][1:3] == [n, own] and runs_now == before:
+            continue
+        out.append([offset, n, own, [[sorted(map(list, was - now)), sorted(map(list, now - was))]
+                                     for was, now in zip(before, runs_now, strict=True)]])
+        before = runs_now
+    return out
+
+
+__all__ = ["Piece", "compare_at", "cut_at", "cut_history", "differences", "lockstep_data",
+           "positions", "round_history", "run_at", "runs", "size_runs", "step_runs"]

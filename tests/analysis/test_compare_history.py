@@ -1,8 +1,9 @@
 """What Compare sends the browser (bpeviz.present.compare_history) holds every position: each
 configuration's cut at its step for a position is the engine's encoding at that step,
-the positions' steps are the engine's ``step_for_vocab_size``, and the browser's own
-difference rule (stepper/src/compare_rule.mjs, run in Node) gives the engine's
-``compare()`` at every position: differing boundaries, differing tokens, marked spans."""
+the positions' steps are the engine's ``step_for_vocab_size``, and the marks the browser
+reads at every position (stepper/src/compare_rule.mjs, run in Node, on the ``diffs`` sent
+where the cuts change) are the engine's ``compare()`` there: differing boundaries,
+differing tokens, marked spans."""
 
 from __future__ import annotations
 
@@ -106,26 +107,29 @@ def test_the_data_sent_gives_the_engines_comparison_at_every_position(trainings,
 
 JS_DRIVER = """
 import { readFileSync } from "node:fs";
-const { runAt, cutAt, tokenSpans, compareCuts, buildCompare } = await import(process.argv[2]);
+const { runAt, cutAt, marksAt, cutMarks, buildCompare } = await import(process.argv[2]);
 const data = JSON.parse(readFileSync(0, "utf8"));
 const f = { data };
 buildCompare(f);
 const out = [];
-for (let p = data.lo; p <= data.n; p++) {
-  const cuts = data.configs.map((config) => {
+const positions = [];
+for (let p = data.lo; p <= data.n; p++) positions.push(p);
+// forward, then back, then jumping: the marks are decoded from the entry read last
+const jumps = positions.map((_, i) => positions[(i * 7919) % positions.length]);
+for (const p of [...positions, ...positions.slice().reverse(), ...jumps]) {
+  const marks = marksAt(f, p - data.lo);
+  const cuts = data.configs.map((config, k) => {
     const step = runAt(config.steps, p - data.lo);
-    const tokens = cutAt(config.history, step);
-    return { step, tokens, spans: tokenSpans(f.ix, tokens, config.nbytes) };
+    return { step, ...cutMarks(marks, k, cutAt(config.history, step)) };
   });
-  const n = compareCuts(f.ix, cuts);
-  out.push([p, n, cuts.map((c) => [c.step, c.differs, c.diffSpans, c.own])]);
+  out.push([p, marks.n, cuts.map((c) => [c.step, c.differs, c.diffSpans, c.own])]);
 }
 process.stdout.write(JSON.stringify(out));
 """
 
 
 def run_js(data: dict, tmp_path: Path, node: str = "node") -> list:
-    """The browser's difference rule (the stage's script) at every position, in Node."""
+    """The marks the browser reads (the stage's script) at every position, in Node."""
     from bpeviz.present.stage_script import bundle  # the script as the browser gets it
 
     module = tmp_path / "stepper.mjs"
@@ -143,7 +147,7 @@ def test_the_browsers_difference_rule_is_the_engines_at_every_position(trainings
     configurations = [(f"{letter}: {n}", trainings[n]) for letter, n in zip("ABC", names)]
     data = lockstep_data(configurations, TEXT, mode)
     found = run_js(data, tmp_path, node)
-    assert len(found) == data["n"] - data["lo"] + 1
+    assert len(found) == 3 * (data["n"] - data["lo"] + 1)
     marks = 0
     for position, n_differing, cuts in found:
         expected = compare_at(data, position)  # = the engine's (the test above)

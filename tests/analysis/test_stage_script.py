@@ -110,7 +110,7 @@ def test_the_script_loads_as_one_module_in_node_and_exports_what_tests_use(tmp_p
     done = subprocess.run([node, "--input-type=module", "-e", probe, path.as_uri()],
                           capture_output=True, text=True, timeout=60, check=True)
     names, mounted, rows = json.loads(done.stdout)
-    assert {"default", "buildCompare", "compareCuts", "cutAt", "runAt", "tokenSpans",
+    assert {"default", "buildCompare", "cutMarks", "cutAt", "runAt", "marksAt",
             "keyAction", "keyRows", "visibleText", "hexText", "namesTitle"} <= set(names)
     assert mounted == "function", "window.bpevizStage: what the offline slides call"
     assert [tuple(r) for r in rows] == stage_script.key_rows("round"), \

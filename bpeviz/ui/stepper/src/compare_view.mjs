@@ -3,10 +3,12 @@
 // data.text; data.lo..data.n: the control's positions (merge steps, pruning rounds or
 // vocabulary sizes); data.configs[i]: {label, letter, colour, unit, last, steps and sizes
 // (linear runs: Python's compare_history.runs), history ({words, forms} as for "tokens"),
-// labels {id: [label, hex]}, nbytes {id: bytes of a token holding part of a character}}.
+// labels {id: [label, hex]}, nbytes (sizes Python's rule reads)}; data.diffs: the
+// differences where they change, made by the engine's rule in Python (compare_rule.mjs
+// reads them).
 
 import { colour, el } from "./chips.mjs";
-import { compareCuts, tokenSpans } from "./compare_rule.mjs";
+import { cutMarks, marksAt } from "./compare_rule.mjs";
 import { cutAt, runAt } from "./history.mjs";
 import { hexNames, utf8Hex, visibleText } from "./marks.mjs";
 import { fmt, whole } from "./numbers.mjs";
@@ -102,12 +104,14 @@ function heading(d, config, index, position, step, size) {
 export function drawCompare(f, position) {
   const d = f.data, ix = f.ix;
   const configs = (Array.isArray(d.configs) ? d.configs : []).map((c) => c || {});
-  const cuts = configs.map((config) => {
-    const step = runAt(config.steps, position - whole(d.lo, 0));
+  const offset = position - whole(d.lo, 0);
+  const marks = marksAt(f, offset);
+  const cuts = configs.map((config, k) => {
+    const step = runAt(config.steps, offset);
     const tokens = cutAt(config.history, step);
-    return { step, size: runAt(config.sizes, step), tokens, spans: tokenSpans(ix, tokens, config.nbytes || {}) };
+    return { step, size: runAt(config.sizes, step), tokens, ...cutMarks(marks, k, tokens) };
   });
-  const n = compareCuts(ix, cuts);
+  const n = marks.n;
   const count = el("div", "bv-cmp-count");
   count.append(el("b", null, differencesCaption(n, cuts)));
   count.dataset.differing = String(n);

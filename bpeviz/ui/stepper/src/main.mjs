@@ -25,7 +25,7 @@ import { controls } from "./bar.mjs";
 import { repair } from "./bar_step.mjs";
 import { drawCard, expandCard, fitBox } from "./card.mjs";
 import { chip, el } from "./chips.mjs";
-import { buildCompare, compareCuts, tokenSpans } from "./compare_rule.mjs";
+import { buildCompare, cutMarks, marksAt } from "./compare_rule.mjs";
 import { drawCompare } from "./compare_view.mjs";
 import { cutAt, runAt, versionAt } from "./history.mjs";
 import { keyAction, keyRows } from "./keys.mjs";
@@ -128,10 +128,10 @@ function mount(component) {
 if (typeof window !== "undefined") window.bpevizStage = mount;
 export default mount;
 
-// what tests of the one script use (Python's tests run Compare's rule in Node; the unit
+// what tests of the one script use (Python's tests read Compare's marks in Node; the unit
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
-  bounds, buildCompare, chip, clamp, compareCuts, cutAt, expandCard, fitBox, followStep,
-  hexText, keyAction, keyRows, namesTitle, runAt, signedText, tokenSpans, versionAt,
+  bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
+  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, signedText, versionAt,
   visibleText, whole,
 };

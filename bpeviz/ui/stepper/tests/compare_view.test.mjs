@@ -22,14 +22,17 @@ function config(colour, ids, starts, ends, labels = {}) {
     history, labels, nbytes: {} };
 }
 
-// "ab cd": A cuts a|b cd, B cuts ab cd: one boundary (after a) is A's alone
+// "ab cd": A cuts a|b cd, B cuts ab cd: one boundary (after a) is A's alone; the marks as
+// Python sends them (compare_history.differences): [offset, n, owns, per configuration
+// [runs gone, runs new]], a run [start, end, skip, count]
 const TEXT = "ab cd";
 const A = config("#0072B2", [1, 2, 3], [0, 1, 3], [1, 2, 5]);
 const B = config("#D55E00", [4, 3], [0, 3], [2, 5]);
+const DIFFS = [[0, 1, [1, 0], [[[], [[0, 2, 0, 2]]], [[], [[0, 2, 0, 1]]]]]];
 
-function draw(extra = {}, configs = [A, B], text = TEXT) {
+function draw(extra = {}, configs = [A, B], text = TEXT, diffs = DIFFS) {
   const sent = mountIn(mount, doc, "cmp", { role: "compare", mode: "step", lo: 0, n: 0,
-    step: 0, hist: "h", text, marks: {}, configs, ...extra });
+    step: 0, hist: "h", text, marks: {}, configs, diffs, ...extra });
   assert.deepEqual(errors(sent), []);
   return host(doc, "cmp");
 }
@@ -77,7 +80,8 @@ test("only the differences: the framed runs alone, apart by an ellipsis", () => 
   const text = "ab cd ef";
   const a = config("#0072B2", [1, 2, 3, 5, 6], [0, 1, 3, 6, 7], [1, 2, 5, 7, 8]);
   const b = config("#D55E00", [4, 3, 7], [0, 3, 6], [2, 5, 8]);
-  const [boxA, boxB] = draw({ only: true }, [a, b], text).querySelectorAll("div.bv-tokens");
+  const diffs = [[0, 2, [2, 0], [[[], [[0, 2, 0, 2], [6, 8, 0, 2]]], [[], [[0, 2, 0, 1], [6, 8, 0, 1]]]]]];
+  const [boxA, boxB] = draw({ only: true }, [a, b], text, diffs).querySelectorAll("div.bv-tokens");
   assert.deepEqual(ids(boxA), [1, 2, 5, 6], "cd, cut alike, is left out");
   assert.equal(boxA.textContent, "ab … ef");
   assert.deepEqual(frames(boxA).map((f) => f.getAttribute("data-bpeviz-diff")), ["0", "1"]);
@@ -85,7 +89,7 @@ test("only the differences: the framed runs alone, apart by an ellipsis", () => 
 });
 
 test("only the differences says so when there are none, with no frame", () => {
-  const root = draw({ only: true }, [A, A]);
+  const root = draw({ only: true }, [A, A], TEXT, [[0, 0, [0, 0], [[[], []], [[], []]]]]);
   assert.equal(frames(root).length, 0);
   for (const box of root.querySelectorAll("div.bv-tokens")) {
     assert.equal(box.textContent, "No differences: this configuration cuts the text as the others do.");
@@ -98,7 +102,8 @@ test("user text and labels are set as text, never read as markup", () => {
   const text = "<img src=x onerror=alert(1)> <b>&amp;";
   const cut = config("#0072B2", [1, 2], [0, 29], [28, 37],
     { 1: ["<img src=x onerror=alert(1)>", "3c"], 2: ["<b>&amp;", "3c"] });
-  const root = draw({}, [cut, config("#D55E00", [3], [0], [37])], text);
+  const root = draw({}, [cut, config("#D55E00", [3], [0], [37])], text,
+    [[0, 1, [1, 0], [[[], [[0, 37, 0, 2]]], [[], [[0, 37, 0, 1]]]]]]);
   const tags = new Set();
   const walk = (e) => { tags.add(e.tagName); e.children.forEach(walk); };
   walk(root);
@@ -113,4 +118,23 @@ test("past maxTokens the rest is left out with a note, the counts covering it", 
   const [a] = draw({ maxTokens: 2 }).querySelectorAll("div.bv-tokens");
   assert.deepEqual(ids(a), [1, 2]);
   assert.match(a.textContent, / … 1 more tokens not drawn \(the counts cover them all\)$/);
+});
+
+test("the marks at a position are the last sent at or before it", () => {
+  // no marks at positions 0-1, the runs from position 2 on, none again from 5
+  const none = [[], []];
+  const diffs = [[0, 0, [0, 0], [none, none]], DIFFS[0].with(0, 2),
+    [5, 0, [0, 0], [[[[0, 2, 0, 2]], []], [[[0, 2, 0, 1]], []]]]];
+  const at = (step) => {
+    const root = draw({ step, n: 6 }, [A, B], TEXT, diffs);
+    return [root.querySelector(".bv-cmp-count").dataset.differing, frames(root).length];
+  };
+  assert.deepEqual([0, 1, 2, 4, 5, 6].map(at),
+    [["0", 0], ["0", 0], ["1", 2], ["1", 2], ["0", 0], ["0", 0]]);
+});
+
+test("a payload without marks draws the cuts with none, and no error", () => {
+  const root = draw({}, [A, B], TEXT, null);
+  assert.equal(frames(root).length, 0);
+  assert.equal(root.querySelectorAll("div.bv-tokens")[0].textContent, TEXT);
 });
