@@ -12,14 +12,16 @@ into superwords such as ``", and the"``. The trainer is
 The rules, read from the authors' scripts (``scripts/extend_tokenizer.sh``) and their fork
 of Hugging Face ``tokenizers`` (the BPE trainer's extension loop), and kept here:
 
-* stage-2 pre-tokens: the text is read line by line (each line keeps its ``\\n``, as the
-  Hugging Face trainer reads files), and each line is cut by the pattern
+* stage-2 pre-tokens: the text is cut by the pattern
   ``\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]{2,}[\\r\\n/]*| +(?!\\S)`` with the *isolated* behaviour:
   every match is a pre-token and so is every stretch between two matches. So digits go in
   groups of at most three, a run of two or more punctuation marks (with the space before
   it, and line breaks or slashes after it) stands alone, and spaces that come before other
   whitespace or the end stand alone; a single space, a single punctuation mark and letters
-  stay together, which is what lets merges cross spaces (:data:`STAGE2_PATTERN`);
+  stay together, which is what lets merges cross spaces (:data:`STAGE2_REGEX`). Training
+  reads the text one line at a time (each line keeps its ``\\n``), as the Hugging Face
+  trainer reads files, so its words never run past a line break
+  (:func:`training_words`); encoding cuts the whole text, as the authors' tokenizer does;
 * stage 2 starts from every stage-2 pre-token cut into bytes with stage 1's merges
   applied, in order, wherever they fit, then counts pairs and merges as BPE does, with two
   limits on the token a merge would make (:func:`superword_allowed`): it may not hold a
@@ -32,7 +34,9 @@ of Hugging Face ``tokenizers`` (the BPE trainer's extension loop), and kept here
   every step: a SuperBPE training's corpus is the stage-2 pre-tokens, so ``at(k).encode``
   uses them for any ``k`` (before the transition, stage 1's merges on stage-2 pre-tokens:
   almost always the same tokens as plain byte-level BPE, since its merges never join a
-  letter to a digit or a punctuation mark to a letter).
+  letter to a digit or a punctuation mark to a letter). The Hugging Face tokenizer that
+  encodes the same way is ``Sequence[Split(pattern, "isolated"), ByteLevel(use_regex=
+  false)]`` before the BPE model with all merges (:data:`HF_PRE_TOKENIZER`).
 
 Two things differ from the authors' fork, on purpose: pair ties follow bpeviz's
 ``tie_break`` (``"first"`` by default; ``"ids"`` is Hugging Face's rule, but the fork's
@@ -40,8 +44,8 @@ alphabet holds only the bytes the corpus has, so ids, and so ties, can differ), 
 stage-1 merge whose pair no longer occurs in stage 2's words is kept (the fork drops it
 from the merge list), so step ``k`` is stage 1's merge ``k`` for every ``k <= T``.
 
->>> [m.group() for m in STAGE2_REGEX.finditer("Hi, and the 12345 dogs!!  \\nok: yes")]
-['Hi, and the ', '123', '45', ' dogs', '!!', '  ', '\\n', 'ok: yes']
+>>> STAGE2_REGEX.findall("Hi, and the 12345 dogs!!  \\nok: yes")
+['Hi, and the ', '123', '45', ' dogs', '!!', '  ', '\\nok: yes']
 >>> superword_allowed(b", and the"), superword_allowed(b" a b c d e"), superword_allowed(b"x: y")
 (True, False, False)
 """
@@ -57,17 +61,33 @@ from bpeviz.text import pretokenize
 STAGE2 = "superbpe"
 #: the authors' stage-2 pattern (their ``regex_string``), split with "isolated" behaviour
 AUTHORS_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
-# Inside one line the ``[\r\n/]*`` of the authors' pattern can take at most the line's
-# final "\n", so ``[\r/]*\n?`` matches the same; the last alternative is the stretch
-# between two matches (no match starts at any of its characters), which ends at a line
-# break, so the whole text can be cut in one pass instead of line by line.
-_MATCHES = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r/]*\n?| +(?!\S)"
-#: one pass over the text giving the authors' pieces, line by line, matches and the rest
-STAGE2_PATTERN = rf"{_MATCHES}|(?:(?!{_MATCHES})[^\n])+\n?|\n"
+#: one pass over the text giving the authors' pieces: a match, or the stretch up to the
+#: next place where one starts
+STAGE2_PATTERN = rf"{AUTHORS_PATTERN}|(?:(?!{AUTHORS_PATTERN})[\s\S])+"
 STAGE2_REGEX = regex.compile(STAGE2_PATTERN)
+# Inside one line the ``[\r\n/]*`` of the authors' pattern can take at most the line's
+# final "\n", so ``[\r/]*\n?`` matches the same; a stretch between matches ends at a line
+# break. So this pattern cuts the whole text as the authors' pattern cuts each line.
+_IN_LINE = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r/]*\n?| +(?!\S)"
+_LINES_REGEX = regex.compile(rf"{_IN_LINE}|(?:(?!{_IN_LINE})[^\n])+\n?|\n")
+#: the Hugging Face pre-tokenizer that cuts text as :data:`STAGE2_REGEX` does, bytes after
+HF_PRE_TOKENIZER = {"type": "Sequence", "pretokenizers": [
+    {"type": "Split", "pattern": {"Regex": AUTHORS_PATTERN}, "behavior": "Isolated",
+     "invert": False},
+    {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+     "use_regex": False}]}
 #: a stage-2 token may hold at most this many words (runs of bytes other than a space)
 MAX_WORDS = 4
 _WORD = regex.compile(rb"[^ ]+")
+
+
+def training_words(text: str) -> list[str]:
+    """The stage-2 words training counts: each line (with its ``\\n``) cut alone.
+
+    >>> training_words("ok!!\\n\\nyes"), STAGE2_REGEX.findall("ok!!\\n\\nyes")
+    (['ok', '!!\\n', '\\n', 'yes'], ['ok', '!!\\n\\n', 'yes'])
+    """
+    return _LINES_REGEX.findall(text)
 
 
 def superword_allowed(token: bytes) -> bool:
@@ -86,10 +106,8 @@ def crosses_space(token: bytes) -> bool:
     return b" " in token.lstrip(b" ")
 
 
-# the stage-2 pre-tokenizer, known by name to corpora and the encoder like the others
-pretokenize.PRETOKENIZERS.setdefault(
-    STAGE2, "SuperBPE's stage 2: digits in threes and runs of punctuation apart; single "
-            "spaces stay inside, so words join into superwords; one line at a time")
+# the stage-2 pre-tokenizer, known by name to corpora and the encoder; not listed among
+# the pre-tokenizers a user picks for other algorithms (no export format writes it)
 pretokenize._PATTERNS.setdefault(STAGE2, STAGE2_REGEX)
 
 SUPERBPE = Algorithm(

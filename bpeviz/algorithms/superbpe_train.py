@@ -35,7 +35,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.algorithms.superbpe import STAGE2, SUPERBPE, crosses_space, superword_allowed
+from bpeviz.algorithms.superbpe import (
+    STAGE2,
+    SUPERBPE,
+    crosses_space,
+    superword_allowed,
+    training_words,
+)
 from bpeviz.core.explain import Explanation
 from bpeviz.core.training import Training, TrainOptions, _MergeLoop, base_vocabulary
 from bpeviz.core.training import train as train_merges
@@ -153,10 +159,13 @@ def _pieces(source: Any) -> list[tuple[str, int]]:
 
 
 def _cut(pieces: Iterable[tuple[str, int]], pretokenizer: str) -> Corpus:
-    """The corpus of ``pieces`` cut by ``pretokenizer``, words in first-appearance order."""
+    """The corpus of ``pieces`` cut by ``pretokenizer`` (stage 2: line by line, as its
+    training reads text), words in first-appearance order."""
+    cut = training_words if pretokenizer == STAGE2 else (
+        lambda piece: pretokenize.words(piece, pretokenizer))
     table: Counter[str] = Counter()
     for piece, count in pieces:
-        for word in pretokenize.words(piece, pretokenizer):
+        for word in cut(piece):
             table[word] += count
     return Corpus(tuple(table), tuple(table.values()), pretokenizer)
 

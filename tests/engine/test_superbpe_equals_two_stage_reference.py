@@ -32,19 +32,23 @@ def sample(name: str) -> str:
     return resources.files("bpeviz.samples").joinpath(name).read_text(encoding="utf-8")
 
 
-def stage2_pieces(text: str) -> list[str]:
-    """The authors' Split(pattern, "isolated") on each line (its "\\n" kept)."""
-    out = []
-    for line in regex.findall(r"[^\n]*\n|[^\n]+", text):
-        pos = 0
-        for m in AUTHORS.finditer(line):
-            if m.start() > pos:
-                out.append(line[pos:m.start()])
-            out.append(m.group())
-            pos = m.end()
-        if pos < len(line):
-            out.append(line[pos:])
+def split_isolated(text: str) -> list[str]:
+    """The authors' Split(pattern, "isolated"): the matches and what lies between them."""
+    out, pos = [], 0
+    for m in AUTHORS.finditer(text):
+        if m.start() > pos:
+            out.append(text[pos:m.start()])
+        out.append(m.group())
+        pos = m.end()
+    if pos < len(text):
+        out.append(text[pos:])
     return out
+
+
+def stage2_pieces(text: str) -> list[str]:
+    """What stage 2 trains on: each line (its "\\n" kept) split alone."""
+    return [p for line in regex.findall(r"[^\n]*\n|[^\n]+", text)
+            for p in split_isolated(line)]
 
 
 def table(pieces: list[str]) -> list[list]:
@@ -98,11 +102,11 @@ def reference(text: str, n: int, t: int) -> tuple[list, int, list]:
 
 
 def encode(text: str, merges: list[tuple[bytes, bytes]]) -> list[bytes]:
-    """GPT-2's bpe(): in each stage-2 piece, merge the lowest-ranked pair present, all of
-    its places, until no merge applies."""
+    """GPT-2's bpe(): in each piece of the whole text (the authors' tokenizer does not cut
+    lines), merge the lowest-ranked pair present, all of its places, until none applies."""
     rank = {p: i for i, p in enumerate(merges)}
     out = []
-    for piece in stage2_pieces(text):
+    for piece in split_isolated(text):
         syms = [bytes((b,)) for b in piece.encode()]
         while len(syms) > 1:
             best = min(pairwise(syms), key=lambda p: rank.get(p, len(rank)))

@@ -7,7 +7,7 @@ import pytest
 
 import bpeviz
 from bpeviz import Corpus
-from bpeviz.algorithms.superbpe import MAX_WORDS, STAGE2_REGEX, crosses_space
+from bpeviz.algorithms.superbpe import MAX_WORDS, STAGE2_REGEX, crosses_space, training_words
 
 TEXT = "the cat sat: on the mat. the cat sat: on the mat. " * 20
 
@@ -56,8 +56,9 @@ def test_crossing_a_space_means_a_space_after_another_byte() -> None:
 def test_stage_two_pre_tokens_split_digits_in_threes_and_punctuation_runs_only() -> None:
     text = "Call 5551234 now!!! Then, ok... a  \nb"
     assert STAGE2_REGEX.findall(text) == [
-        "Call ", "555", "123", "4", " now", "!!!", " Then, ok", "...", " a", "  ", "\n", "b"]
+        "Call ", "555", "123", "4", " now", "!!!", " Then, ok", "...", " a", "  ", "\nb"]
     assert "".join(STAGE2_REGEX.findall(text)) == text
+    assert training_words(text)[-2:] == ["\n", "b"]  # training reads one line at a time
 
 
 def test_a_corpus_cut_at_spaces_is_refused_with_what_to_give_instead() -> None:
