@@ -30,8 +30,11 @@ from bpeviz.algorithms.parity_train import (
 )
 from bpeviz.algorithms.picky import PICKY
 from bpeviz.algorithms.picky_train import train_picky
-from bpeviz.algorithms.superbpe import SUPERBPE
-from bpeviz.algorithms.superbpe_train import train_superbpe
+from bpeviz.algorithms.superbpe import STAGE2 as SUPERBPE_STAGE2
+from bpeviz.algorithms.superbpe import SUPERBPE, SUPERBPE_HF_SPLIT
+from bpeviz.algorithms.superbpe_saved import FORMAT as SUPERBPE_FORMAT
+from bpeviz.algorithms.superbpe_saved import save_superbpe, superbpe_from_dict
+from bpeviz.algorithms.superbpe_train import SuperBPETraining, train_superbpe
 from bpeviz.analysis.health import health as _health
 from bpeviz.core.protocol import AnyTraining
 from bpeviz.core.recount import replay_on
@@ -39,6 +42,7 @@ from bpeviz.core.serialize import OWN_FORMATS, OWN_OPENERS, OWN_SAVERS, load
 from bpeviz.core.serialize import save_training as save
 from bpeviz.core.snapshot import SNAPSHOT_VIEWS, Snapshot
 from bpeviz.core.training import OWN_TRAINERS, Merge, Training, TrainOptions, replay, train
+from bpeviz.formats.hf_pretokenizers import _SPLITS as HF_SPLITS
 from bpeviz.text.corpus import Corpus
 from bpeviz.unigram.corpus_words import train_keywords
 from bpeviz.unigram.model import UnigramTraining
@@ -54,6 +58,9 @@ OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 OWN_TRAINERS[PARITY.trainer] = train_parity
 OWN_TRAINERS[PICKY.trainer] = train_picky
 OWN_TRAINERS[SUPERBPE.trainer] = train_superbpe
+OWN_SAVERS[SuperBPETraining] = save_superbpe
+OWN_FORMATS[SUPERBPE_FORMAT] = superbpe_from_dict
+HF_SPLITS[SUPERBPE_STAGE2] = SUPERBPE_HF_SPLIT  # tokenizer.json's Split for its stage 2
 OWN_SAVERS[ParityTraining] = save_parity
 OWN_FORMATS[PARITY_FORMAT] = parity_from_dict
 OWN_SAVERS[UnigramTraining] = save_unigram

@@ -36,7 +36,9 @@ of Hugging Face ``tokenizers`` (the BPE trainer's extension loop), and kept here
   almost always the same tokens as plain byte-level BPE, since its merges never join a
   letter to a digit or a punctuation mark to a letter). The Hugging Face tokenizer that
   encodes the same way is ``Sequence[Split(pattern, "isolated"), ByteLevel(use_regex=
-  false)]`` before the BPE model with all merges (:data:`HF_PRE_TOKENIZER`).
+  false)]`` before the BPE model with all merges (:data:`SUPERBPE_HF_SPLIT`): a step's
+  ``tokenizer.json`` export is exact (no file holds the transition or the stages: a
+  saved training does).
 
 Two things differ from the authors' fork, on purpose: pair ties follow bpeviz's
 ``tie_break`` (``"first"`` by default; ``"ids"`` is Hugging Face's rule, but the fork's
@@ -70,12 +72,10 @@ STAGE2_REGEX = regex.compile(STAGE2_PATTERN)
 # break. So this pattern cuts the whole text as the authors' pattern cuts each line.
 _IN_LINE = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r/]*\n?| +(?!\S)"
 _LINES_REGEX = regex.compile(rf"{_IN_LINE}|(?:(?!{_IN_LINE})[^\n])+\n?|\n")
-#: the Hugging Face pre-tokenizer that cuts text as :data:`STAGE2_REGEX` does, bytes after
-HF_PRE_TOKENIZER = {"type": "Sequence", "pretokenizers": [
-    {"type": "Split", "pattern": {"Regex": AUTHORS_PATTERN}, "behavior": "Isolated",
-     "invert": False},
-    {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
-     "use_regex": False}]}
+#: the Hugging Face Split that cuts text as :data:`STAGE2_REGEX` does (a tokenizer.json
+#: puts a ByteLevel pre-tokenizer without its regex after it, as the authors' does)
+SUPERBPE_HF_SPLIT = {"type": "Split", "pattern": {"Regex": AUTHORS_PATTERN},
+                     "behavior": "Isolated", "invert": False}
 #: a stage-2 token may hold at most this many words (runs of bytes other than a space)
 MAX_WORDS = 4
 _WORD = regex.compile(rb"[^ ]+")
@@ -126,10 +126,10 @@ SUPERBPE = Algorithm(
                   "they fit, so a phrase can become one token."),
     pretokenizer=STAGE2,
     encoder="merges",
-    # a bpeviz save keeps both stages' words; Hugging Face's tokenizer.json could hold the
-    # final tokenizer (a Split with the stage-2 pattern before ByteLevel), but bpeviz's
-    # exporter writes only its own pre-tokenizers, and no file holds the transition
-    export_formats=(),
+    # tokenizer.json holds a step's tokenizer exactly (a Split with the stage-2 pattern
+    # before ByteLevel, as the authors' files); tiktoken's and GPT-2's files cut text with
+    # GPT-2's pattern; bpeviz.save keeps both stages' words (superbpe_saved)
+    export_formats=("hf",),
     hf_model="byte-level BPE",
     trainer="bpeviz.algorithms.superbpe_train.train_superbpe",
     sizes=("merges",),

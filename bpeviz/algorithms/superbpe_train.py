@@ -201,14 +201,24 @@ def train_superbpe(
     byte-level BPE, cut by GPT-2's pattern at every step."""
     _check(merges, transition, min_frequency, tie_break)
     pieces = _pieces(corpus)
-    first = train_merges(_cut(pieces, "gpt2"), TrainOptions(
+    return train_corpora(_cut(pieces, "gpt2"), lambda: _cut(pieces, STAGE2), merges=merges,
+                         transition=transition, tie_break=tie_break,
+                         min_frequency=min_frequency, progress=progress)
+
+
+def train_corpora(first: Corpus, second: Callable[[], Corpus], *, merges: int,
+                  transition: int, tie_break: str = "first", min_frequency: int = 0,
+                  progress: Callable[[int, int], None] | None = None) -> SuperBPETraining:
+    """:func:`train_superbpe` from the two stages' word tables: GPT-2's pre-tokens
+    ``first``, and ``second()``, the stage-2 words, made only when stage 2 runs."""
+    stage1 = train_merges(first, TrainOptions(
         "bbpe", merges=min(merges, transition), tie_break=tie_break,
         min_frequency=min_frequency))
-    if transition >= merges or first.stopped_early:
-        return _as_superbpe(first, transition=len(first.merges))
-    inherited = [(m.left, m.right) for m in first.merges]
-    return _stage2(_cut(pieces, STAGE2), inherited, merges, tie_break, min_frequency,
-                   progress, stage1=first)
+    if transition >= merges or stage1.stopped_early:
+        return _as_superbpe(stage1, transition=len(stage1.merges))
+    inherited = [(m.left, m.right) for m in stage1.merges]
+    return stage2(second(), inherited, merges, tie_break, min_frequency, progress,
+                  stage1=stage1)
 
 
 def extend(
@@ -247,14 +257,17 @@ def extend(
     _check(merges, 0 if inherit is None else inherit, min_frequency, tie_break)
     kept = tokenizer.merges if inherit is None else tokenizer.merges[:inherit]
     inherited = [(m.left, m.right) for m in kept]
-    return _stage2(_cut(_pieces(corpus), STAGE2), inherited, len(inherited) + merges,
-                   tie_break, min_frequency, progress, stage1=None)
+    return stage2(_cut(_pieces(corpus), STAGE2), inherited, len(inherited) + merges,
+                  tie_break, min_frequency, progress, stage1=None)
 
 
-def _stage2(words: Corpus, inherited: Sequence[tuple[Symbol, Symbol]], merges: int,
-            tie_break: str, min_frequency: int,
-            progress: Callable[[int, int], None] | None,
-            stage1: Training | None) -> SuperBPETraining:
+def stage2(words: Corpus, inherited: Sequence[tuple[Symbol, Symbol]], merges: int,
+           tie_break: str = "first", min_frequency: int = 0,
+           progress: Callable[[int, int], None] | None = None,
+           stage1: Training | None = None) -> SuperBPETraining:
+    """Stage 2 on the stage-2 ``words``: the ``inherited`` merges replayed, then merges
+    learned up to ``merges`` in all; ``stage1`` is the training the inherited ones came
+    from, if any."""
     if not words.words:
         raise ValueError("the corpus has no words: give some text to train on")
     options = TrainOptions(SUPERBPE.name, merges=merges, tie_break=tie_break,
