@@ -40,7 +40,7 @@ export function expandCard(data) {
 // data of another step, never point it past them); built aside, then put in place. Every
 // step, step 0 too, draws the same three parts: a heading, the merge's box and the next
 // merge's box. The boxes keep their height (stepper.css), so nothing below the card
-// moves; what does not fit its box is drawn smaller (fitBox).
+// moves; what does not fit its box is drawn a little smaller, then its parts cut (fitBox).
 export function drawCard(c, k) {
   const d = c.data;
   const merges = Array.isArray(d.merges) ? d.merges : [];
@@ -70,20 +70,52 @@ export function drawCard(c, k) {
   fitCard(c);
 }
 
-// the font sizes a box's content is tried at, largest first (the smallest is still about
-// 1rem in presentation mode's merge box)
-export const FIT_SIZES = [1, 0.85, 0.72, 0.61, 0.52, 0.44, 0.37];
+// How a box's content is fitted into its fixed height, tried in order until it fits:
+// [font size in em of the box's, what is clipped]. The merge is first drawn a little
+// smaller; past 0.8 its parts give way (the merged token holds their text) and it is
+// drawn smaller only while its chips stay at least FLOOR_REM (fitFloor): "parts" draws
+// each part on one line, cut with an ellipsis, the two sharing a line; then the merged
+// token is cut too ("token": after two lines; "line": the merge on one line), at the
+// smallest size allowed (size 0). A cut chip's title still holds the whole token.
+export const FIT_STEPS = [[1, ""], [0.9, ""], [0.8, ""], [0.8, "parts"], [0.7, "parts"],
+  [0.6, "parts"], [0.5, "parts"], [0, "token"], [0, "line"]];
+// the next merge's box is one line of smaller chips: never smaller still, its parts cut first
+export const NEXT_STEPS = [[1, ""], [1, "parts"], [1, "line"]];
+// the smallest a merge's chip is drawn, in rem: 18 px in normal mode, about 24 px in
+// presentation mode (its root font is 21 px)
+export const FLOOR_REM = 1.125;
 
-// Draws `fit` (the content of `box`) at the largest of FIT_SIZES at which it does not
-// overflow box's fixed height; returns that size. A box not laid out (hidden, or no
-// layout at all) keeps its content at full size.
-export function fitBox(box, fit) {
-  fit.style.fontSize = "";
-  let chosen = 1;
-  for (const size of FIT_SIZES.slice(1)) {
+// The smallest size (em of the box's) at which fit's chips stay FLOOR_REM: from the
+// first chip's font at full size; 0.8 without a layout to measure (or with no chip).
+export function fitFloor(fit) {
+  const chip = fit.querySelector ? fit.querySelector(".bv-chip") : null;
+  if (!chip || typeof getComputedStyle !== "function") return 0.8;
+  const px = parseFloat(getComputedStyle(chip).fontSize);
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  if (!(px > 0) || !(rem > 0)) return 0.8;
+  return Math.min(1, (FLOOR_REM * rem) / px);
+}
+
+// Draws `fit` (the content of `box`) at the first of `steps` at which it does not
+// overflow box's fixed height, no step drawn below `floor` (fitFloor: a smaller size is
+// drawn at the floor); the last when none fits (the box then scrolls). Returns the step drawn, as
+// [size, clip]. A box not laid out (hidden, or no layout at all) keeps its content whole
+// at full size.
+export function fitBox(box, fit, steps = FIT_STEPS, floor = null) {
+  const apply = ([size, clip]) => {
+    fit.style.fontSize = size === 1 ? "" : `${size}em`;
+    if (clip) fit.setAttribute("data-clip", clip); else fit.removeAttribute("data-clip");
+  };
+  let chosen = steps[0];
+  apply(chosen);
+  if (!(box.scrollHeight > box.clientHeight + 1)) return chosen;
+  const least = floor ?? fitFloor(fit);
+  for (const [size, clip] of steps.slice(1)) {
+    const step = [Math.max(size, Math.ceil(least * 100) / 100), clip];
+    if (step[0] === chosen[0] && step[1] === chosen[1]) continue;
+    chosen = step;
+    apply(chosen);
     if (!(box.scrollHeight > box.clientHeight + 1)) break;
-    chosen = size;
-    fit.style.fontSize = `${size}em`;
   }
   return chosen;
 }
@@ -95,7 +127,9 @@ function fitCard(c) {
   if (!card) return;
   for (const box of card.children) {
     const fit = box.children && box.children[0];
-    if (fit && fit.className === "bv-fit") fitBox(box, fit);
+    if (fit && fit.classList.contains("bv-fit")) {
+      fitBox(box, fit, box.classList.contains("bv-next") ? NEXT_STEPS : FIT_STEPS);
+    }
   }
   if (!c.fitWatch && typeof ResizeObserver === "function") {
     let width = null;

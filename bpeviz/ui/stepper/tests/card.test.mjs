@@ -1,11 +1,13 @@
 // The merge card keeps one height from step to step: every step, step 0 too, draws the
 // same parts (a heading, the merge's box, the next merge's box), each box's content in a
-// fitting element that is drawn smaller when it overflows the box's fixed height, and a
-// long token is drawn whole (stepper.css wraps it inside its chip, never cuts it). A fake
-// DOM (stage.mjs); run: node --test bpeviz/ui/stepper/tests/
+// fitting element that, when it overflows the box's fixed height, is drawn a little
+// smaller (never below 0.8 of its size: a long merge stays legible) and then has its parts
+// cut (data-clip); a long token is drawn whole (stepper.css wraps it inside its chip). A
+// fake DOM (stage.mjs); run: node --test bpeviz/ui/stepper/tests/
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
+import { FIT_STEPS, NEXT_STEPS } from "../src/card.mjs";
 import { host, loadStage, mountIn, setUp } from "./stage.mjs";
 
 const { default: mount, fitBox } = await loadStage();
@@ -48,30 +50,79 @@ test("a long token is drawn whole, its title holding it too", () => {
   assert.ok(long.title.includes(LONG));
 });
 
-// a box of fixed height whose content takes `lines` lines of `line` pixels at its size
-function box(height, lines, line = 40) {
-  const fit = { style: {} };
+// A box of fixed height whose content takes `lines` lines of `line` pixels at full size;
+// cutting the parts ("parts") saves `partsSave` lines, cutting the token after two lines
+// ("token") or one ("line") leaves that many token lines and a line of parts.
+function box(height, lines, { line = 40, partsSave = 1, tokenLines = lines } = {}) {
+  const attrs = new Map();
+  const fit = { style: {}, setAttribute: (k, v) => attrs.set(k, v),
+    removeAttribute: (k) => attrs.delete(k), clip: () => attrs.get("data-clip") || "" };
   const size = () => (fit.style.fontSize ? parseFloat(fit.style.fontSize) : 1);
-  return { fit, clientHeight: height, get scrollHeight() { return Math.max(height, lines * line * size()); } };
+  const drawn = () => {
+    const clip = fit.clip();
+    if (clip === "token") return Math.min(tokenLines, 2) + 2;
+    if (clip === "line") return 3;
+    return clip === "parts" ? lines - partsSave : lines;
+  };
+  return { fit, clientHeight: height,
+    get scrollHeight() { return Math.max(height, drawn() * line * size()); } };
 }
 
 test("content that overflows its box is drawn at the largest size that fits", () => {
   const fits = box(200, 4);
-  assert.equal(fitBox(fits, fits.fit), 1);
+  assert.deepEqual(fitBox(fits, fits.fit), [1, ""]);
   assert.equal(fits.fit.style.fontSize, "");
-  const over = box(200, 8); // 320 px at full size: 0.61 of it is 195 px
-  assert.equal(fitBox(over, over.fit), 0.61);
-  assert.equal(over.fit.style.fontSize, "0.61em");
-  over.fit.style.fontSize = "0.37em"; // a later step's smaller size is not kept
+  assert.equal(fits.fit.clip(), "");
+  const over = box(200, 6); // 240 px at full size: 0.8 of it is 192 px
+  assert.deepEqual(fitBox(over, over.fit), [0.8, ""]);
+  assert.equal(over.fit.style.fontSize, "0.8em");
+  over.fit.style.fontSize = "0.5em"; // a later step's smaller size is not kept
+  over.fit.setAttribute("data-clip", "line"); // nor its cut
   const again = { clientHeight: 200, scrollHeight: 100 };
-  assert.equal(fitBox(again, over.fit), 1);
+  assert.deepEqual(fitBox(again, over.fit), [1, ""]);
   assert.equal(over.fit.style.fontSize, "");
+  assert.equal(over.fit.clip(), "");
 });
 
-test("content that never fits is drawn at the smallest size, and a box not laid out as it is",
+test("a long merge is drawn no smaller than its floor: its parts are cut instead", () => {
+  assert.ok(FIT_STEPS.every(([size, clip]) => clip || size >= 0.8), "whole down to 0.8");
+  // 7 lines of 40 px in 200 px: 0.8 gives 224 px; the parts cut, 6 lines: 192 px
+  const long = box(200, 7);
+  assert.deepEqual(fitBox(long, long.fit), [0.8, "parts"]); // no layout: the floor 0.8
+  assert.equal(long.fit.style.fontSize, "0.8em");
+  assert.equal(long.fit.clip(), "parts");
+  // a lower floor (presentation mode's larger chips): the parts cut, then smaller
+  const big = box(200, 9); // parts cut: 8 lines; 0.6 of 320 px is 192 px
+  assert.deepEqual(fitBox(big, big.fit, FIT_STEPS, 0.6), [0.6, "parts"]);
+  // a higher floor: the parts are cut at the floor before the token is
+  const high = box(200, 6); // 0.9 of 240 px is 216 px; parts cut: 5 lines, 180 px
+  assert.deepEqual(fitBox(high, high.fit, FIT_STEPS, 0.9), [0.9, "parts"]);
+});
+
+test("a token of hundreds of characters is cut after two lines, then one, legible still",
   () => {
-    const huge = box(100, 40);
-    assert.equal(fitBox(huge, huge.fit), 0.37);
-    const unlaid = { fit: { style: {} } }; // no layout: no heights
-    assert.equal(fitBox(unlaid, unlaid.fit), 1);
+    const huge = box(200, 40, { partsSave: 20, tokenLines: 18 }); // 4 lines at 0.8: 128 px
+    assert.deepEqual(fitBox(huge, huge.fit), [0.8, "token"]);
+    const low = box(100, 40, { partsSave: 20, tokenLines: 18 }); // 3 lines at 0.8: 96 px
+    assert.deepEqual(fitBox(low, low.fit), [0.8, "line"]);
+    const floor = box(110, 40, { partsSave: 20, tokenLines: 18 }); // 4 lines at 0.65: 104 px
+    assert.deepEqual(fitBox(floor, floor.fit, FIT_STEPS, 0.65), [0.65, "token"]);
+    const never = box(50, 40); // nothing fits: the last step, and the box scrolls
+    assert.deepEqual(fitBox(never, never.fit), [0.8, "line"]);
+    const unlaid = { fit: box(0, 0).fit }; // no layout: no heights
+    assert.deepEqual(fitBox(unlaid, unlaid.fit), [1, ""]);
   });
+
+test("the next merge's smaller line is never drawn smaller: its parts are cut first", () => {
+  assert.ok(NEXT_STEPS.every(([size]) => size === 1));
+  const next = box(60, 2, { line: 40 }); // 80 px in 60: the parts cut, 1 line
+  assert.deepEqual(fitBox(next, next.fit, NEXT_STEPS), [1, "parts"]);
+  assert.equal(next.fit.style.fontSize, "");
+});
+
+test("the card's boxes are fitted by their own steps and marked for the CSS", () => {
+  mountIn(mount, doc, "card", card(3, 1));
+  const fits = host(doc, "card").querySelectorAll(".bv-fit");
+  assert.equal(fits.length, 2);
+  for (const f of fits) assert.equal(f.getAttribute("data-clip"), null); // no layout: whole
+});
