@@ -64,14 +64,16 @@ STAGE2 = "superbpe"
 #: the authors' stage-2 pattern (their ``regex_string``), split with "isolated" behaviour
 AUTHORS_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
 #: one pass over the text giving the authors' pieces: a match, or the stretch up to the
-#: next place where one starts
-STAGE2_PATTERN = rf"{AUTHORS_PATTERN}|(?:(?!{AUTHORS_PATTERN})[\s\S])+"
+#: next place where one starts (no match starts at a letter or at whitespace other than a
+#: space, so runs of those are taken without looking)
+STAGE2_PATTERN = rf"{AUTHORS_PATTERN}|(?:\p{{L}}+|[^\S ]+|(?!{AUTHORS_PATTERN})[\s\S])+"
 STAGE2_REGEX = regex.compile(STAGE2_PATTERN)
 # Inside one line the ``[\r\n/]*`` of the authors' pattern can take at most the line's
 # final "\n", so ``[\r/]*\n?`` matches the same; a stretch between matches ends at a line
 # break. So this pattern cuts the whole text as the authors' pattern cuts each line.
 _IN_LINE = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r/]*\n?| +(?!\S)"
-_LINES_REGEX = regex.compile(rf"{_IN_LINE}|(?:(?!{_IN_LINE})[^\n])+\n?|\n")
+_LINES_REGEX = regex.compile(
+    rf"{_IN_LINE}|(?:\p{{L}}+|[^\S \n]+|(?!{_IN_LINE})[^\n])+\n?|\n")
 #: the Hugging Face Split that cuts text as :data:`STAGE2_REGEX` does (a tokenizer.json
 #: puts a ByteLevel pre-tokenizer without its regex after it, as the authors' does)
 SUPERBPE_HF_SPLIT = {"type": "Split", "pattern": {"Regex": AUTHORS_PATTERN},

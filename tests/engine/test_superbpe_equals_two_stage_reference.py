@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import bpeviz
 from bpeviz import Corpus
+from bpeviz.algorithms.superbpe import STAGE2_REGEX, training_words
 
 GPT2 = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"""
                      r"""|\s+(?!\S)|\s+""")
@@ -176,3 +177,10 @@ def test_random_small_texts_equal_the_reference(text: str, n: int, transition: i
     t = bpeviz.train(text, algorithm="superbpe", merges=n, transition=transition)
     assert [(m.left, m.right) for m in t.merges] == ref
     assert t.transition == ref_t
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="aé Z1٣ \t\n\r,.!/:-\u0301👍", max_size=40))
+def test_the_stage2_pattern_cuts_as_the_authors_split_over_text_and_over_lines(text) -> None:
+    assert STAGE2_REGEX.findall(text) == split_isolated(text)
+    assert training_words(text) == stage2_pieces(text)
