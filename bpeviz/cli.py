@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpeviz train|encode|export|explain|health|slides ...``.
+"""Command line: ``python -m bpeviz train|encode|export|explain|health|slides|count ...``.
 
 Every algorithm trains and saves the same way (``train --algorithm bpe|bbpe|wordpiece|
 unigram --out T.json``; parity-aware BPE on one text per language, ``--language LANG=FILE``,
@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bpeviz import algorithms, cli_parity, formats
+from bpeviz import algorithms, cli_count, cli_parity, formats
 from bpeviz.cli_health import add_health
 from bpeviz.core.training import SCORINGS, TIE_BREAKS, Training, train
 from bpeviz.text.corpus import Corpus
@@ -49,10 +49,12 @@ class _Progress:
 
 
 def _add_train(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train on a text or word<TAB>count file (parity: "
+    p = sub.add_parser("train", help="train on texts or a word<TAB>count file (parity: "
                                      "one per language, --language LANG=FILE)")
-    p.add_argument("input", nargs="?", default=None,
-                   help="a UTF-8 text file, or a word<TAB>count file (not with --language)")
+    p.add_argument("input", nargs="*", metavar="DATA",
+                   help="a UTF-8 text file or a word<TAB>count file; or files, folders and "
+                        "globs of text (.txt, .gz, .zst), JSON Lines and Parquet, counted on "
+                        "every core; or a counts file of 'count' (not with --language)")
     p.add_argument("--algorithm", choices=algorithms.names(), default="bpe")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=int, help="number of merges (default 1000)")
@@ -80,6 +82,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                         "pruning round ('export --format hf' writes a round's "
                         "tokenizer.json)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    cli_count.add_data_options(p)
     p.set_defaults(run=_run_train, defaults={name: p.get_default(name) for name in TRAIN_OPTIONS})
 
 
@@ -159,6 +162,7 @@ def _run_train(args: argparse.Namespace) -> int:
 
     alg = algorithms.get(args.algorithm)
     keywords = _train_keywords(args, args.defaults)
+    data, args.input = args.input, cli_count.data_name(args.input)  # None: no DATA
     cli_parity.check_languages(args, alg, _called)
     pretokenizer = args.pretokenizer or alg.pretokenizer
     corpus: Corpus | dict[str, Corpus]
@@ -167,7 +171,7 @@ def _run_train(args: argparse.Namespace) -> int:
         if dev is not None:
             keywords["dev"] = dev
     else:
-        corpus = Corpus.from_file(args.input, pretokenizer=pretokenizer, fmt=args.format)
+        corpus = cli_count.corpus_from_data(data, args, pretokenizer)
     if "ratio" in keywords:  # LANG=X options, one per language
         keywords["ratio"] = cli_parity.ratios(keywords["ratio"], list(corpus)
                                               if isinstance(corpus, dict) else [])
@@ -428,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_export(sub)
     _add_explain(sub)
     add_health(sub, _add_step_source, _opened)  # what is wrong with a vocabulary
+    cli_count.add_count(sub)  # the pre-tokens of a corpus on disk
     _add_slides(sub)
     return parser
 

@@ -6,11 +6,11 @@ order, so the words keep the order of their first appearance, as in
 ``Corpus.from_text``. Memory is bounded by the distinct pre-tokens: a task's table and
 the running total, never the text.
 
->>> import tempfile, pathlib
->>> folder = pathlib.Path(tempfile.mkdtemp())
->>> _ = (folder / "a.txt").write_text("low lower low\\n")
->>> count_pretokens([str(folder)], "whitespace", workers=1)
-{'low': 2, 'lower': 1}
+>>> from pathlib import Path
+>>> import bpeviz.samples
+>>> sample = Path(bpeviz.samples.__file__).parent / "hug_pug_pun_bun_hugs.txt"
+>>> count_pretokens([str(sample)], "whitespace", workers=1)
+{'hug': 1, '10': 1, 'pug': 1, '5': 2, 'pun': 1, '12': 1, 'bun': 1, '4': 1, 'hugs': 1}
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 
-from bpeviz.data.sources import expand
+from bpeviz.data.sources import Source, expand
 from bpeviz.data.tasks import Part, add_counts, count_task, plan
 from bpeviz.text.pretokenize import check_pretokenizer
 
@@ -36,11 +36,12 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def count_pretokens(paths: Sequence[str] | str, pretokenizer: str = "gpt2",
+def count_pretokens(paths: Sequence[str] | Sequence[Source] | str, pretokenizer: str = "gpt2",
                     workers: int | None = None, text_field: str = "text",
                     progress: Callable[[int], object] | None = None,
                     dask: str | None = None) -> dict[str, int]:
-    """The pre-tokens of every text the DATA ``paths`` name, counted: ``{word: count}``
+    """The pre-tokens of every text the DATA ``paths`` name (or the sources
+    :func:`bpeviz.data.sources.expand` gave for them), counted: ``{word: count}``
     in order of first appearance, equal to ``Corpus.from_text``'s word counts on the same
     text (each file, record or row is a text of its own).
 
@@ -51,7 +52,8 @@ def count_pretokens(paths: Sequence[str] | str, pretokenizer: str = "gpt2",
     check_pretokenizer(pretokenizer)
     if workers is not None and workers < 1:
         raise ValueError(f"--workers {workers}: give at least 1")
-    sources = expand(paths)
+    sources = (list(paths) if isinstance(paths, list) and paths
+               and all(isinstance(p, Source) for p in paths) else expand(paths))
     workers = workers or default_workers()
     if dask:
         from bpeviz.data.dask_count import count_on_dask

@@ -226,9 +226,11 @@ def parquet_texts(source: Source, field: str,
     with pq.ParquetFile(source.path) as handle:
         schema = handle.schema_arrow
         if field not in schema.names:
+            counts = " (a table of word counts: 'train' takes it alone)" if {
+                "word", "count"} <= set(schema.names) else ""
             raise ValueError(f"{source.path}: no column {field!r} (its columns: "
                              f"{', '.join(schema.names[:8])}; --text-field names the "
-                             "column)")
+                             f"column){counts}")
         kind = schema.field(field).type
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
                 or pa.types.is_string_view(kind)):
