@@ -49,7 +49,9 @@ CARD_GEOMETRY = """() => {
   }
   const column = card.closest('[data-testid="stColumn"]').getBoundingClientRect();
   if (c.right > column.right + 1) bad.push('the card is wider than its column');
-  const cut = [...card.querySelectorAll('.bv-chip')].filter(e => e.scrollWidth > e.clientWidth)
+  // a merge's parts may be cut with an ellipsis (data-clip: the merged token holds them)
+  const cut = [...card.querySelectorAll('.bv-chip')].filter(e => e.scrollWidth > e.clientWidth
+      && (e.classList.contains('bv-new') || !e.closest('[data-clip]')))
     .map(e => e.title);
   return {bad, cut};
 }"""
@@ -65,6 +67,7 @@ def test_long_tokens_stay_inside_the_merge_card(page, server, present):
     found = page.evaluate(CARD_GEOMETRY)
     assert not found["bad"], found["bad"]
     # the whole-word token is longer than the card is wide: wrapped inside it, never cut
+    # (its parts may be, past the size below which the merge would not be legible)
     assert not found["cut"], found["cut"]
     assert page.evaluate(WHOLE_CHIP, LONG_WORDS[0]), "the long token is not a chip of its own"
 
