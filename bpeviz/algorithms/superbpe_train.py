@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
 from bpeviz.algorithms import get as get_algorithm
 from bpeviz.algorithms.superbpe import (
     STAGE2,
@@ -109,7 +111,16 @@ class SuperBPETraining(Training):
         GPT-2 words it counted), the stage-2 words' for the others."""
         if self.stage1 is not None and self.stage(step) == 1:
             return self.stage1.explain(step)
-        return super().explain(step)
+        why = super().explain(step)
+        if self.stage(step) == 1:
+            return why
+        # the pairs stage 2 may never merge were no rivals: leave them out of the rivals,
+        # the tie and the rank (why() names those passed over)
+        def allowed(rows: pd.DataFrame) -> pd.DataFrame:
+            keep = [superword_allowed(a + b) for a, b in zip(rows["left"], rows["right"])]
+            return rows[keep].reset_index(drop=True) if len(rows) else rows
+        return dataclasses.replace(why, candidates=allowed(why.candidates),
+                                   tie=allowed(why.tie), rank=1 if why.rank else why.rank)
 
 
 class _Stage2Loop(_MergeLoop):
@@ -165,8 +176,11 @@ def _cut(pieces: Iterable[tuple[str, int]], pretokenizer: str) -> Corpus:
         lambda piece: pretokenize.words(piece, pretokenizer))
     table: Counter[str] = Counter()
     for piece, count in pieces:
-        for word in cut(piece):
-            table[word] += count
+        if count == 1:
+            table.update(cut(piece))  # counted in C
+        else:
+            for word in cut(piece):
+                table[word] += count
     return Corpus(tuple(table), tuple(table.values()), pretokenizer)
 
 

@@ -39,6 +39,16 @@ def test_stage_one_is_explained_by_the_counts_it_chose_with(training) -> None:
     assert training.explain(12).merge == training.merges[11]
 
 
+def test_pairs_stage_two_may_not_merge_are_no_rivals_in_its_explanations(training) -> None:
+    step = min(training.passed_over)  # " cat sat:" + " on" had the same count, seen first
+    why = training.explain(step)
+    assert why.rank == 1
+    rivals = [a + b for a, b in zip(why.candidates["left"], why.candidates["right"])]
+    tied = [a + b for a, b in zip(why.tie["left"], why.tie["right"])]
+    assert rivals[0] == training.merges[step - 1].token
+    assert b" cat sat: on" not in rivals + tied and b" the " in rivals
+
+
 def test_no_stage_two_token_has_a_colon_before_a_space_or_more_than_four_words(training):
     tokens = [m.token for m in training.merges[10:]]
     assert tokens and all(b": " not in t and len(t.split()) <= MAX_WORDS for t in tokens)
