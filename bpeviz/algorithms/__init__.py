@@ -63,6 +63,16 @@ def labels() -> dict[str, str]:
     return {a.name: a.label for a in _REGISTRY.values()}
 
 
+def offered() -> tuple[str, ...]:
+    """The algorithms the app offers (:attr:`Algorithm.offered`), in registration order:
+    its choices of an algorithm, read when drawn, so a newly registered one is among them.
+
+    >>> offered()[:4], "parity" in offered()
+    (('bpe', 'bbpe', 'wordpiece', 'unigram'), False)
+    """
+    return tuple(a.name for a in _REGISTRY.values() if a.offered)
+
+
 def lessons() -> dict[str, str]:
     """The algorithms the Learn page teaches, in its order, with the sample each starts on.
 
@@ -123,5 +133,5 @@ register(PICKY)
 register(SUPERBPE)
 
 __all__ = ["ALGORITHMS", "BBPE", "BPE", "DEFAULT_SPECIAL_TOKENS", "UNIGRAM", "WORDPIECE",
-           "Algorithm", "get", "initial_symbols", "join", "labels", "lessons", "names", "register",
-           "surface", "unregister"]
+           "Algorithm", "get", "initial_symbols", "join", "labels", "lessons", "names", "offered",
+           "register", "surface", "unregister"]

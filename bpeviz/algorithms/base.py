@@ -123,6 +123,9 @@ class Algorithm(Prose):
     #: the app's module that draws its pages when the merge pages cannot (its ``PAGES``
     #: maps a page title to a view of the page's context): "bpeviz.ui.unigram"; "" for none
     views: str = ""
+    #: whether the app offers it in its algorithm choices (its pages draw its trainings); an
+    #: algorithm whose pages do not exist yet is trained from the API and the command line
+    offered: bool = True
 
     def __post_init__(self) -> None:
         if self.step_kind not in STEP_KINDS:

@@ -41,6 +41,7 @@ PARITY = Algorithm(
     trainer="bpeviz.algorithms.parity_train.train_parity",
     sizes=("merges",),
     settings=("variant", "global_merges", "ratio", "window_size", "alpha", "min_frequency"),
+    offered=False,  # the app trains on one corpus; this takes one per language
 )
 
 

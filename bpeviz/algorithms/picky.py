@@ -44,4 +44,5 @@ PICKY = Algorithm(
     trainer="bpeviz.algorithms.picky_train.train_picky",
     sizes=("merges", "vocab"),
     settings=("threshold",),
+    offered=False,  # its removal steps have no pages yet: trained from the API and CLI
 )

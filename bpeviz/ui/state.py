@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 import bpeviz.ui.trace as trace
-from bpeviz.algorithms import ALGORITHMS
+from bpeviz import algorithms
 from bpeviz.core.limits import LIMITS
 from bpeviz.core.training import SCORINGS, TIE_BREAKS
 from bpeviz.samples import DEFAULT_SAMPLE, SAMPLES
@@ -30,7 +30,7 @@ class Setting:
     """A setting's default and what values it accepts (from a widget or a URL)."""
 
     default: Any
-    choices: tuple[Any, ...] | None = None
+    choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None  # or a function
     lo: int | None = None
     hi: int | None = None
     url: bool = True
@@ -75,9 +75,12 @@ class Setting:
             if not lo <= value <= hi:
                 raise ValueError(raw)
             return value
-        if self.choices is not None and raw not in self.choices:
+        if self.choices is not None and raw not in self.options():
             raise ValueError(raw)
         return raw
+
+    def options(self) -> tuple[Any, ...]:  # the choices now (a function's: the registered)
+        return self.choices() if callable(self.choices) else self.choices or ()
 
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` (from a widget, the step bar or code) is a valid value.
@@ -101,7 +104,7 @@ class Setting:
             return ((self.lo is None or value >= self.lo)
                     and (self.hi is None or value <= self.hi))
         if self.choices is not None:
-            return value in self.choices
+            return value in self.options()
         return isinstance(value, str) and type(value) is type(self.default)
 
 
@@ -115,7 +118,7 @@ TEXT_IN_URL = 200  # characters: a longer text (a pasted corpus) never goes into
 SETTINGS: dict[str, Setting] = {
     "source": Setting("sample", ("sample", "paste", "upload")),
     "sample": Setting(DEFAULT_SAMPLE, tuple(SAMPLES)),
-    "algo": Setting("bpe", ALGORITHMS),
+    "algo": Setting("bpe", algorithms.offered),
     "size_by": Setting("merges", ("merges", "vocab")),
     "merges": Setting(200, lo=0, hi=MAX_TYPED),
     "vocab": Setting(1000, lo=1, hi=MAX_TYPED),
@@ -133,8 +136,7 @@ SETTINGS: dict[str, Setting] = {
     "speed": Setting("1", ("1", "2", "4", "10")),  # steps/s of Play
     "pair": Setting(None, kind="pair", only_if="pair_step"),
     "pair_step": Setting(None, kind="int"),  # the step "pair" was picked at
-    # the Tokenize text goes into links when the user typed it and it is short
-    "text": Setting("", max_len=TEXT_IN_URL, only_if="text_edited"),
+    "text": Setting("", max_len=TEXT_IN_URL, only_if="text_edited"),  # in links if typed
     "search": Setting("", max_len=200),  # Explore's word search
     "paste": Setting("", url=False),
     "imp_step": Setting(0, url=False),
@@ -143,25 +145,23 @@ SETTINGS: dict[str, Setting] = {
     "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
     # Unigram: the trainer's variant, the pruning round shown, the lattice's word
     "uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
-    # the sidebar's Unigram vocabulary size (None: chosen for the corpus, see
-    # bpeviz.unigram.teaching) and the share each of SentencePiece's rounds keeps
+    # Unigram's size (None: chosen for the corpus, unigram.teaching), the share a round keeps
     "uvocab": Setting(None, kind="int", lo=1),
     "ukeep": Setting("auto", ("auto", "0.75", "0.8", "0.9", "0.95")),
     "uround": Setting(MAX_TYPED, lo=0, hi=MAX_TYPED),
     "vocab_view": Setting("tokens", ("tokens", "health")), "pretokens": Setting(False),
     "health_kind": Setting("unused", ("unreachable", "unused", "near_duplicates", "partial")),
 }
-for _i, _algo in enumerate(ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
+for _i, _algo in enumerate(algorithms.ALGORITHMS[:LIMITS.compare], 1):  # A, B, C: one each
     SETTINGS.update({
-        f"c{_i}_algo": Setting(_algo, ALGORITHMS),
+        f"c{_i}_algo": Setting(_algo, algorithms.offered),
         f"c{_i}_merges": Setting(200, lo=0, hi=MAX_TYPED),
         f"c{_i}_pretok": Setting("auto", PRETOKENIZER_CHOICES),
         f"c{_i}_marker": Setting("none", MARKERS),
         f"c{_i}_scoring": Setting("score", SCORINGS),
         f"c{_i}_tie": Setting("first", TIE_BREAKS),
         f"c{_i}_source": Setting("train", ("train", "opened"), url=False),
-        # Unigram: trained to a vocabulary size (400 on the default sample reaches into the
-        # range BPE's 200 merges span), with a trainer variant
+        # Unigram: to a vocabulary size (400 on the default sample: BPE's 200 merges' range)
         f"c{_i}_vocab": Setting(400, lo=1, hi=MAX_TYPED),
         f"c{_i}_uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
     })
@@ -473,7 +473,7 @@ def bound(widget: Callable[..., Any], label: str, name: str, *args: Any,
     given the setting's value as its starting value: a browser that mounts it from a
     reply it got late (a busy server) shows the setting, never the widget's minimum.
 
-    >>> bound(st.selectbox, "Algorithm", "algo", ALGORITHMS)  # doctest: +SKIP
+    >>> bound(st.selectbox, "Algorithm", "algo", algorithms.offered())  # doctest: +SKIP
     """
     shape = repr((args, kwargs.get("options"), kwargs.get("min_value"),
                   kwargs.get("max_value")))
