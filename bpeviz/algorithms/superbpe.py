@@ -126,7 +126,9 @@ SUPERBPE = Algorithm(
     encode_words=("To cut a text, the tokenizer cuts it at digits and runs of punctuation, "
                   "not at spaces, then replays all its merges, the earliest first, wherever "
                   "they fit, so a phrase can become one token."),
-    pretokenizer=STAGE2,
+    # what a corpus for it is cut into: lines, which keep the spaces both stages need
+    # (the training's own corpus is the stage-2 words, STAGE2, which encoding uses)
+    pretokenizer="none",
     encoder="merges",
     # tokenizer.json holds a step's tokenizer exactly (a Split with the stage-2 pattern
     # before ByteLevel, as the authors' files); tiktoken's and GPT-2's files cut text with
@@ -136,4 +138,5 @@ SUPERBPE = Algorithm(
     trainer="bpeviz.algorithms.superbpe_train.train_superbpe",
     sizes=("merges",),
     settings=("transition", "tie_break", "min_frequency"),
+    offered=False,  # its transition has no pages yet: trained from the API and the CLI
 )

@@ -73,7 +73,10 @@ def allowed(token: bytes) -> bool:
     return b": " not in token and len([w for w in token.split(b" ") if w]) <= 4
 
 
-def learn(words: list[list], n: int, rule=lambda token: True) -> list[tuple[bytes, bytes]]:
+def learn(words: list[list], n: int, rule=lambda token: True,
+          ids: dict[bytes, int] | None = None) -> list[tuple[bytes, bytes]]:
+    """``n`` merges; with ``ids`` (token -> id, grown as tokens are made), ties go to the
+    smallest (left id, right id), else to the pair seen first."""
     merges = []
     for _ in range(n):
         counts: dict[tuple[bytes, bytes], int] = {}
@@ -83,23 +86,28 @@ def learn(words: list[list], n: int, rule=lambda token: True) -> list[tuple[byte
                     counts[p] = counts.get(p, 0) + c
         if not counts:
             break
-        a, b = max(counts, key=counts.get)
+        if ids is None:
+            a, b = max(counts, key=counts.get)
+        else:
+            a, b = min(counts, key=lambda p: (-counts[p], ids[p[0]], ids[p[1]]))
+            ids.setdefault(a + b, len(ids))
         merges.append((a, b))
         for w in words:
             w[0] = merge_word(w[0], a, b)
     return merges
 
 
-def reference(text: str, n: int, t: int) -> tuple[list, int, list]:
+def reference(text: str, n: int, t: int, tie: str = "first") -> tuple[list, int, list]:
     """(merges, transition, stage-2 word table after training)."""
-    stage1 = learn(table(GPT2.findall(text)), min(n, t))
+    ids = {bytes((i,)): i for i in range(256)} if tie == "ids" else None
+    stage1 = learn(table(GPT2.findall(text)), min(n, t), ids=ids)
     words = table(stage2_pieces(text))
     if t >= n or len(stage1) < min(n, t):
         return stage1, len(stage1), words
     for a, b in stage1:
         for w in words:
             w[0] = merge_word(w[0], a, b)
-    return stage1 + learn(words, n - len(stage1), allowed), len(stage1), words
+    return stage1 + learn(words, n - len(stage1), allowed, ids), len(stage1), words
 
 
 def encode(text: str, merges: list[tuple[bytes, bytes]]) -> list[bytes]:
@@ -135,6 +143,14 @@ def test_merges_transition_and_splits_equal_the_reference(name: str, transition:
         b"".join(s): tuple(s) for s, _ in words}
 
 
+@pytest.mark.parametrize("name", TEXTS)
+def test_the_ids_tie_rule_equals_the_reference(name: str) -> None:
+    text = sample(name)
+    ref, _, _ = reference(text, 180, 70, tie="ids")
+    t = bpeviz.train(text, algorithm="superbpe", merges=180, transition=70, tie_break="ids")
+    assert [(m.left, m.right) for m in t.merges] == ref
+
+
 @pytest.mark.parametrize("transition", [0, 60, 150])
 def test_encoding_at_every_checked_step_equals_rank_order_merges_on_stage2_pieces(
         transition: int) -> None:
@@ -162,7 +178,8 @@ def test_transition_at_or_past_the_merges_is_plain_byte_level_bpe() -> None:
 def test_a_corpus_of_lines_trains_as_its_text() -> None:
     text = sample("parallel/en.txt")
     a = bpeviz.train(text, algorithm="superbpe", merges=120, transition=50)
-    b = bpeviz.train(Corpus.from_text(text, "none"), algorithm="superbpe", merges=120,
+    cut = bpeviz.algorithms.get("superbpe").pretokenizer  # what the CLI and app cut with
+    b = bpeviz.train(Corpus.from_text(text, cut), algorithm="superbpe", merges=120,
                      transition=50)
     assert [m.token for m in a.merges] == [m.token for m in b.merges]
 
