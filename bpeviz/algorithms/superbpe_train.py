@@ -239,7 +239,8 @@ def train_corpora(first: Corpus, second: Callable[[], Corpus], *, merges: int,
     ``first``, and ``second()``, the stage-2 words, made only when stage 2 runs."""
     stage1 = train_merges(first, TrainOptions(
         "bbpe", merges=min(merges, transition), tie_break=tie_break,
-        min_frequency=min_frequency))
+        min_frequency=min_frequency),
+        progress=None if progress is None else lambda done, _: progress(done, merges))
     if transition >= merges or stage1.stopped_early:
         return _as_superbpe(stage1, transition=len(stage1.merges))
     inherited = [(m.left, m.right) for m in stage1.merges]

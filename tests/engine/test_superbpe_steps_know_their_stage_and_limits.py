@@ -81,3 +81,13 @@ def test_bad_settings_are_refused() -> None:
         bpeviz.train(TEXT, algorithm="superbpe", merges=5, transition=-1)
     with pytest.raises(ValueError, match="tie_break"):
         bpeviz.train(TEXT, algorithm="superbpe", merges=5, transition=2, tie_break="last")
+
+
+def test_progress_counts_both_stages_towards_all_the_merges() -> None:
+    seen: list[tuple[int, int]] = []
+    text = "to be or not to be, that is the question. " * 30
+    bpeviz.train(text, algorithm="superbpe", merges=250, transition=120,
+                 progress=lambda done, total: seen.append((done, total)))
+    assert {total for _, total in seen} == {250} and seen[-1][0] == len(
+        bpeviz.train(text, algorithm="superbpe", merges=250, transition=120).merges)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
