@@ -92,11 +92,14 @@ class SuperBPETraining(Training):
         """Merge ``step``'s stage and what it joined, in one sentence."""
         m = self.merges[step - 1]
         pair = f"“{display(m.left)}” + “{display(m.right)}” → “{display(m.token)}”"
+        if self.stage(step) == 1 and self.stage1 is None:  # extend(): an inherited merge
+            return (f"Merge {step} (inherited, up to the transition at merge "
+                    f"{self.transition}): {pair}, a merge of the tokenizer this training "
+                    f"extends; {m.count:,} times in the stage-2 words.")
         if self.stage(step) == 1:
-            chosen = self.stage1.merges[step - 1] if self.stage1 is not None else m
             return (f"Merge {step} (stage 1, up to the transition at merge {self.transition}): "
                     f"{pair}, the most frequent pair inside GPT-2's words "
-                    f"({chosen.count:,} times); it cannot cross a space.")
+                    f"({self.stage1.merges[step - 1].count:,} times); it cannot cross a space.")
         text = (f"Merge {step} (stage 2, after the transition at merge {self.transition}): "
                 f"{pair}, {m.count:,} times in the stage-2 words; ")
         text += ("it crosses a space (a superword)." if self.superword(step)
@@ -134,6 +137,9 @@ class _Stage2Loop(_MergeLoop):
                  progress: Callable[[int, int], None] | None) -> dict[int, tuple[Symbol, ...]]:
         self._start()
         for step, (left, right) in enumerate(inherited, 1):
+            if left not in self.ids or right not in self.ids:
+                raise ValueError(f"inherited merge {step} ({left!r}, {right!r}) joins a token "
+                                 "that no earlier merge made")
             self._merge((self.ids[left], self.ids[right]), step)
         passed: dict[int, list[Symbol]] = {}
         step = len(inherited)

@@ -30,6 +30,7 @@ def test_extending_a_training_equals_superbpe_with_its_merges_as_stage_one(base)
     assert tokens(extended) == tokens(whole)
     assert extended.transition == 80 and extended.stages() == whole.stages()
     assert extended.stage1 is None and "stage 2" in extended.why(81)
+    assert "(inherited, up to the transition at merge 80)" in extended.why(80)
 
 
 @pytest.mark.parametrize("fmt, opened", [("hf", "tokenizer.json"), ("gpt2", "")])
@@ -53,3 +54,11 @@ def test_a_character_level_tokenizer_is_refused() -> None:
     chars = bpeviz.train(Corpus.from_text(TEXT), algorithm="bpe", merges=5)
     with pytest.raises(ValueError, match="extends a byte-level tokenizer"):
         extend(chars, TEXT, merges=5)
+
+
+def test_inherited_merges_out_of_order_are_refused(base) -> None:
+    from bpeviz.algorithms.superbpe_train import stage2
+
+    words = Corpus.from_text(TEXT, "superbpe")
+    with pytest.raises(ValueError, match=r"inherited merge 1 .* no earlier merge made"):
+        stage2(words, [(b" the", b" ")], 10)
