@@ -8,8 +8,9 @@ and a summary:
   the pre-tokenizer or the normalizer make them impossible; see
   :mod:`bpeviz.analysis.health_reach`), each with the reason found;
 - ``unused``: merged tokens that encoding the corpus at that step never produces, either
-  ``absorbed`` (used when made, then every use merged into longer tokens, which are named
-  with their steps) or ``never used`` on this corpus. ``corpus=None`` reads the
+  ``absorbed`` (used when made, then every use merged into longer tokens: the sentence
+  says how often at which step, and which tokens took the uses by when; see
+  :mod:`bpeviz.analysis.health_unused`) or ``never used`` on this corpus. ``corpus=None`` reads the
   training's own corpus (its word counts); a text or a
   :class:`~bpeviz.text.corpus.Corpus` is replayed with the training's merges
   (:func:`bpeviz.core.recount.replay_on`). A tokenizer file holds no corpus: its unused
@@ -31,7 +32,7 @@ nor unused. :func:`unused_by_step` counts the unused merged tokens after every s
 >>> h.unused[["token", "kind"]].values.tolist()
 [['ow', 'absorbed'], ['lowe', 'absorbed']]
 >>> print(h.unused.reason[0])  # doctest: +NORMALIZE_WHITESPACE
-used when made (11×), then every use was merged into longer tokens: `low` (step 2, 7×),
+`ow` was used 11 times at step 1; by step 3 every use had become `low` (step 2, 7×) or
 `Low` (step 3, 4×)
 >>> h.near_duplicates[["token", "reason"]].values.tolist()
 [['low', '1 near-duplicate: `Low`'], ['Low', 'the same as `low` but for case']]
@@ -59,6 +60,7 @@ from bpeviz.analysis.health_reach import (
     shown,
     special_ids,
 )
+from bpeviz.analysis.health_unused import unused_frame
 from bpeviz.core.coders import coder_of
 from bpeviz.core.encoding import fresh_encoder
 from bpeviz.core.recount import pretokenizer_of, replay_on
@@ -195,7 +197,7 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         freq = _log_frequencies(counted.log, k, alg) if counted.log is not None else None
         if freq is None:
             freq = frequencies(training, k, counted.words, counted.counts)
-        unused = _unused_frame(training, k, merged, freq, counted, token)
+        unused = unused_frame(training, k, merged, freq, counted, token, _frame)
     partial = _partial_frame(training, k, merged, freq, counted, token)
     near = near_duplicates(
         [(i, vocab[i], token(i)) for i in range(size) if i not in specials],
@@ -203,55 +205,6 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
             vocab[i], training.options.marker, training.options.marker_style))
     return _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
                    counted, "tokens past the initial symbols")
-
-
-def _unused_frame(training: Any, k: int, merged: list[int], freq: np.ndarray,
-                  counted: _Counted, token: Any) -> pd.DataFrame:
-    unused = [i for i in merged if not freq[i]]
-    made = {}
-    for m in training.merges[:k]:
-        made.setdefault(m.token_id, m)
-    live: dict[int, int] = {}
-    absorbed: dict[int, list[tuple[int, int, int]]] = {}
-    log = counted.log
-    if log is not None and unused:
-        nodes = log._log
-        counts = np.asarray(counted.counts, dtype=object)
-        sel = np.flatnonzero(np.isin(nodes.token, unused) & (nodes.step <= k))
-        tok, until, word = nodes.token[sel], nodes.until[sel], nodes.word[sel]
-        frame = pd.DataFrame({"tok": tok, "until": until, "weight": counts[word]})
-        alive = frame[frame["until"] > k]
-        live = alive.groupby("tok")["weight"].sum().to_dict()
-        gone = frame[frame["until"] <= k]
-        for (t, u), w in gone.groupby(["tok", "until"])["weight"].sum().items():
-            absorbed.setdefault(int(t), []).append((int(w), int(u), log.merges[u - 1].token_id))
-    rows, kinds, steps = [], [], []
-    for i in unused:
-        m = made.get(i)
-        step = m.step if m is not None else 0
-        if i in absorbed and i not in live:
-            went = sorted(absorbed[i], key=lambda x: (-x[0], x[1]))
-            total = sum(w for w, _, _ in went)
-            named = ", ".join(f"{q(token(t))} (step {u}, {w:,}×)" for w, u, t in went[:3])
-            more = f" and {len(went) - 3} more" if len(went) > 3 else ""
-            why = (f"used when made ({total:,}×), then every use was merged into longer "
-                   f"tokens: {named}{more}")
-            kind = "absorbed"
-        elif i in live:
-            why = (f"the training's merges leave it in words {live[i]:,} times, but encoding "
-                   f"cuts those words otherwise")
-            kind = "never used"
-        else:
-            why = f"never produced on {counted.label}"
-            if m is not None:
-                alg = get_algorithm(training.algorithm)
-                why += (f": merge {q(shown(alg, m.left))} + {q(shown(alg, m.right))} "
-                        f"(step {m.step}) never applies there")
-            kind = "never used"
-        rows.append((i, token(i), why))
-        kinds.append(kind)
-        steps.append(step)
-    return _frame(rows, kind=kinds, made_at=steps)
 
 
 def _partial_frame(training: Any, k: int, merged: list[int], freq: np.ndarray | None,
