@@ -28,7 +28,6 @@ Merge 9 (stage 2, after the transition at merge 8): “Ġthe” + “Ġ” → �
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -47,7 +46,6 @@ from bpeviz.algorithms.superbpe import (
 from bpeviz.core.explain import Explanation
 from bpeviz.core.training import Training, TrainOptions, _MergeLoop, base_vocabulary
 from bpeviz.core.training import train as train_merges
-from bpeviz.formats import import_path
 from bpeviz.text import pretokenize
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.display import display
@@ -255,7 +253,7 @@ def train_corpora(first: Corpus, second: Callable[[], Corpus], *, merges: int,
 
 
 def extend(
-    tokenizer: Training | str | os.PathLike[str],
+    tokenizer: Training,
     corpus: str | Corpus,
     *,
     merges: int,
@@ -268,20 +266,19 @@ def extend(
     ``extend_existing_tokenizer``): its merges (the first ``inherit`` of them, or all)
     are replayed on ``corpus``'s stage-2 pre-tokens, then ``merges`` more are learned.
 
-    ``tokenizer`` is a merge training (trained, loaded, or a file opened with
-    :func:`bpeviz.formats.import_path`: a ``tokenizer.json``, GPT-2's ``vocab.json`` +
-    ``merges.txt``), or the path of such a file. Ids are bpeviz's (bytes 0-255, then
-    each merge's token), not the file's. The result's :attr:`SuperBPETraining.transition`
-    is the number of inherited merges; it has no stage-1 training of its own, so
-    ``explain(k)`` for an inherited step counts the pair in the stage-2 words.
+    ``tokenizer`` is a byte-level merge training: trained, loaded with ``bpeviz.load``, or
+    a tokenizer file opened with :func:`bpeviz.formats.import_path` (a ``tokenizer.json``,
+    or a folder with GPT-2's ``vocab.json`` and ``merges.txt``). Ids are bpeviz's (bytes
+    0-255, then each merge's token), not the file's. The result's
+    :attr:`SuperBPETraining.transition` is the number of inherited merges; it has no
+    stage-1 training of its own, so ``explain(k)`` for an inherited step counts the pair
+    in the stage-2 words.
 
     >>> base = train_superbpe("of the cat, of the dog. of the sea", merges=6, transition=6)
     >>> t = extend(base, "of the cat, of the dog. of the sea", merges=2)
     >>> t.transition, [m.token for m in t.merges[6:]]
     (6, [b' of the', b' of the '])
     """
-    if isinstance(tokenizer, str | os.PathLike):
-        tokenizer = import_path(tokenizer)  # type: ignore[assignment]
     if not isinstance(tokenizer, Training):
         raise TypeError(f"SuperBPE extends a merge tokenizer, got {type(tokenizer).__name__}")
     if get_algorithm(tokenizer.algorithm).units != "bytes":

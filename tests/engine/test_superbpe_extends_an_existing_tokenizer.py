@@ -37,7 +37,8 @@ def test_extending_a_training_equals_superbpe_with_its_merges_as_stage_one(base)
 def test_extending_an_exported_file_equals_extending_the_training(
         base, tmp_path, fmt: str, opened: str) -> None:
     formats.write_files(formats.export(base.at(), fmt), tmp_path)
-    from_file = extend(tmp_path / opened, TEXT, merges=60)  # GPT-2's: the folder
+    opened_file = formats.import_path(tmp_path / opened)  # GPT-2's: the folder
+    from_file = extend(opened_file, TEXT, merges=60)
     assert tokens(from_file) == tokens(extend(base, TEXT, merges=60))
     held_out = "The library by the river opens at eight o'clock, and the town reads."
     assert ([x.bytes for x in from_file.at().encode(held_out)]
