@@ -91,3 +91,12 @@ def test_progress_counts_both_stages_towards_all_the_merges() -> None:
     assert {total for _, total in seen} == {250} and seen[-1][0] == len(
         bpeviz.train(text, algorithm="superbpe", merges=250, transition=120).merges)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_four_words_is_the_longest_superword() -> None:
+    t = bpeviz.train("one two three four five six " * 40, algorithm="superbpe", merges=60,
+                     transition=20)
+    longest = max(len(m.token.split()) for m in t.merges)
+    assert longest == MAX_WORDS == 4
+    passed = [s for ss in t.passed_over.values() for s in ss]
+    assert passed and all(len(s.split()) == 5 for s in passed)
