@@ -31,43 +31,61 @@ if strong:
     stage_area = st.container()
     settings_area = st.expander("Settings: how many configurations, each one's algorithm "
                                 "and options, a tokenizer file to compare")
+    count_area = file_row = settings_area
 else:
+    # On a screen the settings come first but folded, one line each (what A, B and C
+    # are), so that the text and the cuts are on the first screen at 1280x720 too.
     settings_area = st.container()
+    with settings_area:
+        count_area, file_row = st.columns([1, 2], vertical_alignment="bottom")
     text_area = st.container()
     stage_area = st.container()
 
-with settings_area:
+with count_area:
     n = ui.bound(st.segmented_control, "Configurations", "cmp_n", [2, 3], required=True,
                  format_func=lambda k: f"{k} side by side")
 with text_area:
     if not ui.get("text") and not st.session_state.get("text_edited"):
         ui.put("text", (ctx.sample.try_text if ctx.sample else "")
                or "The tokenizer learns tokens")
-    text = ui.bound(st.text_area, "Text to cut", "text", height=68 if strong else 90,
+    text = ui.bound(st.text_area, "Text to cut", "text", height=68,
                     max_chars=LIMITS.input_chars,
                     then=lambda: st.session_state.__setitem__("text_edited", True),
                     help="The same text as on Tokenize: it stays when you switch pages.")
 
-with settings_area:
+with file_row:
     file_area = (st.container() if strong else  # an expander cannot hold another
-                 st.expander("Compare a tokenizer file too (tokenizer.json, vocab.json + "
-                             "merges.txt, *.tiktoken, vocab.txt, training.json)",
+                 st.expander("Compare a tokenizer file too",
                              expanded=ui.imported() is not None))
     with file_area:
         ui.import_widget()
-        st.caption("An opened file can be any configuration: choose it under \"Tokenizer\" "
-                   "below.")
+        st.caption("tokenizer.json, vocab.json + merges.txt, *.tiktoken, vocab.txt or "
+                   "training.json. An opened file can be any configuration: choose it "
+                   "under \"Tokenizer\" in its settings.")
 
+with settings_area:
+    if not strong:  # each fold's top edge in its configuration's colour, as in the cuts
+        st.html("<style>" + "".join(
+            f".st-key-cmp_config_{i} details{{border-top:4px solid "
+            f"{render_compare.colour(i - 1)}}}" for i in range(1, n + 1)) + "</style>")
     configurations = []
-    for i, column in enumerate(st.columns(n, gap="large"), 1):
+    for i, column in enumerate(st.columns(n, gap="large" if strong else "medium"), 1):
         with column:
-            colour = render_compare.colour(i - 1)
-            st.html(f'<h3 style="border-bottom:4px solid {colour}">Configuration '
-                    f'{render_compare.CONFIG_LETTERS[i - 1]}</h3>')
-            try:
-                configurations.append(ui_compare.configuration(ctx, i))
-            except ValueError as err:
-                ui.error(err)
+            if strong:
+                colour = render_compare.colour(i - 1)
+                st.html(f'<h3 style="border-bottom:4px solid {colour}">Configuration '
+                        f'{render_compare.CONFIG_LETTERS[i - 1]}</h3>')
+                fold = contextlib.nullcontext()
+            else:  # the key keeps the fold open while its label follows the settings
+                fold = st.expander(ui_compare.summary(i), key=f"cmp_config_{i}")
+            problem = None
+            with fold:
+                try:
+                    configurations.append(ui_compare.configuration(ctx, i))
+                except ValueError as err:
+                    problem = err
+            if problem is not None:  # said outside the fold, where it is seen
+                ui.error(problem)
 if len(configurations) < 2:
     with stage_area:
         st.info("Compare needs at least two usable configurations: fix the one "
@@ -85,31 +103,26 @@ with stage_area:  # runs of a script written without spaces: said where the merg
 def lockstep() -> None:
     """The position control and everything it moves. The browser steps the cuts by itself
     (keys, drag, Play); Python hears the settled position and reruns only this."""
-    if not strong:  # on a projector the bar says it, and the cuts need the height
-        st.subheader("Where they cut the text")
-    # On a projector the bar and the cuts come first, right under the text, and the two
-    # choices (what moves them, only the differences) share a row under the cuts: at
-    # 1280x720 every configuration's cut of the sample's text is then on the first screen.
-    # (Containers are laid out in the order they are made, whatever order they are filled.)
-    stage_top = st.container() if strong else contextlib.nullcontext()
-    mode_area, toggle_area = (st.columns([3, 2], vertical_alignment="bottom") if strong
-                              else (None, None))
+    # The bar and the cuts come first, right under the text (the bar says what moves), and
+    # the two choices (what moves them, only the differences) share a row under the cuts:
+    # at 1280x720 the cuts of the sample's text are then on the first screen, on a
+    # projector every configuration's. (Containers are laid out in the order they are
+    # made, whatever order they are filled.)
+    stage_top = st.container()
+    mode_area, toggle_area = st.columns([3, 2], vertical_alignment="bottom")
     with stage_top:
         position = ui_compare.positions(configurations, mode_area)
     steps, notes = position.steps, position.notes
     if not text:
         st.info("Type some text above to see how each configuration cuts it.")
         return
-    with toggle_area if toggle_area is not None else contextlib.nullcontext():
+    with toggle_area:
         only = ui.bound(st.toggle, "Show only the differences", "cmp_only",
                         help="Draw only the runs of tokens that some configuration cuts "
                              "differently.")
-    with stage_top:
-        if not strong:  # on a projector the cuts come first, what A, B and C are after them
-            st.html(render_compare.legend_html(labels))
+    with stage_top:  # the cuts first, what A, B and C are after them
         sent = ui_compare.cuts(configurations, position, text, byte_style, strong, only)
-        if strong:
-            st.html(render_compare.legend_html(labels))
+        st.html(render_compare.legend_html(labels))
     # the cuts at this position from the histories sent (what the browser draws; equal to
     # the engine's compare() at these steps, tests/analysis/test_compare_history.py), with no
     # encoder built for a step never seen

@@ -14,6 +14,7 @@ import streamlit as st
 
 import bpeviz.ui.stage as stage
 import bpeviz.ui.state as state
+from bpeviz import algorithms
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.curves import metric_curve
 from bpeviz.core import protocol
@@ -24,7 +25,7 @@ from bpeviz.present.render_compare import CONFIG_LETTERS, colour
 from bpeviz.text.display import mark_table
 from bpeviz.text.owned import OwnedCache
 from bpeviz.ui.context import Context, train_variant
-from bpeviz.ui.labels import PRETOKENIZER_LABELS, algorithm_labels
+from bpeviz.ui.labels import PRETOKENIZER_LABELS, PRETOKENIZER_SHORT, algorithm_labels
 from bpeviz.ui.settings import training_settings
 from bpeviz.ui.state import bound, get, put
 from bpeviz.ui.tokenizer_file import imported
@@ -60,6 +61,29 @@ def configuration(ctx: Context, i: int) -> Configuration:
     chosen = training_settings(f"c{i}_", compact=True)
     training = train_variant(ctx, chosen, f"Training {letter}")
     return Configuration(f"{letter}: {chosen.description}", training)
+
+
+def summary(i: int) -> str:
+    """Configuration ``i``'s settings in one line (1-based), from the session's settings as
+    its widgets will show them: the label of the fold its widgets are in, so that a glance
+    says what each configuration is, "**A** · Byte-level BPE · 300 merges · GPT-2 regex"."""
+    letter = CONFIG_LETTERS[i - 1]
+    opened = imported()
+    if opened is not None and get(f"c{i}_source") == "opened":
+        return f"**{letter}** · the opened file ({md_escape(opened[0])})"
+    labels = algorithm_labels()
+    algorithm = get(f"c{i}_algo")
+    if algorithm not in labels:
+        algorithm = next(iter(labels))
+    alg = algorithms.get(algorithm)
+    if alg.sizes[0] == "merges":
+        size = f"{get(f'c{i}_merges'):,} merges"
+    else:
+        size = f"{get(f'c{i}_vocab'):,} tokens"
+    pretokenizer = alg.pretokenizer_for(get(f"c{i}_pretok"))
+    pretok = PRETOKENIZER_SHORT.get(pretokenizer, pretokenizer)
+    return md_escape(f"{letter} · {labels[algorithm]} · {size} · {pretok}").replace(
+        f"{letter} ·", f"**{letter}** ·", 1)
 
 
 def cmp_pretokenizer(training: Training) -> str:

@@ -137,11 +137,14 @@ def test_compare_metrics_and_settings_are_not_cut_off_at_1400_px(narrow, server)
     main = '[data-testid="stMain"]'
     narrow.locator(f"{main} .dvn-scroller").first.wait_for()
     assert narrow.evaluate(FITS, f"{main} .dvn-scroller") == []
+    for k in (1, 2, 3):  # each configuration's settings are folded: open them
+        narrow.locator(f".st-key-cmp_config_{k} summary").click()
     for label in ("Pre-tokenizer", "Tie rule"):
         for k in range(3):
             box = narrow.locator(main).locator(
                 '[data-testid="stSelectbox"], [data-testid="stRadio"]').filter(
                 has=narrow.locator('[data-testid="stWidgetLabel"]', has_text=label)).nth(k)
+            assert box.is_visible(), (label, k)
             assert not cut_inside(narrow, box), (label, k, cut_inside(narrow, box))
     no_error(narrow)
 
