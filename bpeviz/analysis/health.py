@@ -6,7 +6,8 @@ and a summary:
 
 - ``unreachable``: tokens that encoding their own text never yields (the merge order,
   the pre-tokenizer or the normalizer make them impossible; see
-  :mod:`bpeviz.analysis.health_reach`), each with the reason found;
+  :mod:`bpeviz.analysis.health_reach`, and :mod:`bpeviz.analysis.health_normalizer` for
+  an opened ``tokenizer.json``'s normalizer), each with the reason found;
 - ``unused``: merged tokens that encoding the corpus at that step never produces, either
   ``absorbed`` (used when made, then every use merged into longer tokens: the sentence
   says how often at which step, and which tokens took the uses by when; see
@@ -51,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.analysis.health_normalizer import normalizer_reasons
 from bpeviz.analysis.health_reach import (
     checked_ids,
     piece_reasons,
@@ -186,6 +188,12 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         return shown(alg, vocab[i])
 
     reach = reasons_for(training, k)
+    try:  # an opened tokenizer.json's normalizer comes first: text never reaches merges
+        reach.update(normalizer_reasons(training, k))
+        unread = ""
+    except ValueError as err:
+        unread = (f"normalizer: not checked: {err}, so the tokens it makes impossible are "
+                  "not listed")
     unreachable = _frame([(i, token(i), why) for i, why in sorted(reach.items())])
     # the merged tokens, and any a file lists among its base tokens that no merge makes
     merged = list(checked_ids(training, k))
@@ -203,8 +211,11 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
         [(i, vocab[i], token(i)) for i in range(size) if i not in specials],
         word_marks(alg, training.options.marker), lambda i: i < n_base and alg.is_unit(
             vocab[i], training.options.marker, training.options.marker_style))
-    return _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
-                   counted, "tokens past the initial symbols")
+    found = _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
+                    counted, "tokens past the initial symbols")
+    if unread:
+        found.summary.insert(1, unread)
+    return found
 
 
 def _partial_frame(training: Any, k: int, merged: list[int], freq: np.ndarray | None,

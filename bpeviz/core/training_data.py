@@ -93,6 +93,10 @@ class TrainingData:
     vocab_sizes: np.ndarray = field(repr=False)
     initial_tokens: int = field(repr=False)
     _log: SplitLog = field(repr=False)
+    #: the normalizer of an opened Hugging Face ``tokenizer.json`` (its JSON object), kept
+    #: so vocabulary health can name the tokens it makes impossible; encoding does not
+    #: apply it (None: no normalizer)
+    normalizer: Any = field(default=None, repr=False)
 
     @property
     def algorithm(self) -> str:

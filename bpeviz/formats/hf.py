@@ -44,6 +44,7 @@ entries. Anything else raises a ValueError that names it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -217,8 +218,15 @@ def recognise(name: str, text: str, data: Any) -> str | None:
 
 
 def import_json(text: str, source: str = FILENAME) -> Training:
-    """Open a Hugging Face ``tokenizer.json`` as a training whose steps are its merges."""
+    """Open a Hugging Face ``tokenizer.json`` as a training whose steps are its merges;
+    its normalizer is kept on the training (``normalizer``), not applied."""
     data = parse_json(text, source)
+    training = _import_data(data, source)
+    normalizer = data.get("normalizer")
+    return dataclasses.replace(training, normalizer=normalizer) if normalizer else training
+
+
+def _import_data(data: Any, source: str) -> Training:
     if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
         raise ValueError(f'{source} is not a Hugging Face tokenizer: no "model" object')
     model = data["model"]
