@@ -196,6 +196,8 @@ def jsonl_texts(source: Source, field: str, start: int = 0,
     carry, offset = b"", start
     for block in _reading(source, start, end):
         buf = carry + block
+        if offset == 0 and buf.startswith(_BOM):  # as a text file's, dropped
+            buf, offset = buf[len(_BOM):], len(_BOM)
         cut = buf.rfind(b"\n") + 1
         for line in io.BytesIO(buf[:cut]):
             if line.strip():

@@ -103,3 +103,9 @@ def test_a_missing_field_or_column_names_what_there_is(tmp_path):
     bad = _write(tmp_path / "bad.txt", b"caf\xe9 au lait\n")
     with pytest.raises(ValueError, match=r"bad.txt is not UTF-8 text: byte 3"):
         count_pretokens([bad], workers=1)
+
+
+def test_a_byte_order_mark_opening_a_file_is_dropped(tmp_path):
+    jsonl = _write(tmp_path / "r.jsonl", b'\xef\xbb\xbf{"text": "hug"}\n')
+    text = _write(tmp_path / "t.txt.gz", b"\xef\xbb\xbfhug\n")
+    assert count_pretokens([jsonl, text], "whitespace", workers=1) == {"hug": 2}
