@@ -102,9 +102,11 @@ def legend_html(name: str, pieces: Sequence[PretokenSpan]) -> str:
 
 
 def draw(training: Any, text: str, tokens: Sequence[Any], byte_style: str, strong: bool,
-         show_whitespace: bool, notes: Callable[[Any], str] | None = None) -> None:
-    """The frames and their legend, with a sentence naming the pre-tokenizer."""
-    name = pretokenizer_of(training)
+         show_whitespace: bool, notes: Callable[[Any], str] | None = None,
+         pretokenizer: str | None = None) -> None:
+    """The frames and their legend, with a sentence naming the pre-tokenizer
+    (``pretokenizer``; by default the one that cut the training's corpus)."""
+    name = pretokenizer or pretokenizer_of(training)
     try:
         pieces = pretoken_spans(text, name)
     except ValueError as err:  # a pre-tokenizer without a pattern of ours

@@ -16,10 +16,12 @@ import streamlit as st
 
 import bpeviz.ui.stage as stage
 import bpeviz.ui.state as state
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import render
 from bpeviz.present.render import esc, md_escape
 from bpeviz.text import display
+from bpeviz.ui import pretokens_view
 from bpeviz.ui.labels import VARIANT_LABELS
 from bpeviz.ui.state import bound, get
 from bpeviz.ui.unigram_figures import (
@@ -339,6 +341,7 @@ def unigram_tokenize(ctx) -> None:
                  then=_edited, help=f"Up to {LIMITS.input_chars:,} characters.")
     k = round_controls(training)
     step = training.at(k)
+    show_pre = pretokens_view.toggle()
     if not text:
         st.info("Type some text above.")
         return
@@ -350,6 +353,10 @@ def unigram_tokenize(ctx) -> None:
     b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}",
              help="The text's characters divided by its tokens: higher means longer pieces")
     c.metric("Unknown", f"{unk:,}", help="Runs of characters no piece covers (<unk>)")
+    if show_pre:  # the words Unigram cuts (a piece only starts with ▁), its pieces inside
+        pretokens_view.draw(training, text, tokens, byte_style, strong, False,
+                            pretokenizer=get_algorithm(training.algorithm).pretokenizer)
+        st.markdown("**Tokens**")
     st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
     st.caption(md_escape(
         f"{len(text):,} characters cut into {len(tokens):,} tokens by the "
