@@ -22,13 +22,13 @@ def open_file_section() -> None:
     ui.import_widget()
 
 
+st.title("The vocabulary")  # the page's title, whichever view it shows, then the choice
 if health_view.chosen():  # the Health view: any training (Unigram's rounds too), or the file
     health_view.draw(ctx)
     open_file_section()
     st.stop()
 own_view(ctx, "Vocabulary")  # an algorithm with its own view of the page (Unigram's pieces)
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
-st.title("The vocabulary")
 st.caption(ui.md_escape(
     f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 LOSSY = lossy_decoding(training)

@@ -213,8 +213,8 @@ def _merge_health(snap: Snapshot, corpus: Corpus | str | None) -> Health:
             vocab[i], training.options.marker, training.options.marker_style))
     found = _result(k, training.vocab_size_at(k), unreachable, unused, near, partial,
                     counted, "tokens past the initial symbols")
-    if unread:
-        found.summary.insert(1, unread)
+    if unread:  # said in the unreachable line: one line per kind
+        found.summary[0] += f" ({unread})"
     return found
 
 

@@ -65,8 +65,7 @@ def chosen() -> bool:
 
 def draw(ctx: Any) -> None:
     """The Health view of the page's training, or of the opened tokenizer file."""
-    st.title("The vocabulary")  # the page's title, whichever view it shows
-    st.subheader("Vocabulary health")
+    st.subheader("Vocabulary health")  # under the page's title and its view choice
     training, setting, about = ctx.training, "step", ctx.corpus_name
     current = imported()
     if current is None and get("tok_source") == "imported":

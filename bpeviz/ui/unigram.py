@@ -431,8 +431,7 @@ def removed_in_words(rounds) -> list[str]:
 def unigram_vocabulary(ctx) -> None:
     """Vocabulary for a Unigram training: the pieces at a round, with their
     log-probabilities and the round that removes each."""
-    training = ctx.training
-    st.title("The vocabulary")
+    training = ctx.training  # (the page draws its title and view choice above)
     k = round_controls(training)
     step = training.at(k)
     frame = pieces_frame(training, k)
