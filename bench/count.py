@@ -70,13 +70,22 @@ def table_bytes(counts: dict[str, int]) -> int:
     return size
 
 
-def timed(folder: Path, pretokenizer: str, **options) -> tuple[dict[str, int], float]:
-    started = time.perf_counter()
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that ended (the pool's workers)."""
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def timed(folder: Path, pretokenizer: str, **options) -> tuple[dict[str, int], float, float]:
+    """The counts, the wall-clock seconds and the CPU seconds (this process and the pool's
+    workers; a Dask cluster's workers are not children: not counted)."""
+    started, cpu = time.perf_counter(), cpu_seconds()
     counts = count_pretokens([str(folder)], pretokenizer, **options)
-    return counts, time.perf_counter() - started
+    return counts, time.perf_counter() - started, cpu_seconds() - cpu
 
 
-def hf_seconds(folder: Path, threads: int) -> float:
+def hf_seconds(folder: Path, threads: int) -> tuple[float, float]:
+    """HF's wall-clock and CPU seconds (its process's, threads included)."""
     code = ("import sys, time, glob\n"
             "from tokenizers import Tokenizer, models, pre_tokenizers, trainers\n"
             "t = Tokenizer(models.BPE())\n"
@@ -84,12 +93,13 @@ def hf_seconds(folder: Path, threads: int) -> float:
             "trainer = trainers.BpeTrainer(vocab_size=300, show_progress=False,\n"
             "    initial_alphabet=pre_tokenizers.ByteLevel.alphabet())\n"
             "files = sorted(glob.glob(sys.argv[1] + '/*.txt'))\n"
-            "s = time.perf_counter(); t.train(files, trainer)\n"
-            "print(time.perf_counter() - s)\n")
+            "s, c = time.perf_counter(), time.process_time(); t.train(files, trainer)\n"
+            "print(time.perf_counter() - s, time.process_time() - c)\n")
     out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True,
                          text=True, env={**os.environ, "RAYON_NUM_THREADS": str(threads)},
                          check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    wall, cpu = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,11 +117,12 @@ def main(argv: list[str] | None = None) -> None:
           f"pre-tokenizer {args.pretokenizer}")
     results = {}
     for workers in dict.fromkeys((1, cores)):
-        counts, seconds = timed(folder, args.pretokenizer, workers=workers)
+        counts, seconds, cpu = timed(folder, args.pretokenizer, workers=workers)
         results[f"workers={workers}"] = seconds
         print(f"count_pretokens, {workers} worker{'s' * (workers > 1)}: {seconds:.2f} s, "
-              f"{size / MB / seconds:.1f} MB/s; {sum(counts.values()):,} pre-tokens, "
-              f"{len(counts):,} distinct")
+              f"{size / MB / seconds:.1f} MB/s ({cpu:.1f} CPU s, {size / MB / cpu:.1f} MB "
+              f"per CPU second; load average {os.getloadavg()[0]:.1f}); "
+              f"{sum(counts.values()):,} pre-tokens, {len(counts):,} distinct")
     peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1000
     peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1000
     print(f"peak RSS: this process {peak_self:.0f} MB, the largest worker {peak_children:.0f} MB")
@@ -124,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     del made_up
     if not args.no_dask:
         workers = max(cores, 2)
-        counts_dask, seconds = timed(folder, args.pretokenizer, dask=f"local:{workers}")
+        counts_dask, seconds, _ = timed(folder, args.pretokenizer, dask=f"local:{workers}")
         assert list(counts_dask.items()) == list(counts.items())
         pool = results[f"workers={cores}"]
         print(f"Dask local:{workers} (cluster start included): {seconds:.2f} s, "
@@ -132,9 +143,10 @@ def main(argv: list[str] | None = None) -> None:
               "(identical counts)")
     if not args.no_hf:
         for threads in dict.fromkeys((1, cores)):
-            seconds = hf_seconds(folder, threads)
+            seconds, cpu = hf_seconds(folder, threads)
             print(f"HF tokenizers BpeTrainer (ByteLevel, vocab 300), {threads} thread"
-                  f"{'s' * (threads > 1)}: {seconds:.2f} s, {size / MB / seconds:.1f} MB/s")
+                  f"{'s' * (threads > 1)}: {seconds:.2f} s, {size / MB / seconds:.1f} MB/s "
+                  f"({cpu:.1f} CPU s, {size / MB / cpu:.1f} MB per CPU second)")
     print(json.dumps({k: round(v, 3) for k, v in results.items()}))
 
 
