@@ -63,7 +63,7 @@ def count_pretokens(paths: Sequence[str] | Sequence[Source] | str, pretokenizer:
     tasks = plan(sources, pretokenizer, workers)
     total: dict[str, int] = {}
     jobs = [(task, pretokenizer, text_field) for task in tasks]
-    if workers == 1 or len(tasks) == 1:
+    if workers == 1 or len(tasks) <= 1:
         results: Iterable[tuple[dict[str, int], int]] = map(_pool_task, jobs)
         return _reduce(results, total, progress)
     import multiprocessing
@@ -76,7 +76,10 @@ def count_pretokens(paths: Sequence[str] | Sequence[Source] | str, pretokenizer:
 def _reduce(results: Iterable[tuple[dict[str, int], int]], total: dict[str, int],
             progress: Callable[[int], object] | None) -> dict[str, int]:
     for counts, size in results:  # in task order: first appearances stay first
-        add_counts(total, counts) if total else total.update(counts)
+        if total:
+            add_counts(total, counts)
+        else:  # the first table is the start of the total
+            total.update(counts)
         if progress is not None:
             progress(size)
     return total
