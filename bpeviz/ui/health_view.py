@@ -21,7 +21,7 @@ import streamlit as st
 
 from bpeviz.analysis.health import KINDS, Health, health, unused_by_step
 from bpeviz.core.training import Training
-from bpeviz.present.render import md_escape
+from bpeviz.present.render import esc, md_escape
 from bpeviz.text import display
 from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import stage
@@ -142,19 +142,36 @@ def table(found: Health, kind: str, training: Any, byte_style: str) -> None:
         return
     # a short table as tall as its rows, a long one scrolls
     height = min(360, 35 * (len(frame) + 1) + 3)
-    st.dataframe(frame, hide_index=True, width="stretch", height=height, key="health_table",
-                 column_config={
-                     "id": st.column_config.NumberColumn("id", format="%d", width=60),
-                     "token": st.column_config.TextColumn("token", width="small"),
-                     "reason": st.column_config.TextColumn("reason", width="large",
-                                                           help=COLUMN_HELP["reason"]),
-                     "kind": st.column_config.TextColumn("kind", help=COLUMN_HELP["kind"]),
-                     "made_at": st.column_config.NumberColumn(
-                         "made at step", format="%d", help=COLUMN_HELP["made_at"]),
-                     "group": st.column_config.TextColumn("group", help=COLUMN_HELP["group"]),
-                 })
+    picked = st.dataframe(
+        frame, hide_index=True, width="stretch", height=height, key="health_table",
+        on_select="rerun", selection_mode="single-row", column_config={
+            "id": st.column_config.NumberColumn("id", format="%d", width=60),
+            "token": st.column_config.TextColumn("token", width="small"),
+            "reason": st.column_config.TextColumn("reason", width="large",
+                                                  help=COLUMN_HELP["reason"]),
+            "kind": st.column_config.TextColumn("kind", width="small",
+                                                help=COLUMN_HELP["kind"]),
+            "made_at": st.column_config.NumberColumn(
+                "made at step", format="%d", width="small", help=COLUMN_HELP["made_at"]),
+            "group": st.column_config.TextColumn("group", width="small",
+                                                 help=COLUMN_HELP["group"]),
+        })
+    rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
+    row = frame.iloc[rows[0] if rows and rows[0] < len(frame) else 0]
+    # a reason is a sentence: the table cuts it at the column's edge, so the chosen row's
+    # is written out in full below it
+    st.html(full_reason_html(str(row["token"]), int(row["id"]), str(row["reason"])))
     st.caption(md_escape(f"{KIND_LABELS[kind]}: {len(frame):,} token"
-                         f"{'' if len(frame) == 1 else 's'}. {KIND_HELP[kind]}"))
+                         f"{'' if len(frame) == 1 else 's'}. {KIND_HELP[kind]} Pick a row "
+                         "to read its reason in full above."))
+
+
+def full_reason_html(token: str, token_id: int, reason: str) -> str:
+    """One row's token and reason in full, wrapped (every text escaped)."""
+    return (f'<div class="bv-health-reason" dir="auto" style="border-left:4px solid '
+            f'rgba(128,128,128,.6);padding:.35rem .8rem;margin:.2rem 0 .4rem">'
+            f'<strong><bdi>{esc(token)}</bdi></strong> <span class="bv-muted">(id '
+            f'{token_id:,})</span>: <bdi>{esc(reason)}</bdi></div>')
 
 
 def unused_curve(training: Any) -> pd.Series | None:
@@ -195,4 +212,5 @@ def unused_figure(series: pd.Series, step: int, unit: str, strong: bool) -> go.F
     return fig
 
 
-__all__ = ["chosen", "draw", "shown_frame", "unused_curve", "unused_figure", "view"]
+__all__ = ["chosen", "draw", "full_reason_html", "shown_frame", "unused_curve",
+           "unused_figure", "view"]

@@ -40,7 +40,7 @@ def toggle() -> bool:
     return bound(st.toggle, "Show pre-tokens", "pretokens",
                  help="First cut the text as the pre-tokenizer does (each pre-token framed, "
                       "coloured by the rule of its pattern that cut it), then the tokens "
-                      "inside: merges never cross a frame's edge.")
+                      "inside: no token crosses a frame's edge.")
 
 
 def frames_html(text: str, pieces: Sequence[PretokenSpan], tokens: Sequence[Any],
@@ -101,11 +101,17 @@ def legend_html(name: str, pieces: Sequence[PretokenSpan]) -> str:
             f'padding-left:0;margin:0">{"".join(rows)}</ul></div>')
 
 
+#: why no token crosses a frame's edge, for a training of merges
+MERGES_STAY_INSIDE = ("the tokens of this step sit inside. Merges join symbols only inside "
+                      "one pre-token: no token ever crosses a frame's edge.")
+
+
 def draw(training: Any, text: str, tokens: Sequence[Any], byte_style: str, strong: bool,
          show_whitespace: bool, notes: Callable[[Any], str] | None = None,
-         pretokenizer: str | None = None) -> None:
+         pretokenizer: str | None = None, inside: str = MERGES_STAY_INSIDE) -> None:
     """The frames and their legend, with a sentence naming the pre-tokenizer
-    (``pretokenizer``; by default the one that cut the training's corpus)."""
+    (``pretokenizer``; by default the one that cut the training's corpus) and saying why
+    the tokens stay inside (``inside``: merges' reason by default)."""
     name = pretokenizer or pretokenizer_of(training)
     try:
         pieces = pretoken_spans(text, name)
@@ -117,10 +123,9 @@ def draw(training: Any, text: str, tokens: Sequence[Any], byte_style: str, stron
     short = PRETOKENIZER_SHORT.get(name, name)
     st.caption(f"{count:,} pre-tokens, cut by the pre-tokenizer “{short}”. Each frame is one "
                "pre-token, coloured by the rule of the pattern that cut it (hover a frame for "
-               "its rule); the tokens of this step sit inside. Merges join symbols only inside "
-               "one pre-token: no token ever crosses a frame's edge.")
+               f"its rule); {inside}")
     st.html(frames_html(text, pieces, tokens, byte_style, strong, show_whitespace, notes))
     st.html(legend_html(name, pieces))
 
 
-__all__ = ["draw", "frames_html", "legend_html", "toggle"]
+__all__ = ["MERGES_STAY_INSIDE", "draw", "frames_html", "legend_html", "toggle"]

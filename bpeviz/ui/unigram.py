@@ -355,7 +355,10 @@ def unigram_tokenize(ctx) -> None:
     c.metric("Unknown", f"{unk:,}", help="Runs of characters no piece covers (<unk>)")
     if show_pre:  # the words Unigram cuts (a piece only starts with ▁), its pieces inside
         pretokens_view.draw(training, text, tokens, byte_style, strong, False,
-                            pretokenizer=get_algorithm(training.algorithm).pretokenizer)
+                            pretokenizer=get_algorithm(training.algorithm).pretokenizer,
+                            inside=f"the pieces of round {k} sit inside. A piece only starts "
+                                   "with ▁, never holds it further in, so Viterbi's cut "
+                                   "never crosses a frame's edge.")
         st.markdown("**Tokens**")
     st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
     st.caption(md_escape(
