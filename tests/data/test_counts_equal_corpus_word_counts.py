@@ -53,3 +53,22 @@ def test_a_two_worker_dask_cluster_counts_as_one_process(folder, monkeypatch):
 def test_no_workers_is_refused(folder):
     with pytest.raises(ValueError, match="--workers 0"):
         count_pretokens([str(folder)], workers=0)
+
+
+def test_json_lines_cut_in_byte_ranges_count_each_record_once(tmp_path, monkeypatch):
+    import json
+
+    import bpeviz.data.tasks as tasks
+
+    records = [f"record {i}: {LINES[i % 3]}" for i in range(300)]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps({"text": r}) + "\n" for r in records))
+    monkeypatch.setattr(tasks, "MIN_TASK_BYTES", 512)
+    monkeypatch.setattr(tasks, "TASK_BYTES", 700)
+    expected: dict[str, int] = {}
+    for record in records:
+        corpus = Corpus.from_text(record, "gpt2")
+        for word, count in zip(corpus.words, corpus.counts):
+            expected[word] = expected.get(word, 0) + count
+    assert list(count_pretokens([str(path)], "gpt2", workers=2).items()) == \
+        list(expected.items())
