@@ -18,13 +18,17 @@ st.markdown(
     "bar reopens this exact view."
 )
 with st.container(border=True):  # the lesson, for newcomers
-    st.page_link("pages/0_Learn.py", label="New here? Learn how BPE, WordPiece and "
-                 "byte-level BPE work, in six steps on a tiny corpus", icon="🎓")
+    st.page_link("pages/0_Learn.py", label="New here? Learn BPE, WordPiece and byte-level "
+                 "BPE in six steps on a tiny corpus", icon="🎓")
 
 summary = views.summary(training)
-cols = st.columns(6)
-for col, (name, value) in zip(cols, summary.items()):
-    col.metric(name.capitalize(), f"{value:,.2f}" if isinstance(value, float) else f"{value:,}")
+# on a projector two rows of three, so that every label is read whole ("Chars per token")
+per_row = 3 if strong else 6
+items = list(summary.items())
+for start in range(0, len(items), per_row):
+    for col, (name, value) in zip(st.columns(per_row), items[start:start + per_row]):
+        col.metric(name.capitalize(),
+                   f"{value:,.2f}" if isinstance(value, float) else f"{value:,}")
 st.caption(ui.md_escape(
     f"{ui.algorithm_labels()[ctx.algorithm]} on {ctx.corpus_name}. {training.stop_message}"))
 
