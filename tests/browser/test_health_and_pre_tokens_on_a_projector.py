@@ -1,0 +1,64 @@
+"""Vocabulary's Health view and Tokenize's pre-token frames (BPE and Unigram) in
+presentation mode on a dark projector, 1280x720 and 1920x1080: the page title comes
+before the View choice, the chosen row's reason is written out whole inside the page's
+width, the frames stay inside the page, and no text runs out of its box."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import shots_dir
+from tests.support.projector import (
+    SIZES,
+    background_is_dark,
+    no_overflow,
+    open_page,
+    open_presented,
+)
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def inside_width(locator, width: int) -> None:
+    for k in range(locator.count()):
+        box = locator.nth(k).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (k, box)
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_the_health_view_reads_whole_on_a_projector(browser, server, width, height):
+    context, page = open_page(browser, width, height, "dark")
+    try:
+        open_presented(page, f"{server}/Vocabulary?present=1&vocab_view=health&step=200",
+                       ".bv-health-reason")
+        assert background_is_dark(page)
+        title = page.get_by_role("heading", name="The vocabulary").bounding_box()
+        choice = page.locator('[data-testid="stButtonGroup"]').first.bounding_box()
+        assert title["y"] + title["height"] <= choice["y"]  # the title, then the choice
+        reason = page.locator(".bv-health-reason")
+        text = reason.inner_text()
+        assert "was used" in text and "every use had become" in text
+        reason.scroll_into_view_if_needed()
+        inside_width(reason, width)
+        no_overflow(page)
+        page.screenshot(path=str(shots_dir() / f"presentation-{width}-dark-health.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+@pytest.mark.parametrize("algo", ["bpe", "unigram"])
+def test_the_pre_token_frames_stay_in_the_page(browser, server, width, height, algo):
+    context, page = open_page(browser, width, height, "dark")
+    try:
+        open_presented(page, f"{server}/Tokenize?present=1&pretokens=1&algo={algo}",
+                       ".bv-pretoken")
+        frames = page.locator(".bv-pretoken")
+        assert frames.count() > 3
+        page.locator(".bv-pretokens").scroll_into_view_if_needed()
+        inside_width(frames, width)
+        no_overflow(page)
+        page.screenshot(path=str(shots_dir() / f"presentation-{width}-dark-pretokens-{algo}.png"))
+    finally:
+        context.close()
