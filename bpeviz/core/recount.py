@@ -95,6 +95,8 @@ def replay_on(training: Training, corpus: Corpus | str) -> Training:
     extra = training.vocab[training.vocab_sizes[-1] :]
     if extra:
         result = replace(result, vocab=result.vocab + tuple(extra))
+    if training.normalizer:  # an opened tokenizer.json's, for its health on this corpus
+        result = replace(result, normalizer=training.normalizer)
     return result
 
 

@@ -108,3 +108,16 @@ def test_a_normalizer_bpeviz_does_not_read_is_named_in_the_summary():
     assert "'Nmt' is not read by bpeviz" in line and "not listed" in line
     with pytest.raises(ValueError, match="'Nmt' is not read"):
         normalizer_from({"type": "Nmt"})
+
+
+def test_a_file_replayed_on_a_corpus_keeps_its_normalizers_unreachable_tokens():
+    from bpeviz.core.recount import replay_on
+
+    text, _ = tokenizer_file(NORMALIZERS["lowercase"])
+    opened = import_json(text)
+    replayed = replay_on(opened, " ".join(TEXT[:5]))
+    assert replayed.normalizer == opened.normalizer
+    alone = opened.at().health().unreachable
+    again = replayed.at().health().unreachable
+    assert again["id"].tolist() == alone["id"].tolist()
+    assert again["reason"].tolist() == alone["reason"].tolist()
