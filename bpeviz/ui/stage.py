@@ -148,6 +148,10 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
             # the box shows the position Python knows: a fresh box per value, whose
             # callback takes only a value other than its own (state.box_to)
             typed = f"{box_key}{value}"
+            if st.session_state.get(typed, value) != value:
+                # a box of this key, typed into when the step was last here, kept that
+                # value (a fragment's rerun keeps what it did not draw): show the step
+                del st.session_state[typed]
             st.number_input(box, min_value=lo, max_value=hi, value=value, key=typed,
                             on_change=state.box_to, args=(typed, setting, value),
                             help=box_help)

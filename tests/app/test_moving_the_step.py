@@ -96,6 +96,20 @@ def test_a_crossed_request_never_moves_the_step_back_on_vocabulary_either():
     assert ok(at).session_state["step"] == 3
 
 
+def test_a_box_drawn_again_at_a_step_shows_that_step_not_what_was_typed_there():
+    """Vocabulary's Health view steps in a fragment, whose reruns keep the boxes they no
+    longer draw: the box typed into at step 200 still held 0 when the bar came back to
+    200, and showed 0 beside a bar at 200."""
+    at = open_page("pages/4_Vocabulary.py")
+    at.button_group(key="w_vocab_view").set_value("health").run()
+    at.number_input(key="stage_box_10").set_value(200).run()
+    at.number_input(key="stage_box_200").set_value(0).run()
+    assert ok(at).session_state["step"] == 0
+    at.session_state["step"] = 200  # the bar reports 200
+    at.run()
+    assert ok(at).number_input(key="stage_box_200").value == 200
+
+
 def test_changing_only_the_step_never_retrains(monkeypatch):
     import bpeviz.ui.training as cache
 
