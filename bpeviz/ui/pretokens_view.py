@@ -27,8 +27,11 @@ COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e3
           "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939")
 #: at most this many pieces are drawn (the counts cover the whole text)
 MAX_PIECES = 3_000
-FRAME = ("display:inline-block;border:2px solid {color};border-radius:6px;"
-         "padding:1px 2px;margin:3px 2px;vertical-align:top")
+#: a frame's border: its rule's colour mixed a quarter toward the text's colour (near
+#: white on a dark theme, near black on a light one), so every rule's frame stands out
+#: from either background (the darker rules, navy and brown, all but vanished on dark)
+FRAME = ("display:inline-block;border:2px solid color-mix(in srgb, {color} 72%, "
+         "currentColor);border-radius:6px;padding:1px 2px;margin:3px 2px;vertical-align:top")
 
 
 def color(rule_index: int) -> str:
