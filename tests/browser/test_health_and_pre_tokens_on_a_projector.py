@@ -1,7 +1,8 @@
 """Vocabulary's Health view and Tokenize's pre-token frames (BPE and Unigram) in
 presentation mode on a dark projector, 1280x720 and 1920x1080: the page title comes
 before the View choice, the chosen row's reason is written out whole inside the page's
-width, the frames stay inside the page, and no text runs out of its box."""
+width, the frames stay inside the page, and no text runs out of its box. Every rule's
+frame stands out from the background (a contrast of at least 3:1) in both themes."""
 
 from __future__ import annotations
 
@@ -60,5 +61,48 @@ def test_the_pre_token_frames_stay_in_the_page(browser, server, width, height, a
         inside_width(frames, width)
         no_overflow(page)
         page.screenshot(path=str(shots_dir() / f"presentation-{width}-dark-pretokens-{algo}.png"))
+    finally:
+        context.close()
+
+
+#: the border colours of the frames and the page's background, as sRGB 0..1 triples
+COLOURS = """() => {
+  const rgb = (c) => {
+    let m = c.match(/^color\\(srgb ([\\d.]+) ([\\d.]+) ([\\d.]+)/);
+    if (m) return [+m[1], +m[2], +m[3]];
+    m = c.match(/rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)/);
+    return [m[1] / 255, m[2] / 255, m[3] / 255];
+  };
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {background: rgb(getComputedStyle(app).backgroundColor),
+          frames: [...document.querySelectorAll('.bv-pretoken')].map(
+            (el) => [el.dataset.rule, rgb(getComputedStyle(el).borderTopColor)])};
+}"""
+
+
+def luminance(rgb) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_every_rules_frame_stands_out_from_the_background(browser, server, scheme):
+    context, page = open_page(browser, 1280, 720, scheme)
+    try:
+        # GPT-2's pattern: letters, numbers, punctuation and spaces are cut by six rules
+        open_presented(page, f"{server}/Tokenize?present=1&pretokens=1&algo=bbpe&text="
+                             "I%27m%20here%2C%20don%27t%20panic%3A%2042%20tokens%21%20%20ok"
+                             "&text_edited=1", ".bv-pretoken")
+        assert background_is_dark(page) == (scheme == "dark")
+        found = page.evaluate(COLOURS)
+        back = luminance(found["background"])
+        rules = {}
+        for rule, rgb in found["frames"]:
+            lum = luminance(rgb)
+            rules[rule] = (max(lum, back) + 0.05) / (min(lum, back) + 0.05)
+        assert len(rules) >= 3, rules
+        assert min(rules.values()) >= 3, rules
     finally:
         context.close()
