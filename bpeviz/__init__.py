@@ -29,6 +29,9 @@ from bpeviz.algorithms.parity_train import (
     train_parity,
 )
 from bpeviz.algorithms.picky import PICKY
+from bpeviz.algorithms.picky_model import PickyTraining
+from bpeviz.algorithms.picky_saved import FORMAT as PICKY_FORMAT
+from bpeviz.algorithms.picky_saved import picky_from_dict, save_picky
 from bpeviz.algorithms.picky_train import train_picky
 from bpeviz.algorithms.superbpe import STAGE2 as SUPERBPE_STAGE2
 from bpeviz.algorithms.superbpe import SUPERBPE, SUPERBPE_HF_SPLIT
@@ -57,6 +60,8 @@ from bpeviz.unigram.spm import OpenedModel, open_model, save_model
 OWN_TRAINERS[UNIGRAM.trainer] = train_keywords
 OWN_TRAINERS[PARITY.trainer] = train_parity
 OWN_TRAINERS[PICKY.trainer] = train_picky
+OWN_SAVERS[PickyTraining] = save_picky
+OWN_FORMATS[PICKY_FORMAT] = picky_from_dict
 OWN_TRAINERS[SUPERBPE.trainer] = train_superbpe
 OWN_SAVERS[SuperBPETraining] = save_superbpe
 OWN_FORMATS[SUPERBPE_FORMAT] = superbpe_from_dict

@@ -10,6 +10,7 @@ in one line on stderr with exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import os
@@ -76,6 +77,12 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                        f"{_called(algorithms.get(a))}: {' (default) or '.join(vs)}"
                        for a, vs in variants.items() if vs))
     cli_parity.add_language_options(p)
+    p.add_argument("--transition", type=int, default=None, metavar="T",
+                   help="SuperBPE: the merges of its first stage, inside words (default: "
+                        "90%% of --merges); the rest cross spaces")
+    p.add_argument("--threshold", type=float, default=None, metavar="X",
+                   help="PickyBPE: the Intersection over Self above which a token is "
+                        "removed (default 0.9)")
     p.add_argument("--out", required=True,
                    help="where to write the training (JSON, every step; --training of the "
                         "other commands and bpeviz.load read it); for unigram too, every "
@@ -89,7 +96,8 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
 #: the options of ``train`` that are keywords of ``bpeviz.train`` of the same name (the
 #: sizes are the record's ``sizes``, the others its ``settings``)
 TRAIN_OPTIONS = ("merges", "vocab_size", "tie_break", "marker", "marker_style", "scoring",
-                 "min_frequency", "variant", "global_merges", "ratio", "window_size", "alpha")
+                 "min_frequency", "variant", "global_merges", "ratio", "window_size", "alpha",
+                 "transition", "threshold")
 #: the record's ``sizes`` and the options that give them
 SIZES = {"merges": "merges", "vocab": "vocab_size"}
 
@@ -182,10 +190,10 @@ def _run_train(args: argparse.Namespace) -> int:
     # the corpus's file name goes with the training: the slides are titled with it
     save_training(training, args.out, corpus_name=cli_parity.corpus_name(args))
     steps, name = last_step(training), step_name(training)
+    hint = "; 'export --format hf' writes a step's tokenizer.json" * ("hf" in alg.export_formats)
     print(f"{training.stop_message} {steps:,} {name}{'' if steps == 1 else 's'}, "
           f"vocabulary: {training.vocab_size_at(steps):,} tokens. Saved to {args.out} "
-          f"(every {name}; 'export --format hf' writes a step's tokenizer.json)",
-          file=sys.stderr)
+          f"(every {name}{hint})", file=sys.stderr)
     for line in cli_parity.summary(training):  # how each language fared, if it has them
         print(line, file=sys.stderr)
     return 0
@@ -318,7 +326,13 @@ def _own_export(training: Any, snapshot: Any, args: argparse.Namespace) -> list[
     from bpeviz.formats import FORMATS
 
     alg = algorithms.get(training.algorithm)
-    if not isinstance(training, Training) or not alg.trainer or args.format in alg.export_formats:
+    if not alg.export_formats and not (args.format == "training"
+                                       and type(training) in OWN_SAVERS):
+        raise ValueError(f"--format {args.format}: no tokenizer format holds {_called(alg)} "
+                         "(its steps remove tokens as well as make them); keep the training "
+                         "with --format training")
+    if (not (isinstance(training, Training) or type(training) in OWN_SAVERS)
+            or not alg.trainer or args.format in alg.export_formats):
         return None
     where = " or ".join(f"'{f}'" for f in alg.export_formats)
     if args.format == "training" and type(training) in OWN_SAVERS:
@@ -371,6 +385,9 @@ def _run_explain(args: argparse.Namespace) -> int:
         why = training.explain(snapshot.step)  # (default: the last step)
         if isinstance(why, RoundExplanation):  # a pruning round
             lines, data = why.describe(max(args.words, 1)), why.to_dict()
+        elif isinstance(getattr(why, "why", None), str):  # an event saying itself (PickyBPE)
+            lines = [why.why]
+            data = {**dataclasses.asdict(why), "why": why.why}
         else:
             lines = describe(why, args.byte_style, max_words=max(args.words, 1))
             data = to_dict(why)
@@ -379,6 +396,10 @@ def _run_explain(args: argparse.Namespace) -> int:
             lines = [*lines, chosen]
             data = {**data, "language": training.choice(snapshot.step).language,
                     "why_language": chosen}
+        elif callable(getattr(training, "why", None)) and 1 <= snapshot.step <= len(
+                training.merges):  # a training that says more of its steps (SuperBPE's stage)
+            said = str(training.why(snapshot.step))
+            lines, data = [*lines, said], {**data, "why_step": said}
     try:
         print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else "\n".join(lines))
         sys.stdout.flush()
