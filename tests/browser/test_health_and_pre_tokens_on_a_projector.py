@@ -1,8 +1,9 @@
 """Vocabulary's Health view and Tokenize's pre-token frames (BPE and Unigram) in
 presentation mode on a dark projector, 1280x720 and 1920x1080: the page title comes
-before the View choice, the chosen row's reason is written out whole inside the page's
-width, the frames stay inside the page, and no text runs out of its box. Every rule's
-frame stands out from the background (a contrast of at least 3:1) in both themes."""
+before the View choice, the chosen row's reason (the first, then a row clicked) is
+written out whole inside the page's width, the frames stay inside the page, and no text
+runs out of its box. Every rule's frame stands out from the background (a contrast of at
+least 3:1) in both themes."""
 
 from __future__ import annotations
 
@@ -43,6 +44,15 @@ def test_the_health_view_reads_whole_on_a_projector(browser, server, width, heig
         reason.scroll_into_view_if_needed()
         inside_width(reason, width)
         no_overflow(page)
+        # picking another row (its checkbox, a few rows down) writes that row's reason out
+        table = page.locator('[data-testid="stDataFrame"]').first
+        table.scroll_into_view_if_needed()
+        grid = table.bounding_box()
+        page.mouse.click(grid["x"] + 20, grid["y"] + grid["height"] * 0.45)
+        page.wait_for_function("(before) => { const el = document.querySelector("
+                               "'.bv-health-reason'); return el && el.innerText !== before; }",
+                               arg=text, timeout=30_000)
+        assert "was used" in reason.inner_text()
         page.screenshot(path=str(shots_dir() / f"presentation-{width}-dark-health.png"))
     finally:
         context.close()
