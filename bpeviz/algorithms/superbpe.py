@@ -138,5 +138,4 @@ SUPERBPE = Algorithm(
     trainer="bpeviz.algorithms.superbpe_train.train_superbpe",
     sizes=("merges",),
     settings=("transition", "tie_break", "min_frequency"),
-    offered=False,  # its transition has no pages yet: trained from the API and the CLI
 )

@@ -77,6 +77,15 @@ class SuperBPETraining(Training):
             raise ValueError(f"step must be between 1 and {len(self.merges)}, got {step}")
         return 1 if step <= self.transition else 2
 
+    @property
+    def stop_message(self) -> str:
+        """How long it trained, and where its stages are (what the app and the CLI say)."""
+        n, t = len(self.merges), self.transition
+        stages = (f"stage 1, merges 1-{t:,}, inside words" if t else "no stage 1") + (
+            f"; stage 2, merges {t + 1:,}-{n:,}, across spaces" if n > t else
+            "; stage 2 not reached")
+        return f"{super().stop_message[:-1]} ({stages})."
+
     def stages(self) -> tuple[int, ...]:
         """The stage of every merge, step 1 first."""
         return tuple(1 if k <= self.transition else 2 for k in range(1, len(self.merges) + 1))

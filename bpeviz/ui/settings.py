@@ -137,6 +137,16 @@ def _min_freq(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> 
                      help="Stop when no pair occurs this often."))
 
 
+def _transition(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> Any:
+    if not _has(prefix, "transition"):
+        return OMIT
+    value = bound(st.number_input, "Stage 2 from merge", prefix + "transition", min_value=0,
+                  max_value=state.MAX_TYPED, step=10, placeholder="90% of the merges",
+                  disabled=off, help="The merges before it stay inside words (stage 1); "
+                  "those after it may cross spaces (stage 2). Empty: 90% of the merges.")
+    return OMIT if value is None else int(value)
+
+
 #: the widget of each option a record's ``settings`` may name, in the order they are
 #: drawn; an option without one is left at ``bpeviz.train``'s default
 WIDGETS: dict[str, Widget] = {
@@ -145,6 +155,7 @@ WIDGETS: dict[str, Widget] = {
     "scoring": _scoring,
     "tie_break": _tie,
     "min_frequency": _min_freq,
+    "transition": _transition,
     "variant": unigram_settings.variant,
     "shrinking_factor": unigram_settings.shrinking_factor,
     "seed_size": unigram_settings.seed_size,
@@ -165,6 +176,7 @@ DETAILS: dict[str, Callable[[Any], str]] = {
     "scoring": SHORT_SCORING.__getitem__,
     "tie_break": lambda value: "ties: " + TIE_LABELS[value].split(" (")[0],
     "variant": unigram_settings.variant_detail,
+    "transition": lambda value: f"stage 2 from merge {value:,}",
 }
 
 

@@ -36,8 +36,7 @@ class Setting:
     url: bool = True
     #: "pair" (two ids, ``12,34`` in the URL) or "int" for a setting whose default is None
     kind: str = ""
-    #: longer values stay out of the URL (and are refused from it)
-    max_len: int | None = None
+    max_len: int | None = None  # longer values stay out of the URL (and are refused from it)
     #: in every link, even at its default (the step: a shared link names the merge it shows)
     always: bool = False
     #: the session flag that must be set (not None, not False) for the value to go into
@@ -128,6 +127,7 @@ SETTINGS: dict[str, Setting] = {
     "scoring": Setting("score", SCORINGS),
     "tie": Setting("first", TIE_BREAKS),
     "min_freq": Setting(0, lo=0, hi=MAX_TYPED),
+    "transition": Setting(None, kind="int", lo=0),  # SuperBPE's stage 1 (None: its default)
     "bytes": Setting("gpt2", ("gpt2", "hex")),
     "present": Setting(False),
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED, always=True),

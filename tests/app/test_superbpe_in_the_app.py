@@ -1,0 +1,53 @@
+"""SuperBPE in the app: offered in the sidebar, its transition chosen there (empty: 90% of
+the merges), the page's training equal to the engine's on the same text, and the stages
+named where the page says what it trained."""
+
+from __future__ import annotations
+
+import bpeviz
+from bpeviz.samples import sample_bytes
+from tests.support.app import PAGES, ok, open_page, stage
+
+TEXT = sample_bytes("tour").decode("utf-8")
+
+
+def choose_superbpe(at):
+    next(b for b in at.sidebar.selectbox if b.label == "Algorithm").select("superbpe").run()
+    return ok(at)
+
+
+def captions(at) -> str:
+    return " ".join(c.value for c in at.caption).replace("\\", "")
+
+
+def test_superbpe_trains_to_the_transition_chosen_in_the_sidebar():
+    at = choose_superbpe(open_page("pages/1_Explore.py"))
+    assert at.sidebar.number_input(key="w_transition").value is None
+    at.sidebar.number_input(key="w_transition").set_value(150).run()
+    ok(at)
+    expected = bpeviz.train(TEXT, algorithm="superbpe", merges=200, transition=150)
+    card = stage(at, "card")
+    assert [tuple(m[:3]) for m in card["merges"]] == [
+        (m.left_id, m.right_id, m.token_id) for m in expected.merges]
+    said = captions(at)
+    assert "stage 1, merges 1-150, inside words; stage 2, merges 151-200, across spaces" \
+        in said
+    assert any(expected.superword(k) for k in range(151, 201)), "stage 2 made superwords"
+
+
+def test_an_empty_transition_is_ninety_percent_of_the_merges_on_every_page():
+    at = choose_superbpe(open_page())
+    for page in PAGES:
+        ok(at.switch_page(page).run())
+        assert not at.error, (page, [e.value for e in at.error])
+    at.switch_page("pages/1_Explore.py").run()
+    assert "stage 2, merges 181-200, across spaces" in captions(ok(at))
+
+
+def test_a_pre_tokenizer_that_drops_spaces_is_refused_with_a_sentence():
+    at = choose_superbpe(open_page("pages/1_Explore.py"))
+    next(b for b in at.sidebar.selectbox if b.label == "Pre-tokenizer").select(
+        "whitespace").run()
+    assert not at.exception
+    assert any("SuperBPE needs the text with its spaces" in e.value.replace("\\", "")
+               for e in at.error), [e.value for e in at.error]
