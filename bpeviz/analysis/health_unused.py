@@ -80,8 +80,10 @@ def unused_frame(training: Any, k: int, merged: list[int], freq: np.ndarray, cou
         table = pd.DataFrame({"tok": tok, "step": nodes.step[sel], "until": until,
                               "weight": counts[word]})
         live = table[table["until"] > k].groupby("tok")["weight"].sum().to_dict()
-        first = table["tok"].map(lambda t: made[t].step if t in made else 0)
-        held = table[(table["step"] <= first) & (first < table["until"])]
+        made_at = np.zeros(len(training.vocab), dtype=np.int64)  # each token's first step
+        made_at[list(made)] = [m.step for m in made.values()]
+        first = made_at[table["tok"].to_numpy()]
+        held = table[(table["step"].to_numpy() <= first) & (first < table["until"].to_numpy())]
         at_made = held.groupby("tok")["weight"].sum().to_dict()
         gone = table[table["until"] <= k]
         for (t, u), w in gone.groupby(["tok", "until"])["weight"].sum().items():
