@@ -51,8 +51,9 @@ function show(one, k) {
   const change = now === null || before === null ? null : now - before;
   const shown = change === null || Math.abs(change) < (Number(m.least) || 0) ? null
     : signedText(change, digits);
-  one.delta.textContent = shown === null ? "" : (shown === "0" ? "" : change > 0 ? "↑ " : "↓ ")
-    + shown;
+  // a change too small to write says so in words: a bare "0" under a number reads as a value
+  one.delta.textContent = shown === null ? "" : shown === "0" ? "no change"
+    : (change > 0 ? "↑ " : "↓ ") + shown;
   const good = m.good === "down" ? change < 0 : change > 0;
   one.delta.className = "bv-metric-delta bv-nums" + (shown === null || shown === "0" ? ""
     : good ? " bv-good" : " bv-bad");

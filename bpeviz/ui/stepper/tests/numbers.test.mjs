@@ -91,3 +91,9 @@ test("decimals, a least change, and a note per step (a loss over pruning rounds)
   assert.deepEqual(shown().deltas, [["↑ +199.5", "bad"]]);
   assert.equal(shown().note, "round 3");
 });
+
+test("a step that changes a number by nothing says no change, not a bare 0", () => {
+  mountIn(mount, doc, "numbers", numbers(2, { n: 2, metrics: [
+    { label: "Vocabulary (pieces)", values: [400, 380, 380] }] }));
+  assert.deepEqual(shown().deltas[0], ["no change", ""]);
+});
