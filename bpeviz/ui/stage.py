@@ -138,7 +138,10 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
         data["sid"] = trace.session()
         trace.event("bar", key=key, step=value, seq=data["seq"])
     if box:
-        bar_area, box_area = st.columns([6, 1], vertical_alignment="center")
+        # on a projector the type is larger: the box's column is wider, so that its label
+        # ("Go to round") keeps one line at 1280 px
+        bar_area, box_area = st.columns([5, 1] if get("present") else [6, 1],
+                                        vertical_alignment="center")
     else:
         bar_area, box_area = st.container(), None
     with bar_area:

@@ -1,7 +1,8 @@
 """The step bar in presentation mode at 1280x720: Play, the four speeds and ? share one row
 under the slider (a narrow bar draws its buttons a little tighter), for steps and for
-Unigram's longer "rounds/s"; and the Pause button under the pointer that just pressed Play
-shows its label (white on red), not the hover's red on red."""
+Unigram's longer "rounds/s", with the "Go to" box's label on one line beside them; and
+the Pause button under the pointer that just pressed Play shows its label (white on red),
+not the hover's red on red."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ def test_play_the_speeds_and_help_share_one_row(browser, server, query):
         page.wait_for_selector(".bv-stage-play")
         tops = page.evaluate(ROW)
         assert len(tops) == 6 and max(tops) - min(tops) <= 2, tops
+        label = page.locator('[data-testid="stNumberInput"]:has(input[aria-label^="Go to"]) '
+                             '[data-testid="stWidgetLabel"]')
+        height, size = label.evaluate("e => [e.getBoundingClientRect().height, "
+                                      "parseFloat(getComputedStyle(e).fontSize)]")
+        assert height < 2 * size, f"the box's label wraps: {height} px at {size} px type"
     finally:
         context.close()
 
