@@ -331,10 +331,10 @@ def _own_export(training: Any, snapshot: Any, args: argparse.Namespace) -> list[
         raise ValueError(f"--format {args.format}: no tokenizer format holds {_called(alg)} "
                          "(its steps remove tokens as well as make them); keep the training "
                          "with --format training")
-    if (not (isinstance(training, Training) or type(training) in OWN_SAVERS)
+    if (not (isinstance(training, Training) or not alg.export_formats)
             or not alg.trainer or args.format in alg.export_formats):
         return None
-    where = " or ".join(f"'{f}'" for f in alg.export_formats)
+    where = " or ".join(f"'{f}'" for f in alg.export_formats) or "'training'"
     if args.format == "training" and type(training) in OWN_SAVERS:
         if snapshot.step != last_step(training):
             raise ValueError(f"a {_called(alg)} training file holds every merge: export it "
