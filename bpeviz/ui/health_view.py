@@ -101,7 +101,7 @@ def view(training: Any, setting: str, byte_style: str, strong: bool) -> None:
     except ValueError as err:
         error(f"The health of this vocabulary cannot be read: {err}")
         return
-    summary(found)
+    summary(found, strong)
     kind = bound(st.segmented_control, "Kind", "health_kind", list(KINDS), required=True,
                  format_func=lambda k: f"{KIND_LABELS[k]} ({len(found.table(k)):,})",
                  help=" ".join(f"{KIND_LABELS[k]}: {KIND_HELP[k]}" for k in KINDS))
@@ -109,9 +109,10 @@ def view(training: Any, setting: str, byte_style: str, strong: bool) -> None:
     curve(training, step, unit, strong)
 
 
-def summary(found: Health) -> None:
-    """The engine's summary: one metric per kind, its sentence below."""
-    cols = st.columns(len(KINDS))
+def summary(found: Health, strong: bool = False) -> None:
+    """The engine's summary: one metric per kind (on a projector two rows of two, so that
+    every label is read whole: "Partial characters"), its sentence below."""
+    cols = [c for _ in range(2) for c in st.columns(2)] if strong else st.columns(len(KINDS))
     for col, kind, line in zip(cols, KINDS, found.summary):
         col.metric(KIND_LABELS[kind], f"{len(found.table(kind)):,}", help=md_escape(line),
                    border=True)

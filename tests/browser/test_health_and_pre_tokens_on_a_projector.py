@@ -1,9 +1,9 @@
 """Vocabulary's Health view and Tokenize's pre-token frames (BPE and Unigram) in
 presentation mode on a dark projector, 1280x720 and 1920x1080: the page title comes
-before the View choice, the chosen row's reason (the first, then a row clicked) is
-written out whole inside the page's width, the frames stay inside the page, and no text
-runs out of its box. Every rule's frame stands out from the background (a contrast of at
-least 3:1) in both themes."""
+before the View choice, every kind's label is read whole, the chosen row's reason (the
+first, then a row clicked) is written out whole inside the page's width, the frames stay
+inside the page, and no text runs out of its box. Every rule's frame stands out from the
+background (a contrast of at least 3:1) in both themes."""
 
 from __future__ import annotations
 
@@ -44,6 +44,11 @@ def test_the_health_view_reads_whole_on_a_projector(browser, server, width, heig
         reason.scroll_into_view_if_needed()
         inside_width(reason, width)
         no_overflow(page)
+        # each kind's count is labelled whole ("Partial characters", not "Partial char…")
+        cut = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stMetricLabel"] *')].filter(e => e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.innerText)""")
+        assert not cut, f"labels cut at their box's edge: {cut}"
         # picking another row (its checkbox, a few rows down) writes that row's reason out
         table = page.locator('[data-testid="stDataFrame"]').first
         table.scroll_into_view_if_needed()
