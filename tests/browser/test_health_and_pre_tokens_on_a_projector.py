@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import shots_dir
+from tests.support.browser import ready, shots_dir
 from tests.support.projector import (
     SIZES,
     background_is_dark,
@@ -44,11 +44,6 @@ def test_the_health_view_reads_whole_on_a_projector(browser, server, width, heig
         reason.scroll_into_view_if_needed()
         inside_width(reason, width)
         no_overflow(page)
-        # each kind's count is labelled whole ("Partial characters", not "Partial char…")
-        cut = page.evaluate("""() => [...document.querySelectorAll(
-            '[data-testid="stMetricLabel"] *')].filter(e => e.scrollWidth > e.clientWidth + 1)
-            .map(e => e.innerText)""")
-        assert not cut, f"labels cut at their box's edge: {cut}"
         # picking another row (its checkbox, a few rows down) writes that row's reason out
         table = page.locator('[data-testid="stDataFrame"]').first
         table.scroll_into_view_if_needed()
@@ -59,6 +54,27 @@ def test_the_health_view_reads_whole_on_a_projector(browser, server, width, heig
                                arg=text, timeout=30_000)
         assert "was used" in reason.inner_text()
         page.screenshot(path=str(shots_dir() / f"presentation-{width}-dark-health.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_each_kinds_count_is_labelled_whole_beside_the_sidebar(browser, server, width,
+                                                                height):
+    """With the sidebar open, the narrowest a projector's page gets: "Partial characters",
+    not "Partial char…"."""
+    context, page = open_page(browser, width, height, "dark")
+    try:
+        page.goto(f"{server}/Vocabulary?present=1&vocab_view=health&step=200")
+        ready(page, 90_000)
+        page.wait_for_selector('[data-testid="stMetricLabel"]')
+        labels = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stMetricLabel"]')].map(e => e.innerText.trim())""")
+        assert {"Near-duplicates", "Partial characters"} <= set(labels), labels
+        cut = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stMetricLabel"] *')].filter(e => e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.innerText)""")
+        assert not cut, f"labels cut at their box's edge: {cut}"
     finally:
         context.close()
 
