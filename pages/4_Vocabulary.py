@@ -107,7 +107,10 @@ def vocabulary() -> None:
     step = stage.controls(training, empty_note=True)
     snap = ctx.at(step)
     frame = views.vocab_frame(snap, byte_style)
-    table_col, tree_col = st.columns([3, 2], gap="large")
+    # on a projector the type is larger: the table takes the page's width, the tree goes
+    # under it (beside it, the table scrolled sideways and its third kind was cut)
+    table_col, tree_col = ((st.container(), st.container()) if strong
+                           else st.columns([3, 2], gap="large"))
     with table_col:
         st.subheader(f"{len(frame):,} tokens at step {step}")
         c1, c2 = st.columns([1, 1], vertical_alignment="bottom")
@@ -129,10 +132,11 @@ def vocabulary() -> None:
             column_config={
                 "id": st.column_config.NumberColumn("id", format="%d", width=50),
                 "token": st.column_config.TextColumn("token", help=TOKEN_HELP),
-                "kind": st.column_config.TextColumn("kind", width=65),
+                # a projector's larger type needs wider columns for "merged", "created"
+                "kind": st.column_config.TextColumn("kind", width=80 if strong else 65),
                 "created at step": st.column_config.NumberColumn(
-                    "created", format="%d", width=60, help="The step that made it (0: "
-                                                            "special or base)"),
+                    "created", format="%d", width=82 if strong else 60,
+                    help="The step that made it (0: special or base)"),
                 "frequency": st.column_config.NumberColumn(
                     f"in corpus at {step}", help=FREQUENCY_HELP),
                 "created with count": st.column_config.NumberColumn(
