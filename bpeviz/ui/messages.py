@@ -33,5 +33,9 @@ def unspaced_warning(corpus: Corpus, who: str = "") -> None:
     written without spaces (a Chinese paragraph as one word): which pre-tokenizer helps.
     ``who`` names the configuration it is about (Compare)."""
     note = unspaced_note(corpus, PRETOKENIZER_SHORT.get(corpus.pretokenizer, ""))
-    if note:
+    if note and state.get("present"):  # on a projector it must not push the card away:
+        # its first clause, the rest folded under it
+        with st.expander(md_escape(f"🈳 {who}{note.split(', and ')[0]}")):
+            st.warning(md_escape(f"{who}{note}"), icon="🈳")
+    elif note:
         st.warning(md_escape(f"{who}{note}"), icon="🈳")

@@ -37,3 +37,14 @@ def test_compare_warns_for_the_configurations_that_keep_chinese_runs_whole():
     ok(at)
     found = [w for w in _warnings(at) if "without" in w]
     assert len(found) == 1 and found[0].startswith("A"), found
+
+
+def test_on_a_projector_the_warning_is_folded_under_its_first_clause():
+    """In presentation mode the warning must not push the merge card off the screen: its
+    first clause is an expander's label, the whole warning inside it."""
+    at = open_page("pages/1_Explore.py", source="paste", paste=CHINESE, present=True)
+    folded = [e for e in at.expander if "without spaces" in e.label]
+    assert len(folded) == 1, [e.label for e in at.expander]
+    assert "Han" in folded[0].label and "BERT" not in folded[0].label
+    inside = [w.value for w in folded[0].warning]
+    assert inside and "BERT" in inside[0]
