@@ -196,7 +196,7 @@ def why_this_split(snap, frame, shown) -> None:
                                  "how it is cut at this step.")
         st.session_state[SPLIT_PICK] = word
         try:
-            found = snap.trace(word)
+            found = snap.trace(word, cut=True)
         except ValueError as err:
             ui.error(err)
             return

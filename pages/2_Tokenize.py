@@ -126,7 +126,7 @@ def why_this_split(snap) -> None:
                               format_func=lambda w: display.visible(w)[:80],
                               help="A word of the text above, as the pre-tokenizer cuts it")
         try:
-            found = snap.trace(chosen)
+            found = snap.trace(chosen, cut=True)
         except ValueError as err:
             ui.error(err)
             return

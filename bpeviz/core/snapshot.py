@@ -192,9 +192,10 @@ class Snapshot:
                                "bpeviz.analysis.health")
         return view(self, corpus)
 
-    def trace(self, word: str) -> Trace:
-        """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`)."""
-        return tracing.trace(self, word)
+    def trace(self, word: str, *, cut: bool = False) -> Trace:
+        """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`;
+        ``cut``: :func:`bpeviz.core.tracing.trace`'s)."""
+        return tracing.trace(self, word, cut=cut)
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text a list of token ids stands for."""

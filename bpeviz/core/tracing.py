@@ -10,8 +10,11 @@ from bpeviz.core.trace import Trace
 from bpeviz.core.training_data import AtStep, TrainingData
 
 
-def trace(snapshot: AtStep, word: str) -> Trace:
+def trace(snapshot: AtStep, word: str, *, cut: bool = False) -> Trace:
     """How ``snapshot.encode`` cuts one pre-tokenized ``word`` (see :class:`Trace`).
+    ``cut``: the word is a pre-token as a text or the corpus was cut (the pages' word
+    lists), traced as it is; a pre-tokenizer whose cut depends on what follows (SuperBPE's
+    spaces before a word) can cut it again differently when it stands alone.
 
     >>> from bpeviz import Corpus, train
     >>> t = train(Corpus.from_counts({"hug": 3, "pug": 1}), "wordpiece", merges=2)
@@ -28,7 +31,7 @@ def trace(snapshot: AtStep, word: str) -> Trace:
         words, _ = split_words(word[1:], "metaspace")
     else:
         words, _ = split_words(word, enc.pretokenizer)
-    if words != [word]:
+    if words != [word] and not (cut and "".join(words) == word):
         raise ValueError(f"{word!r} is {len(words)} words for the {enc.pretokenizer!r} "
                          "pre-tokenizer; trace one word at a time")
     return enc.word_coder.trace(snapshot, enc, word)

@@ -5,6 +5,7 @@ named where the page says what it trained."""
 from __future__ import annotations
 
 import bpeviz
+from bpeviz.core.tracing import text_words
 from bpeviz.samples import sample_bytes
 from tests.support.app import PAGES, ok, open_page, stage
 
@@ -51,3 +52,18 @@ def test_a_pre_tokenizer_that_drops_spaces_is_refused_with_a_sentence():
     assert not at.exception
     assert any("SuperBPE needs the text with its spaces" in e.value.replace("\\", "")
                for e in at.error), [e.value for e in at.error]
+
+
+def test_why_this_split_traces_each_stage_two_piece_of_the_text():
+    """A stage-2 piece that ends in the space before a number ("panic: " before "42") is
+    cut again alone (its trailing space becomes a piece): the page traces the piece as the
+    text was cut, every one of them, with no error."""
+    text = "I'm here, don't panic: 42 tokens!  of the world"
+    at = choose_superbpe(open_page("pages/2_Tokenize.py", step=200, text=text,
+                                   text_edited=True))
+    words = text_words(bpeviz.train(TEXT, algorithm="superbpe", merges=200), text)
+    assert "I'm here, don't panic: " in words
+    assert len(at.selectbox(key="split_word").options) == len(words)
+    for word in words:
+        at.selectbox(key="split_word").set_value(word).run()
+        assert not at.error, (word, [e.value for e in at.error])

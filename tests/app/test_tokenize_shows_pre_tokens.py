@@ -1,7 +1,8 @@
 """Tokenize's "Show pre-tokens" draws the engine's pre-tokens: one frame per pre-token
 that ``pretoken_spans`` finds, in order, each naming the rule that cut it, the step's
 tokens inside the frame they start in, and a legend of the rules used; for BPE (the
-whitespace pre-tokenizer) and byte-level BPE (GPT-2's pattern). A frame must never hold
+whitespace pre-tokenizer), byte-level BPE (GPT-2's pattern), WordPiece (BERT's) and
+SuperBPE (its stage-2 pattern: frames that hold several words). A frame must never hold
 a token of another pre-token: that would show BPE crossing a boundary it cannot cross."""
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import re
 
 import pytest
 
+from bpeviz import train
 from bpeviz.core.recount import pretokenizer_of
+from bpeviz.samples import sample_bytes
 from bpeviz.text.pretoken_spans import pretoken_spans
 from tests.support.app import HOSTILE, ok, open_page
 from tests.support.trainings import reference
@@ -28,9 +31,10 @@ def pretoken_view(at) -> tuple[str, str]:
     return frames, legend
 
 
-@pytest.mark.parametrize("algorithm", ["bpe", "bbpe"])
+@pytest.mark.parametrize("algorithm", ["bpe", "bbpe", "wordpiece", "superbpe"])
 def test_the_frames_are_the_engines_pre_tokens_with_their_rules(algorithm):
-    training = reference(algorithm)
+    training = (train(sample_bytes("tour").decode("utf-8"), algorithm="superbpe", merges=200)
+                if algorithm == "superbpe" else reference(algorithm))  # SuperBPE: the text
     at = open_page("pages/2_Tokenize.py", algo=algorithm, step=100, text=TEXT,
                    text_edited=True, pretokens=True)
     assert not at.error
