@@ -86,6 +86,12 @@ class SuperBPETraining(Training):
             "; stage 2 not reached")
         return f"{super().stop_message[:-1]} ({stages})."
 
+    def landmarks(self) -> list[tuple[int, str]]:
+        """Where each stage starts, and what its merges do (the step bar marks them)."""
+        n, t = len(self.merges), self.transition
+        return [(0, "stage 1: merges inside words")] * (t > 0) + [
+            (t + 1, "stage 2: merges across spaces")] * (n > t)
+
     def stages(self) -> tuple[int, ...]:
         """The stage of every merge, step 1 first."""
         return tuple(1 if k <= self.transition else 2 for k in range(1, len(self.merges) + 1))

@@ -96,6 +96,22 @@ def last_step(training: AnyTraining) -> int:
     return int(training.at().step)
 
 
+def landmarks(training: AnyTraining) -> list[tuple[int, str]]:
+    """The steps where a training's phase changes, each with what it is from there (a
+    training that has phases answers ``landmarks()``: SuperBPE's two stages); [] for
+    one phase. The step bar marks them and names the phase of its step.
+
+    >>> from bpeviz import Corpus, train
+    >>> landmarks(train(Corpus.from_text("of the cat"), merges=2))
+    []
+    >>> landmarks(train("of the cat of the cat", algorithm="superbpe", merges=8,
+    ...                 transition=5))
+    [(0, 'stage 1: merges inside words'), (6, 'stage 2: merges across spaces')]
+    """
+    found = getattr(training, "landmarks", None)
+    return [(int(k), str(label)) for k, label in found()] if callable(found) else []
+
+
 def step_name(training: AnyTraining) -> str:
     """What one step is called, from the algorithm's record: "merge" or "pruning round"."""
     return get_algorithm(training.algorithm).step

@@ -39,6 +39,7 @@ import streamlit as st
 
 import bpeviz.ui.state as state
 import bpeviz.ui.trace as trace
+from bpeviz.core import protocol
 from bpeviz.core.training import Training
 from bpeviz.present import stage_data, stage_script, step_panels
 from bpeviz.present.render import md_escape
@@ -122,18 +123,21 @@ def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
 
 def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
         words: dict[str, str] | None = None, box: str | None = None, box_key: str = "",
-        box_help: str = "") -> int:
+        box_help: str = "", landmarks: list[tuple[int, str]] | None = None) -> int:
     """The step bar (◀ slider ▶, Play, speeds, page-wide keys) over ``lo..hi``, bound to
     ``setting``, and beside it, when ``box`` names it, a box Python owns for a typed
     value; returns the position Python knows. Explore's merges, Unigram's rounds and
     Compare's positions all step with it. ``history`` names what the browser steps
     through (a new one resets the bar); ``words``: what a step is called (``unit``,
-    ``units``, ``name``; a merge by default); ``box_key``: the box's key prefix."""
+    ``units``, ``name``; a merge by default); ``box_key``: the box's key prefix;
+    ``landmarks``: steps where a phase starts, with its name (ticks on the slider, the
+    phase of the bar's step named beside Play)."""
     value = state.clamp(setting, lo, hi)
     if get("speed") not in SPEEDS:
         put("speed", "1")
     data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
-            "seq": st.session_state.get(f"{key}_seq", 0), "hist": history, **(words or {})}
+            "seq": st.session_state.get(f"{key}_seq", 0), "hist": history, **(words or {}),
+            "landmarks": [list(m) for m in landmarks or []]}
     if trace.on():
         data["sid"] = trace.session()
         trace.event("bar", key=key, step=value, seq=data["seq"])
@@ -185,7 +189,8 @@ def controls(training: Training, *, number_box: bool = True, setting: str = "ste
                box="Go to step" if number_box else None,
                box_key="stage_box_" if shared else f"{setting}_box_",
                box_help="Type a step and press Enter. The bar on the left steps by "
-                        "itself; this box follows it when you stop.")
+                        "itself; this box follows it when you stop.",
+               landmarks=protocol.landmarks(training))
     if shared:
         state.set_url_step(step)
     return step

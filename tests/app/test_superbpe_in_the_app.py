@@ -1,6 +1,7 @@
 """SuperBPE in the app: offered in the sidebar, its transition chosen there (empty: 90% of
 the merges), the page's training equal to the engine's on the same text, and the stages
-named where the page says what it trained."""
+named where the page says what it trained and on the step bar (a tick where stage 2
+starts, the stage of the bar's step beside Play: bpeviz/ui/stepper/tests/landmarks.test.mjs)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def test_superbpe_trains_to_the_transition_chosen_in_the_sidebar():
     said = captions(at)
     assert "stage 1, merges 1-150, inside words; stage 2, merges 151-200, across spaces" \
         in said
+    # the step bar marks where stage 2 starts and names the stage of its step
+    assert stage(at, "controls")["landmarks"] == [[0, "stage 1: merges inside words"],
+                                                  [151, "stage 2: merges across spaces"]]
     assert any(expected.superword(k) for k in range(151, 201)), "stage 2 made superwords"
 
 

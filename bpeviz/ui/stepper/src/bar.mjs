@@ -3,7 +3,7 @@
 // followers redraw for it (store.mjs). A bar a rerun re-created hands its step (and
 // Play) on to the new one.
 
-import { buildBar, drawControls, drawSpeed, drawUnitWords, SPEEDS } from "./bar_draw.mjs";
+import { buildBar, drawControls, drawLandmarks, drawSpeed, drawUnitWords, SPEEDS } from "./bar_draw.mjs";
 import { guardBar, live, newer, setStep } from "./bar_step.mjs";
 import { el } from "./chips.mjs";
 import { keyAction, RANGE_KEYS, typingIn } from "./keys.mjs";
@@ -127,6 +127,7 @@ export function controls(component, data) {
   s.lo = lo;
   s.hist = data.hist;
   drawUnitWords(s, data);
+  drawLandmarks(s, data);
   s.pyStep = py;
   s.pySeq = seq;
   s.pySpeed = data.speed;

@@ -8,6 +8,32 @@ import { fmt } from "./numbers.mjs";
 
 export const SPEEDS = ["1", "2", "4", "10"];
 
+let landmarkLists = 0; // each bar's datalist of landmarks has its own id
+
+// the steps where a phase starts (data.landmarks: [[step, what it is from there], ...];
+// SuperBPE's stages): ticks on the slider, kept sorted in s.landmarks
+export function drawLandmarks(s, data) {
+  const found = (Array.isArray(data.landmarks) ? data.landmarks : [])
+    .filter((m) => Array.isArray(m) && Number.isInteger(Number(m[0])))
+    .map((m) => [Number(m[0]), String(m[1] ?? "")]).sort((a, b) => a[0] - b[0]);
+  s.landmarks = found;
+  s.ticks.replaceChildren(...found.filter(([k]) => k > s.lo).map(([k, what]) => {
+    const o = el("option");
+    o.value = String(k);
+    o.label = what;
+    return o;
+  }));
+  if (found.length) s.slider.setAttribute("list", s.ticks.id);
+  else s.slider.removeAttribute("list");
+}
+
+// what phase step k is in: the last landmark at or before it ("" for none)
+export function phaseAt(landmarks, k) {
+  let what = "";
+  for (const [step, name] of landmarks || []) if (step <= k) what = name;
+  return what;
+}
+
 // the bar's elements, kept in `s` (s.prev, s.slider, s.play, s.speedButtons, ...)
 export function buildBar(root, s) {
   const bar = el("div", "bv-stage-bar");
@@ -38,7 +64,10 @@ export function buildBar(root, s) {
   s.help.title = buttonTitle("help");
   s.help.setAttribute("aria-label", buttonLabel("help"));
   s.note = el("span", "bv-muted bv-stage-note");
-  bar2.append(s.play, speeds, s.help, s.note);
+  s.phase = el("span", "bv-stage-phase"); // the phase of the step (data.landmarks)
+  s.ticks = el("datalist"); // the landmarks as ticks on the slider
+  s.ticks.id = `bv-landmarks-${++landmarkLists}`;
+  bar2.append(s.play, speeds, s.help, s.phase, s.note, s.ticks);
 
   s.keys = el("div", "bv-stage-keys");
   s.keys.hidden = true;
@@ -89,6 +118,7 @@ export function drawControls(s) {
   s.stepBox.textContent = s.lo === 0 ? `${s.name} ${fmt(k)} of ${fmt(s.n)}`
     : `${s.name} ${fmt(k)} (${fmt(s.lo)} to ${fmt(s.n)})`;
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
+  s.phase.textContent = phaseAt(s.landmarks, k);
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
   s.note.textContent = s.playing && !s.standalone
