@@ -331,7 +331,7 @@ def _own_export(training: Any, snapshot: Any, args: argparse.Namespace) -> list[
         raise ValueError(f"--format {args.format}: no tokenizer format holds {_called(alg)} "
                          "(its steps remove tokens as well as make them); keep the training "
                          "with --format training")
-    if (not (isinstance(training, Training) or not alg.export_formats)
+    if ((alg.export_formats and not isinstance(training, Training))
             or not alg.trainer or args.format in alg.export_formats):
         return None
     where = " or ".join(f"'{f}'" for f in alg.export_formats) or "'training'"

@@ -213,8 +213,8 @@ def training_settings(prefix: str = "", *, compact: bool = False) -> Settings:
 
     ``compact`` draws select boxes where the sidebar has radios (narrow columns).
     """
-    labels = {name: label for name, label in algorithm_labels().items()
-              if name in algorithms.offered()}
+    offered = algorithms.offered()
+    labels = {name: label for name, label in algorithm_labels().items() if name in offered}
     if get(prefix + "algo") not in labels:
         state.put(prefix + "algo", next(iter(labels)))
     algorithm = bound(st.selectbox, "Algorithm", prefix + "algo", list(labels),
