@@ -273,7 +273,9 @@ def run(presses: int = 100, port: int = 8799, large: bool = True,
 # "Why this merge?" panel and the word splits, all redrawn by the browser. A figure per
 # element, because an element that lags shows a step the others have left (`agree`).
 ELEMENTS = {"hook": "[data-bpeviz-step]", "card": ".bv-stage-card",
-            "numbers": ".bv-stage-numbers", "why": ".bv-stage-panel",
+            "numbers": ".bv-stage-numbers", "why": ".st-key-stage_why .bv-stage-panel",
+            "merges": ".st-key-stage_merges .bv-stage-panel",
+            "round": ".st-key-stage_uround_card .bv-stage-panel",
             "words": ".bv-stage-words"}
 
 ELEMENT_PROBE = """(sel) => {
@@ -288,6 +290,8 @@ ELEMENT_PROBE = """(sel) => {
                    .match(/^\\s*(?:Merge|Step)\\s+(\\d+)(?!\\d)/) || [])[1]),
     numbers: (e) => e.dataset.step,
     why: (e) => e.dataset.step,
+    merges: (e) => e.dataset.step,
+    round: (e) => e.dataset.step,
   };
   // the splits carry no step: their chips are checked against the words' own data at k
   // (the tokens alive at k, as words.mjs draws them), so a stale split never passes
@@ -527,7 +531,7 @@ def elements(presses: int = 40, port: int = 8799, large: bool = False, mb: float
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM,
                                         args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page(viewport={"width": 1440, "height": 1000})
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
             scenarios = [("default sample, BPE", f"{url}/Explore?step=0", None, True),
                          ("default sample, Unigram", f"{url}/Explore?algo=unigram&step=0",
                           None, False)]

@@ -304,9 +304,11 @@ def merges_table(step: int) -> None:
     if not len(frame):
         st.info("No merges yet.")
         return
-    lo = max(0, step - 6)
-    # an HTML table: long tokens wrap inside their cells instead of being cut
-    st.html(render.merges_window_html(frame.iloc[lo: lo + 12], step))
+    # the rows around the bar's step, drawn by the browser in the same frame as the card
+    # (an HTML table: long tokens wrap inside their cells instead of being cut)
+    stage.panel(training, "merges", ("merges", byte_style),
+                lambda k: render.merges_window_html(frame.iloc[max(0, k - 6):][:12], k),
+                waiting="Merge {step}: the merges around it follow when the step settles.")
     config = {"now": st.column_config.TextColumn("", width=30)}
     # closed, the table is not sent (at 50,000 merges it is 3.7 MB per step); its open
     # state is kept apart from the widget, as for "Why this split?"

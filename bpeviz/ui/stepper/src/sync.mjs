@@ -8,12 +8,29 @@ import { guardBar, setStep } from "./bar_step.mjs";
 import { debug } from "./store.mjs";
 
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
+// Keys pressed in a rhythm (a speaker's, every third of a second) would each be followed
+// by a rerun landing just as the next key comes, its drawing (the heatmap: 100-400 ms of
+// Plotly on the main thread) holding that key's frame back. Within a rhythm the quiet
+// time is half as long again as the gap between the last two keys, so Python hears the
+// step when the keys stop, not between them; slower keys leave room for a rerun anyway.
+const RHYTHM_MS = 600; // gaps up to this are a run of keys
+const RHYTHM_FACTOR = 1.5;
+
+// How long to wait after a move before Python hears the step, given the gap (ms) since
+// the move before it.
+export function settleDelay(gap) {
+  if (!(gap >= 0) || gap > RHYTHM_MS) return SYNC_DELAY_MS;
+  return Math.max(SYNC_DELAY_MS, Math.round(RHYTHM_FACTOR * gap));
+}
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
 
 export function move(s, k) {
   setStep(s, k);
-  scheduleSync(s, SYNC_DELAY_MS);
+  const now = performance.now();
+  const gap = s.movedAt === undefined ? Infinity : now - s.movedAt;
+  s.movedAt = now;
+  scheduleSync(s, settleDelay(gap));
 }
 
 // Every report carries a sequence number; Python sends back the last one it applied

@@ -83,6 +83,30 @@ test("keys step the bar and the card, and Python hears the last step once they s
   assert.deepEqual(sent, [["step", { step: 21, speed: "1", seq: 1 }]]);
 });
 
+test("keys in a speaker's rhythm are heard once they stop, not between them", () => {
+  // a rerun between two keys draws the page below while the next key waits for the
+  // main thread: keys every 350 ms report nothing until the rhythm breaks
+  const sent = mountIn(mount, doc, "bar", bar());
+  press("ArrowRight");
+  clock.advance(200);
+  assert.deepEqual(sent, [], "a lone key waits its quiet time (250 ms)");
+  clock.advance(150);
+  const first = [["step", { step: 11, speed: "1", seq: 1 }]];
+  assert.deepEqual(sent, first);
+  for (let i = 0; i < 6; i++) {
+    press("ArrowRight");
+    clock.advance(350);
+  }
+  assert.deepEqual(sent, first, "no report while the keys keep their rhythm");
+  clock.advance(200); // 550 ms after the last key: half as long again as the rhythm
+  assert.deepEqual(sent.at(-1), ["step", { step: 17, speed: "1", seq: 2 }]);
+  // a key long after: the ordinary quiet time again
+  clock.advance(5000);
+  press("ArrowLeft");
+  clock.advance(260);
+  assert.deepEqual(sent.at(-1), ["step", { step: 16, speed: "1", seq: 3 }]);
+});
+
 test("a card holding fewer merges than the bar's step shows its last merge", (t) => {
   // the bar and the card of one history, the card's data shorter (seen under load: the
   // card drew "Merge 26" from 10 merges and the whole bar was replaced by an error)
