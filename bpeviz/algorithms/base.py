@@ -123,6 +123,11 @@ class Algorithm(Prose):
     #: the app's module that draws its pages when the merge pages cannot (its ``PAGES``
     #: maps a page title to a view of the page's context): "bpeviz.ui.unigram"; "" for none
     views: str = ""
+    #: how Hugging Face ranks the initial symbols when its ids order them otherwise than
+    #: ours, for the ``ids`` tie rule (which compares Hugging Face's ids): a key of one
+    #: symbol, None for a symbol that keeps its place before the others (a special
+    #: token); None here: our ids are in Hugging Face's order already
+    tie_order: Callable[[Symbol], Any] | None = None
     #: whether the app offers it in its algorithm choices (its pages draw its trainings); an
     #: algorithm whose pages do not exist yet is trained from the API and the command line
     offered: bool = True
@@ -328,6 +333,22 @@ class Algorithm(Prose):
             return False
         text = self.bare(symbol, marker if marker_style == "glued" else None)
         return text is not None and len(text) == 1
+
+    def tie_ranks(self, base: Sequence[Symbol]) -> list[int] | None:
+        """The base ids (of the initial vocabulary ``base``) in the order the ``ids`` tie
+        rule ranks them (:attr:`tie_order`; special tokens first, in their places), or
+        None when that is their own order.
+
+        >>> from bpeviz.algorithms import get
+        >>> get("bbpe").tie_ranks([b"<s>", b" ", b"a", b"!"]), get("bpe").tie_ranks(["a", "b"])
+        ([0, 3, 2, 1], None)
+        """
+        if self.tie_order is None:
+            return None
+        keys = [self.tie_order(sym) for sym in base]
+        ranked = sorted(range(len(base)),
+                        key=lambda i: (0, i, "") if keys[i] is None else (1, 0, keys[i]))
+        return None if ranked == list(range(len(base))) else ranked
 
     def join(self, left: Symbol, right: Symbol) -> Symbol:
         """The token a merge of ``left`` and ``right`` creates."""

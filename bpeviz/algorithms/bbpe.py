@@ -5,6 +5,21 @@
 """
 
 from bpeviz.algorithms.base import Algorithm
+from bpeviz.text.display import bytes_to_gpt2
+from bpeviz.text.symbols import Symbol
+
+
+def hf_alphabet_order(symbol: Symbol) -> str | None:
+    """Where Hugging Face's byte-level alphabet puts a byte: its ids are the 256 GPT-2
+    characters sorted (``!`` first, the space's ``Ġ`` among the last), ours the byte
+    values, so a tie between two pairs can go the other way. None for a special token,
+    which comes before the alphabet in both.
+
+    >>> sorted([b" ", b"a", b"!"], key=hf_alphabet_order)
+    [b'!', b'a', b' ']
+    """
+    return bytes_to_gpt2(symbol) if isinstance(symbol, bytes) and len(symbol) == 1 else None
+
 
 BBPE = Algorithm(
     name="bbpe",
@@ -20,4 +35,5 @@ BBPE = Algorithm(
     hf_model="byte-level BPE",
     lesson_sample="seed003",
     lesson_order=3,
+    tie_order=hf_alphabet_order,
 )

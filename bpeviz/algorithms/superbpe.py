@@ -57,6 +57,7 @@ from __future__ import annotations
 import regex
 
 from bpeviz.algorithms.base import Algorithm
+from bpeviz.algorithms.bbpe import hf_alphabet_order
 from bpeviz.text import pretokenize
 
 #: the name of the stage-2 pre-tokenizer, as a corpus and the encoder know it
@@ -138,4 +139,6 @@ SUPERBPE = Algorithm(
     trainer="bpeviz.algorithms.superbpe_train.train_superbpe",
     sizes=("merges",),
     settings=("transition", "tie_break", "min_frequency"),
+    # its reference is a fork of Hugging Face's trainer: byte-level ids in HF's order
+    tie_order=hf_alphabet_order,
 )

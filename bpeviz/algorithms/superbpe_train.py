@@ -158,7 +158,7 @@ class _Stage2Loop(_MergeLoop):
         step = len(inherited)
         self.stop_reason = "merges"
         while step < total:
-            p = self.state.pop_best()
+            p = self._pop_best()
             if p is None:
                 self.stop_reason = self.state.stop_reason()
                 break

@@ -349,9 +349,20 @@ def tie_sentence(why: Explanation, byte_style: str = "gpt2", max_pairs: int = 5)
                        f"{pair_text(first.left, first.right, byte_style)} in "
                        f"“{first.first_word}” (word {int(first.first_index) + 1:,}, symbol "
                        f"{int(first.first_position) + 1}).")
-    return head + (f"{pair} has ids ({m.left_id}, {m.right_id}), "
-                   f"{pair_text(first.left, first.right, byte_style)} "
-                   f"({int(first.left_id)}, {int(first.right_id)}).")
+    training = why.training
+    tie_ids = training.tie_ids()
+    if tie_ids is None:
+        return head + (f"{pair} has ids ({m.left_id}, {m.right_id}), "
+                       f"{pair_text(first.left, first.right, byte_style)} "
+                       f"({int(first.left_id)}, {int(first.right_id)}).")
+
+    def hf(i: int) -> int:  # Hugging Face numbers the initial symbols otherwise: its ids
+        return int(tie_ids[int(i)])
+
+    return head + (f"Hugging Face numbers the first {training.n_base:,} tokens in another "
+                   f"order than these ids; in its ids {pair} is ({hf(m.left_id)}, "
+                   f"{hf(m.right_id)}), {pair_text(first.left, first.right, byte_style)} "
+                   f"({hf(first.left_id)}, {hf(first.right_id)}).")
 
 
 def describe_trace(tr: Trace, byte_style: str = "gpt2") -> list[str]:

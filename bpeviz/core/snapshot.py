@@ -141,6 +141,11 @@ class Snapshot:
         else:
             lid, rid, pair_count, first, ranks = _pair_counts(ids, word_of, tables.counts,
                                                                len(training.vocab))
+        tie_ids = training.tie_ids() if training.options.tie_break == "ids" else None
+        if tie_ids is not None:  # the ids the rule compares are Hugging Face's
+            key = (tie_ids[lid].astype(np.int64) << 32) | tie_ids[rid].astype(np.int64)
+            ranks = np.empty(len(key), dtype=np.int64)
+            ranks[np.argsort(key, kind="stable")] = np.arange(len(key))
         # best first: higher score, then the earlier first occurrence ("first") or the
         # smaller (left id, right id) ("ids"); ``first`` and ``ranks`` order those
         tie = first if training.options.tie_break == "first" else ranks

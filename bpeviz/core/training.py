@@ -267,8 +267,36 @@ class _MergeLoop:
         symbols the vocabulary lacks to its unknown token)."""
         return initial_ids(self.corpus, self.options, self.ids)
 
+    def _tie_ranks(self) -> None:
+        """The ids the engine works with: ours, but where the algorithm ranks its initial
+        symbols otherwise for the ``ids`` tie rule (:attr:`Algorithm.tie_order`), the base
+        symbols renumbered in that order (a permutation of the base ids; merged tokens
+        keep theirs), so that the engine's smallest (left id, right id) is Hugging Face's."""
+        self.to_engine = self.from_engine = None
+        ranked = (self.alg.tie_ranks(self.vocab[:self.n_base])
+                  if self.options.tie_break == "ids" else None)
+        if ranked is None:
+            return
+        self.from_engine = np.array(ranked, dtype=np.int32)
+        self.to_engine = np.argsort(self.from_engine).astype(np.int32)
+
+    def _engine_id(self, i: int) -> int:
+        return int(self.to_engine[i]) if self.to_engine is not None and i < self.n_base else i
+
+    def _our_id(self, i: int) -> int:
+        return int(self.from_engine[i]) if self.from_engine is not None and i < self.n_base else i
+
+    def _pop_best(self) -> tuple[int, int] | None:
+        """The engine's next pair, in our ids (None: no pair is left)."""
+        p = self.state.pop_best()
+        return None if p is None else (self._our_id(p[0]), self._our_id(p[1]))
+
     def _start(self) -> None:
         flat, lengths = self._initial_ids()
+        self._tie_ranks()
+        if self.to_engine is not None:
+            flat = np.where(flat < self.n_base, self.to_engine[np.minimum(flat, self.n_base - 1)],
+                            flat).astype(np.int32)
         counts, self.initial_tokens = _weighted_counts(self.corpus.counts, lengths)
         # what a pair wins with: the algorithm's score, or its count when scoring is off
         scored = self.alg.value_name(self.options.scoring) == "score"
@@ -296,7 +324,8 @@ class _MergeLoop:
             t = len(self.vocab)
             self.vocab.append(token)
             self.ids[token] = t
-        count, score, replaced = self.state.merge(a, b, t, step)
+        count, score, replaced = self.state.merge(self._engine_id(a), self._engine_id(b),
+                                                  self._engine_id(t), step)
         self.vocab_lens.append(len(self.vocab))
         self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
                                  a, b, t, replaced))
@@ -329,7 +358,7 @@ class _MergeLoop:
             if o.vocab_size is not None and len(self.vocab) >= o.vocab_size:
                 self.stop_reason = "vocab_size"
                 break
-            p = self.state.pop_best()
+            p = self._pop_best()
             if p is None:
                 self.stop_reason = self.state.stop_reason()
                 break
@@ -343,6 +372,11 @@ class _MergeLoop:
     def result(self) -> Training:
         forest = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
                   for x in self.state.forest()]
+        if self.from_engine is not None:  # the nodes' tokens in our ids again
+            token = forest[0]
+            forest[0] = np.where(token < self.n_base,
+                                 self.from_engine[np.minimum(token, self.n_base - 1)],
+                                 token).astype(np.int32)
         del self.state  # the engine's tables are spent: free them before packing the log
         return Training(
             corpus=self.corpus,

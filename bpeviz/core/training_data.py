@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.engine.inputs import INT64_MAX
 from bpeviz.engine.splitlog import SplitLog
 from bpeviz.text.corpus import Corpus
@@ -101,6 +102,18 @@ class TrainingData:
     @property
     def algorithm(self) -> str:
         return self.options.algorithm
+
+    def tie_ids(self) -> np.ndarray | None:
+        """Each token's id as the ``ids`` tie rule compares it, by our id, when the
+        algorithm ranks its initial symbols otherwise than our ids do
+        (:meth:`bpeviz.algorithms.base.Algorithm.tie_ranks`: Hugging Face's byte-level
+        alphabet); None when they are the same."""
+        ranked = get_algorithm(self.algorithm).tie_ranks(self.vocab[:self.n_base])
+        if ranked is None:
+            return None
+        ids = np.arange(len(self.vocab), dtype=np.int64)
+        ids[np.asarray(ranked, dtype=np.int64)] = np.arange(len(ranked), dtype=np.int64)
+        return ids
 
     def __len__(self) -> int:
         return len(self.merges)

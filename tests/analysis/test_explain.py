@@ -19,7 +19,7 @@ from bpeviz.algorithms import initial_symbols, surface
 from bpeviz.cli import main
 from bpeviz.core.explain import describe, describe_trace, pair_text, to_dict
 from bpeviz.samples import load_sample
-from tests.support.reference import apply_merge, pair_table, priorities, unit_counts
+from tests.support.reference import apply_merge, pair_table, priorities, tie_ids, unit_counts
 
 TOUR = {pretok: load_sample("tour", pretok) for pretok in ("whitespace", "gpt2")}
 TOUR_TEXT = " ".join(TOUR["whitespace"].words)
@@ -48,7 +48,7 @@ def ranked(training, splits) -> list[tuple]:
     counts = list(training.corpus.counts)
     value = priorities(splits, counts, o.algorithm, o.scoring)
     order = list(value)  # first-occurrence order
-    ids = ids_of(training)
+    ids = tie_ids(training.vocab, training.algorithm)
     if o.tie_break == "first":
         key = {p: (-value[p], n) for n, p in enumerate(order)}
     else:
@@ -88,10 +88,10 @@ def check_step(training, step: int) -> None:
     tied = {p for p in order[1:] if value[p] == value[pair]}
     assert set(zip(why.tie["left"], why.tie["right"])) == tied
     assert why.tie_rule == training.options.tie_break
-    ids = ids_of(training)
+    ids, ranks = ids_of(training), tie_ids(training.vocab, training.algorithm)
     for row in why.tie.itertuples():
         if why.tie_rule == "ids":
-            assert (m.left_id, m.right_id) < (row.left_id, row.right_id)
+            assert (ranks[m.left], ranks[m.right]) < (ranks[row.left], ranks[row.right])
         else:
             assert (why.first_index, why.first_position) < (row.first_index, row.first_position)
             split = splits[row.first_index]
@@ -419,3 +419,19 @@ def test_a_replayed_wordpiece_merge_the_corpus_lacks_has_no_score_and_names_the_
     card = stage_merges(training)["mergeCols"]["text"]
     assert card[absent.step - 1].startswith("count 0")
     assert all(card[m.step - 1].startswith("score") for m in training.merges if m.count)
+
+
+def test_a_byte_level_tie_is_decided_by_hugging_faces_byte_order():
+    # " a" and "aa" each occur twice: ids by byte value would pick (" ", "a") (32 < 97);
+    # Hugging Face's byte-level ids put the space's "Ġ" after every letter: (a, a) wins
+    training = train(Corpus.from_counts({" a": 2, "aa": 2}), "bbpe", merges=1,
+                     tie_break="ids")
+    why = training.explain(1)
+    assert (why.merge.left, why.merge.right) == (b"a", b"a")
+    assert list(zip(why.tie["left"], why.tie["right"])) == [(b" ", b"a")]
+    text = " ".join(describe(why))
+    order = training.vocab[:256]
+    hf = sorted(range(256), key=lambda i: pair_text(order[i], b"", "gpt2"))
+    a, space = hf.index(ord("a")), hf.index(ord(" "))
+    assert f"in its ids a + a is ({a}, {a})" in text.replace("“", "").replace("”", "")
+    assert f"({space}, {a})" in text and space > a

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import bpeviz
 from bpeviz import Corpus
 from bpeviz.algorithms.superbpe import STAGE2_REGEX, training_words
+from bpeviz.text.display import bytes_to_gpt2
 
 GPT2 = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"""
                      r"""|\s+(?!\S)|\s+""")
@@ -99,7 +100,11 @@ def learn(words: list[list], n: int, rule=lambda token: True,
 
 def reference(text: str, n: int, t: int, tie: str = "first") -> tuple[list, int, list]:
     """(merges, transition, stage-2 word table after training)."""
-    ids = {bytes((i,)): i for i in range(256)} if tie == "ids" else None
+    # Hugging Face's byte-level ids (the authors' trainer is a fork of its): the 256
+    # GPT-2 characters sorted
+    ids = ({bytes((b,)): i for i, b in enumerate(sorted(range(256),
+                                                        key=lambda b: bytes_to_gpt2(bytes((b,)))))}
+           if tie == "ids" else None)
     stage1 = learn(table(GPT2.findall(text)), min(n, t), ids=ids)
     words = table(stage2_pieces(text))
     if t >= n or len(stage1) < min(n, t):

@@ -14,9 +14,17 @@ from hypothesis import strategies as st
 
 from bpeviz import Corpus, load, replay, save, train
 from bpeviz.algorithms import surface
+from bpeviz.text.display import bytes_to_gpt2
 from bpeviz.text.pretokenize import GPT2_PATTERN
 from tests.support import ROOT
-from tests.support.reference import apply_merge, best_pair, naive_train, pair_table, priorities
+from tests.support.reference import (
+    apply_merge,
+    best_pair,
+    naive_train,
+    pair_table,
+    priorities,
+    tie_ids,
+)
 
 # every test runs on both engines: the compiled one and the pure-Python one (conftest)
 pytestmark = pytest.mark.usefixtures("engine")
@@ -46,6 +54,31 @@ def test_ids_tie_rule_equals_hugging_face_bpe_trainer(source):
     assert [[m.left, m.right] for m in training.merges] == hf_merges
     # ids: alphabet sorted by code point, then merged tokens in creation order
     assert {tok: i for i, tok in enumerate(training.vocab)} == model["vocab"]
+
+
+@pytest.mark.parametrize("source", ["argparse.py", "LICENSE.txt"])
+def test_byte_level_ids_tie_rule_equals_hugging_face_byte_level_trainer(source):
+    # Hugging Face's byte-level ids are the GPT-2 characters sorted ("!" first, the
+    # space's "Ġ" near the end), not the byte values: a tie between (Ġ, f) and (r, o)
+    # goes to (r, o) there
+    tokenizers = pytest.importorskip("tokenizers")
+    text = stdlib_text(source)
+    training = train(Corpus.from_text(text, "gpt2"), "bbpe", merges=1500, tie_break="ids")
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = tokenizers.trainers.BpeTrainer(
+        vocab_size=256 + 1500, min_frequency=0, special_tokens=[], show_progress=False,
+        initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet())
+    hf.train_from_iterator([text], trainer)
+    hf_merges = [m if isinstance(m, list) else m.split(" ")
+                 for m in json.loads(hf.to_str())["model"]["merges"]]
+    ours = [[bytes_to_gpt2(m.left), bytes_to_gpt2(m.right)] for m in training.merges]
+    assert ours == hf_merges
+    ties = [m for m in training.merges if sum(x.count == m.count for x in training.merges) > 1]
+    assert ties, "the text has ties for the rule to decide"
+    # our ids stay the bytes' (tiktoken's ranks): only the order of a tie follows HF's
+    assert [m.token_id for m in training.merges] == list(range(256, 256 + 1500))
+    assert all(training.vocab[m.left_id] == m.left for m in training.merges)
 
 
 def test_bbpe_gpt2_first_rule_equals_tiktoken_educational_bpe_train():
@@ -82,7 +115,7 @@ def _train(table, config, merges=12):
 def test_every_merge_is_the_best_pair_recounted_from_the_step_before(table, config):
     algorithm, tie_break, scoring, _marker = config
     corpus, training = _train(table, config)
-    ids = {tok: i for i, tok in enumerate(training.vocab)}
+    ids = tie_ids(training.vocab, algorithm)
     for merge in training.merges:
         before = training.at(merge.step - 1)
         splits = [list(before.splits[w]) for w in corpus.words]

@@ -64,7 +64,7 @@ def naive_train(corpus, algorithm, merges, tie_break="first", scoring="score", m
     """Return (list of (left, right), list of splits after each step)."""
     splits = [initial_symbols(w, algorithm, marker, marker_style) for w in corpus.words]
     counts = list(corpus.counts)
-    ids = {sym: i for i, sym in enumerate(base)} if base is not None else {}
+    ids = tie_ids(base, algorithm) if base is not None else {}
     chosen, history = [], [[list(s) for s in splits]]
     for _ in range(merges):
         pair = best_pair(splits, counts, algorithm, scoring, tie_break, ids)
@@ -92,3 +92,21 @@ def random_ranks(rng, min_symbols: int, max_ranks: int) -> tuple[int, dict]:
         ranks.setdefault(pair, (rank, next_id))
         next_id += 1
     return n_symbols, ranks
+
+
+def tie_ids(vocab, algorithm: str) -> dict:
+    """Each token's id as the ``ids`` tie rule compares it (Hugging Face's): its index in
+    ``vocab``, except that a byte-level alphabet is numbered in the order of its GPT-2
+    characters sorted, as Hugging Face's ByteLevel alphabet is (special tokens before it
+    and merged tokens after it keep their ids)."""
+    ids: dict = {}
+    for i, sym in enumerate(vocab):
+        ids.setdefault(sym, i)
+    if algorithm == "bbpe":
+        from bpeviz.text.display import bytes_to_gpt2
+
+        alphabet = [s for s in ids if isinstance(s, bytes) and len(s) == 1]
+        places = sorted(ids[s] for s in alphabet)
+        for place, sym in zip(places, sorted(alphabet, key=bytes_to_gpt2)):
+            ids[sym] = place
+    return ids
