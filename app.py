@@ -19,7 +19,7 @@ st.markdown(
 )
 with st.container(border=True):  # the lesson, for newcomers
     st.page_link("pages/0_Learn.py", label="New here? Learn BPE, WordPiece and byte-level "
-                 "BPE in six steps on a tiny corpus", icon="🎓")
+                 "BPE in seven steps on a tiny corpus", icon="🎓")
 
 summary = views.summary(training)
 # on a projector two rows of three, so that every label is read whole ("Chars per token")

@@ -34,7 +34,7 @@ def test_the_lesson_renders_and_steps_at_1280x720(browser, server, tmp_path):
         text = lesson.inner_text()
         assert f"occurs {why.merge.count} times in the corpus" in text
         assert page.locator(".bv-lesson .bv-chip.bv-new").count() >= 1
-        assert page.get_by_text("Step 3 of 6").count() >= 1
+        assert page.get_by_text("Step 3 of 7").count() >= 1
         fits = page.evaluate("""() => {
           const box = document.querySelector('.bv-lesson').getBoundingClientRect();
           return box.right <= window.innerWidth && box.width > 400;
