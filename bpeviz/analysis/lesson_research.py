@@ -186,6 +186,7 @@ def parity_section() -> LessonSection:
     """Parity-aware BPE on the story in two languages, against ordinary byte-level BPE."""
     texts, dev = parity_texts()
     t = train(texts, algorithm="parity", merges=PARITY_MERGES, dev=dev)
+    alg = get_algorithm(t.algorithm)
     langs = t.languages
     names = {lang: PARALLEL_LANGUAGES[lang] for lang in langs}
     got = t.merges_per_language()
@@ -210,9 +211,14 @@ def parity_section() -> LessonSection:
          "same text translated, and gives the merge to the language whose dev text takes "
          "the most tokens: the one compressing worst. That language's most frequent pair "
          "is merged.",),
-        (f"On the story in {' and '.join(names.values())} (dev text: its last paragraph), "
-         f"the dev texts take {tokens(first.tokens)} before merge 1, so merge 1 goes to "
-         f"{names[first.language]}: ", Sym(t.merges[0].token, t.merges[0].token_id), "."),
+        (f"The example: the story in {' and '.join(names.values())}, its last paragraph "
+         "kept apart as the dev text. Before any merge every byte is a token, and "
+         + " and ".join(f"the {names[lang]} dev text has {len(dev[lang]):,} characters in "
+                        f"{len(dev[lang].encode('utf-8')):,} bytes" for lang in langs)
+         + ": the same story starts with more tokens in the script that takes more bytes.",),
+        (f"So the dev texts take {tokens(first.tokens)} before merge 1, and merge 1 goes to "
+         f"{names[first.language]}: ", Sym(t.merges[0].token, t.merges[0].token_id),
+         "" if alg.whole(t.merges[0].token) else " (part of a character)", "."),
     ]
     if turn is not None:
         m = t.merges[turn.step - 1]

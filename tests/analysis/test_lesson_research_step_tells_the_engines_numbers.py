@@ -44,6 +44,8 @@ def test_parity_gives_merge_one_to_the_language_with_the_most_dev_tokens():
     assert first.language == s.numbers["first_language"]
     assert max(first.tokens) == first.tokens[t.languages.index(first.language)]
     _, dev = research.parity_texts()
+    # before any merge every byte is a token, as the section says
+    assert list(first.tokens) == [len(dev[lang].encode("utf-8")) for lang in t.languages]
     for lang in t.languages:
         assert s.numbers["dev_tokens_start"][lang] == len(t.at(0).encode(dev[lang]))
         assert s.numbers["dev_tokens"][lang] == len(t.at().encode(dev[lang]))
