@@ -60,8 +60,9 @@ def research_step() -> LessonStep:
     """The step "What research changed": a section per research algorithm."""
     sections = (superbpe_section(), picky_section(), parity_section())
     intro: Sentence = (
-        "The six steps above are the tokenizers most models use. Research keeps changing "
-        "the rule that picks the next merge; here are three recent changes, each trained "
+        "The steps before this one are the tokenizers most models use. Research keeps "
+        "changing the rule that picks the next merge; here are three recent changes, each "
+        "trained "
         "just now on a short story shipped with bpeviz, “"
         + parallel_text(STORY).splitlines()[0] + "”.",)
     return LessonStep("research", "What research changed", (intro,), (),
@@ -101,8 +102,8 @@ def superbpe_section() -> LessonSection:
     cut_after = [Sym(t.vocab[tok.id], tok.id) for tok in after.encode(best)]
     sentences: list[Sentence] = [
         (f"{_label('superbpe')} (Liu et al., 2025) trains in two stages. Stage 1 is "
-         "byte-level BPE as above: a space stays glued to the word after it, so no token "
-         "joins two words. At the transition, training goes on over text cut only at "
+         "byte-level BPE on GPT-2's words: a space stays glued to the word after it, so no "
+         "token joins two words. At the transition, training goes on over text cut only at "
          "digits and runs of punctuation, so a merge can cross a space and join words into "
          "a superword.",),
         (f"On the story, stage 1 makes {_plural(tr, 'merge')}; its last: ", *_listed(last),
