@@ -14,6 +14,7 @@ import bpeviz
 from bpeviz import formats
 from bpeviz.algorithms.superbpe import STAGE2
 from bpeviz.samples import parallel_text
+from bpeviz.text.pretoken_spans import pretoken_spans
 from tests.support.app import ok, open_page
 from tests.support.cli import run_cli
 
@@ -73,3 +74,9 @@ def test_tokenize_cuts_text_with_the_reopened_file_as_the_training_did(trained):
     at.run()
     assert not ok(at).error, [e.value for e in at.error]
     assert at.code[0].value.split() == [str(t.id) for t in training.at().encode(text)]
+    # its pre-tokens are stage 2's: one frame for the words a superword may join
+    at.session_state["pretokens"] = True
+    at.run()
+    frames = next(el.proto.body for el in ok(at).get("html") if "bv-pretokens" in el.proto.body)
+    pieces = [p.text for p in pretoken_spans(text, STAGE2) if not p.is_gap]
+    assert frames.count('class="bv-pretoken"') == len(pieces) < len(text.split())
