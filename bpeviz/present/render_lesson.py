@@ -5,7 +5,8 @@ Every word and symbol is escaped (:func:`bpeviz.present.render.esc`). The step's
 the panel as ``data-*`` attributes (``data-lesson-step``: the lesson step, 1-based;
 ``data-key``; ``data-merge-step``: the training step shown; for merge steps
 ``data-count``, ``data-score``, ``data-tie``, ``data-count-left``/``data-count-right``),
-so a test can read them back.
+so a test can read them back; a step's sections (the research step's, one per algorithm)
+carry theirs the same way, with ``data-algorithm``.
 
 >>> from bpeviz import Corpus, train
 >>> from bpeviz.analysis.lesson import build_lesson
