@@ -196,8 +196,9 @@ def lockstep() -> None:
     st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes,
                                                 phases),
                     config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
-    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
-               "the positions shown above.")
+    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration (and the steps "
+               "either side of a dashed line, where a training's next stage starts); the "
+               "dots are the positions shown above.")
     if x == "step" and len(kinds) > 1:
         pruning = ", ".join(render_compare.CONFIG_LETTERS[i]
                             for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
