@@ -4,6 +4,8 @@ lesson trains its own small sample), the cached lesson, and the jump to Explore.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import streamlit as st
 
 import bpeviz.ui.page_errors as page_errors
@@ -13,6 +15,7 @@ from bpeviz.analysis.lesson import (
     SMALL_SAMPLES,
     Lesson,
     LessonStep,
+    Sentence,
     Sym,
     build_lesson,
     lesson_options,
@@ -22,6 +25,7 @@ from bpeviz.core.training import Training, make_options
 from bpeviz.present import glossary
 from bpeviz.present.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
+from bpeviz.text.symbols import Symbol
 from bpeviz.ui.messages import show_resets
 from bpeviz.ui.page_setup import PAGES
 from bpeviz.ui.settings import display_settings
@@ -80,7 +84,7 @@ def lesson(algorithm: str, sample_id: str) -> Lesson:
     return _lesson(algorithm, sample_id, training(algorithm, sample_id))
 
 
-def _symbols(sentences) -> list:
+def _symbols(sentences: Iterable[Sentence]) -> list[Symbol]:
     return [p.symbol for s in sentences for p in s if isinstance(p, Sym) and p.id >= 0]
 
 
