@@ -4,6 +4,7 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import views
+from bpeviz.analysis.curves import curve_landmarks
 from bpeviz.present import figures, glossary, render
 
 ctx = ui.page("Home")
@@ -19,7 +20,7 @@ st.markdown(
 )
 with st.container(border=True):  # the lesson, for newcomers
     st.page_link("pages/0_Learn.py", label="New here? Learn BPE, WordPiece and byte-level "
-                 "BPE in six steps on a tiny corpus", icon="🎓")
+                 "BPE in seven steps on a tiny corpus", icon="🎓")
 
 summary = views.summary(training)
 # on a projector two rows of three, so that every label is read whole ("Chars per token")
@@ -44,7 +45,8 @@ with left:
 with right:
     st.subheader("Corpus tokens as the vocabulary grows")
     st.plotly_chart(figures.token_count_figure({"corpus tokens": training.token_counts()},
-                                              presentation=strong),
+                                              presentation=strong, landmarks={
+                                                  "corpus tokens": curve_landmarks(training)}),
                     config={"displaylogo": False, "typesetMath": False}, key="home_tokens")
 
 st.subheader("Where next")

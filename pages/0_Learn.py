@@ -1,21 +1,21 @@
-"""Learn: a guided first lesson, six steps on a tiny sample, every sentence computed."""
+"""Learn: a guided first lesson, seven steps on a tiny sample, every sentence computed."""
 
 import streamlit as st
 
 from bpeviz import algorithms, ui
-from bpeviz.analysis.lesson import LESSON_SAMPLES, SMALL_SAMPLES, Sym
-from bpeviz.present import glossary
+from bpeviz.analysis.lesson import LESSON_SAMPLES, SMALL_SAMPLES
 from bpeviz.present.render_explain import trace_html, why_merge_html
 from bpeviz.present.render_lesson import lesson_step_html
 from bpeviz.samples import SAMPLES
 from bpeviz.ui import lesson as learn
 
 byte_style, strong = learn.setup("Learn")
-st.title("Learn tokenization in six steps")
+st.title("Learn tokenization in seven steps")
 st.markdown(
-    "Six short steps on a tiny corpus. Every sentence below is computed from that corpus "
-    "and its training, so another sample gives other words and other numbers. Start with "
-    "BPE, then see what WordPiece and byte-level BPE do differently."
+    "Six short steps on a tiny corpus, then a seventh on what research changed. Every "
+    "sentence below is computed from that corpus and its training, so another sample gives "
+    "other words and other numbers. Start with BPE, then see what WordPiece and byte-level "
+    "BPE do differently."
 )
 
 ALGORITHMS = {name: algorithms.get(name).short for name in LESSON_SAMPLES}  # in lesson order
@@ -71,9 +71,7 @@ st.subheader(ui.md_escape(f"Step {number}: {step.title}"))
 st.html(lesson_step_html(lesson, number, byte_style, strong))
 if step.trace is not None:
     st.html(trace_html(step.trace, training, byte_style, strong))
-symbols = [p.symbol for s in step.sentences for p in s if isinstance(p, Sym) and p.id >= 0]
-symbols += [s.symbol for w in step.words for s in (*w.before, *w.after)]
-legend = glossary.legend_html(glossary.notes(training, symbols, byte_style))
+legend = learn.legend_html(step, training, byte_style)
 if legend:
     st.html(legend)
 if step.explanation is not None:
@@ -92,7 +90,7 @@ with st.container():
 
 if number == last:
     others = [a for a in ALGORITHMS if a != algorithm]
-    st.success(f"That is {ALGORITHMS[algorithm]}. Now the same six steps with another "
+    st.success(f"That is {ALGORITHMS[algorithm]}. Now the same lesson with another "
                "algorithm:", icon="🎓")
     cols = st.columns(len(others))
     for col, other in zip(cols, others):

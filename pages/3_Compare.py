@@ -6,7 +6,7 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import compare as cmp
-from bpeviz.analysis.curves import CURVE_POINTS
+from bpeviz.analysis.curves import CURVE_POINTS, curve_landmarks
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import compare_history, figures, render_compare
 from bpeviz.ui import compare as ui_compare
@@ -192,10 +192,13 @@ def lockstep() -> None:
         rows = ui_compare.curve(config.training, text, by_script=script != "all")
         curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
     marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
-    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes),
+    phases = {c.label: curve_landmarks(c.training, x) for c in configurations}
+    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes,
+                                                phases),
                     config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
-    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration; the dots are "
-               "the positions shown above.")
+    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration (and the steps "
+               "either side of a dashed line, where a training's next stage starts); the "
+               "dots are the positions shown above.")
     if x == "step" and len(kinds) > 1:
         pruning = ", ".join(render_compare.CONFIG_LETTERS[i]
                             for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
@@ -214,7 +217,9 @@ for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
     series = {c.label: cmp.corpus_tokens(c.training) for c in shown}
     st.markdown(f"**Corpus tokens against {kind}**")
     if kind == "merge step":
-        fig = figures.token_count_figure(series, presentation=strong)
+        fig = figures.token_count_figure(
+            series, presentation=strong,
+            landmarks={c.label: curve_landmarks(c.training) for c in shown})
     else:
         fig = render_compare.step_token_figure(series, kind, presentation=strong)
     for trace, config in zip(fig.data, shown):

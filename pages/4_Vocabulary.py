@@ -5,6 +5,7 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import views
+from bpeviz.analysis.curves import curve_landmarks
 from bpeviz.formats import FORMATS
 from bpeviz.formats.hf import lossy_decoding
 from bpeviz.present import figures, glossary, render
@@ -200,7 +201,9 @@ def charts(step: int, frame) -> None:
     with b:
         st.markdown("**Corpus tokens by step**")
         st.plotly_chart(figures.token_count_figure({"corpus tokens": training.token_counts()},
-                                                  step, strong),
+                                                  step, strong, landmarks={
+                                                      "corpus tokens":
+                                                      curve_landmarks(training)}),
                         config=config, key="chart_tokens")
     with c:
         st.markdown("**Token lengths at this step**")

@@ -32,6 +32,7 @@ from bpeviz.analysis.metrics import (
     _span_arrays,
 )
 from bpeviz.analysis.vocab_steps import at, last_step, vocabulary_size
+from bpeviz.core.protocol import landmarks
 
 if TYPE_CHECKING:
     from bpeviz.core.training import Training
@@ -49,10 +50,44 @@ def sample_steps(last: int, points: int = CURVE_POINTS) -> list[int]:
     return sorted({round(x) for x in np.linspace(0, last, min(points, last + 1))})
 
 
+def curve_landmarks(training: Any, x: str = "step") -> list[tuple[int, str]]:
+    """Where a training's phase changes (:func:`bpeviz.core.protocol.landmarks`: SuperBPE's
+    stage 2), on a curve's ``x`` axis: the step a phase starts, or the vocabulary size
+    there (``x="vocab_size"``), with the phase's name. The phase every training starts in
+    is left out: a line at step 0 marks nothing.
+
+    >>> from bpeviz import train
+    >>> t = train("of the cat of the cat", algorithm="superbpe", merges=8, transition=5)
+    >>> curve_landmarks(t), curve_landmarks(t, "vocab_size")
+    ([(6, 'stage 2: merges across spaces')], [(262, 'stage 2: merges across spaces')])
+    """
+    found = [(k, name) for k, name in landmarks(training) if k > 0]
+    if x == "vocab_size":
+        return [(vocabulary_size(training, k), name) for k, name in found]
+    return found
+
+
+def curve_steps(training: Any, points: int = CURVE_POINTS) -> list[int]:
+    """The steps a curve samples: :func:`sample_steps`, and either side of each landmark,
+    so a curve bends where its phase changes, not at the next sampled step.
+
+    >>> from bpeviz import train
+    >>> t = train("of the cat, of the dog, and of the bird, and of the fish; of the sea.",
+    ...           algorithm="superbpe", merges=20, transition=13)
+    >>> curve_steps(t, 5)
+    [0, 5, 10, 13, 14, 15, 20]
+    """
+    last = last_step(training)
+    return sorted({*sample_steps(last, points),
+                   *(k for step, _ in curve_landmarks(training) for k in (step - 1, step)
+                     if 0 <= k <= last)})
+
+
 def metric_curve(training: Training, text: str, steps: Sequence[int] | None = None,
                  by_script: bool = False) -> list[dict[str, Any]]:
     """Metrics of ``text`` at each step (default: :func:`sample_steps`), one row per step
-    (and per script when ``by_script``), with ``step`` and ``vocab_size``.
+    (and per script when ``by_script``), with ``step`` and ``vocab_size``; the default
+    steps take in each side of a landmark (:func:`curve_steps`).
 
     Text encoded by merges is not re-encoded per step: the training's merges are
     replayed once on the text's words (:mod:`bpeviz.core.recount`, whose splits are exactly
@@ -65,7 +100,7 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     each step (:func:`bpeviz.analysis.vocab_steps.at`).
     """
     if steps is None:
-        steps = sample_steps(last_step(training))
+        steps = curve_steps(training)
     ix = _index(text)
     quick, encoded = _SPANS_BY_ENCODER.get(get_algorithm(training.algorithm).encoder,
                                            (None, _encoded_spans))
@@ -303,4 +338,4 @@ _SPANS_BY_ENCODER: dict[str, tuple[Callable[[Any, str, Sequence[int]], Spans | N
 }
 
 
-__all__ = ["CURVE_POINTS", "metric_curve", "sample_steps"]
+__all__ = ["CURVE_POINTS", "curve_landmarks", "curve_steps", "metric_curve", "sample_steps"]

@@ -1,7 +1,9 @@
-"""A guided first lesson: how BPE, WordPiece or byte-level BPE learn, in six steps.
+"""A guided first lesson: how BPE, WordPiece or byte-level BPE learn, in seven steps.
 
 :func:`build_lesson` turns one training into steps (the corpus; cut into symbols; the
-first merge; the next merge; repeat; tokenize a new word). Every sentence is made from
+first merge; the next merge; repeat; tokenize a new word), then adds what research
+changed (:mod:`bpeviz.analysis.lesson_research`: SuperBPE, PickyBPE and Parity-aware
+BPE, each with an example of its own). Every sentence is made from
 that training's own numbers (:func:`bpeviz.core.explain.explain`,
 :func:`bpeviz.core.tracing.trace`), so another corpus gives another lesson. A sentence
 is a tuple of parts: plain text, or a :class:`Sym` (a vocabulary symbol, drawn as a
@@ -13,13 +15,14 @@ chip); :meth:`LessonStep.text` gives the plain sentences. No streamlit here (the
 ...           merges=10, marker="</w>")
 >>> lesson = build_lesson(t, "lowest")
 >>> [s.key for s in lesson.steps]
-['corpus', 'split', 'first-merge', 'next-merge', 'repeat', 'encode']
+['corpus', 'split', 'first-merge', 'next-merge', 'repeat', 'encode', 'research']
 >>> lesson.steps[2].text()[1]
 'e + s occurs 9 times in the corpus: “newest” ×6 and “widest” ×3 (6 + 3 = 9).'
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -32,6 +35,7 @@ from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the
     RULE_NAMES,
     TIE_HOW,
     Lesson,
+    LessonSection,
     LessonStep,
     Part,
     Sentence,
@@ -49,6 +53,7 @@ from bpeviz.analysis.lesson_parts import (  # noqa: F401  (Sym, Lesson, ...: the
     _Words,
     sentence_text,
 )
+from bpeviz.analysis.lesson_research import research_step
 from bpeviz.analysis.views import created_at
 from bpeviz.core.explain import explain
 from bpeviz.core.training import STOP_REASONS, Training
@@ -94,7 +99,8 @@ def lesson_training(algorithm: str, sample_id: str) -> Training:
 
 # -- the lesson -----------------------------------------------------------------------
 def build_lesson(training: Training, example_text: str = "", max_words: int = 12) -> Lesson:
-    """The lesson on ``training``: six steps (fewer when it made fewer than two merges).
+    """The lesson on ``training``: seven steps (fewer when it made fewer than two merges),
+    the last one about research algorithms.
 
     ``example_text``: text whose first word missing from the corpus is tokenized in the
     last step (a corpus word when none is missing); ``max_words``: words per table.
@@ -117,6 +123,8 @@ def build_lesson(training: Training, example_text: str = "", max_words: int = 12
     example = pick_example(training, example_text)
     if example is not None:
         steps.append(encode_step(training, example, example_text))
+    # the research step shows the whole run, so "Explore this" opens it at the end
+    steps.append(dataclasses.replace(research_step(), merge_step=n))
     return Lesson(training, tuple(steps), example)
 
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from bpeviz.core.explain import Explanation
     from bpeviz.core.trace import Trace
 
-__all__ = ["PRETOKENIZER_NAMES", "RULE_NAMES", "TIE_HOW", "Lesson", "LessonStep", "Part",
+__all__ = ["PRETOKENIZER_NAMES", "RULE_NAMES", "TIE_HOW", "Lesson", "LessonSection",
+           "LessonStep", "Part",
            "Sentence", "Sym", "WordSplit", "_Words", "_blank_names", "_listed",
            "_most_frequent", "_num", "_plural", "_quote", "_short", "_spaced", "_times",
            "_unit_counts", "sentence_text"]
@@ -65,6 +66,26 @@ class WordSplit:
 
 
 @dataclass(frozen=True)
+class LessonSection:
+    """A part of a step about one algorithm (the research step has one per research
+    algorithm): its ``key`` (the algorithm's name), ``title``, ``sentences`` made from
+    ``numbers``, and the ``training`` its worked example comes from (its chips' ids)."""
+
+    key: str
+    title: str
+    sentences: tuple[Sentence, ...]
+    numbers: dict[str, Any]
+    training: Any = field(default=None, repr=False)
+    #: the sentences that mark a place in the training rather than explain (SuperBPE's
+    #: transition), by index: drawn as a line across the text
+    marks: tuple[int, ...] = ()
+
+    def text(self, byte_style: str = "gpt2") -> list[str]:
+        """The sentences as plain text."""
+        return [sentence_text(s, byte_style) for s in self.sentences]
+
+
+@dataclass(frozen=True)
 class LessonStep:
     """One step of the lesson: a ``title``, ``sentences`` made from ``numbers``, the word
     splits to show (``words``), the training step it shows (``merge_step``: the state
@@ -78,6 +99,8 @@ class LessonStep:
     merge_step: int = 0
     explanation: Explanation | None = field(default=None, repr=False)
     trace: Trace | None = field(default=None, repr=False)
+    #: parts about other algorithms, each with its own worked example (after the sentences)
+    sections: tuple[LessonSection, ...] = ()
 
     def text(self, byte_style: str = "gpt2") -> list[str]:
         """The sentences as plain text (symbols written with

@@ -15,6 +15,8 @@ saw). Each pre-tokenizer has an exact Hugging Face equivalent:
                         :mod:`bpeviz.formats.hf_pretokenizers`)
 ``bert``                a ``Split`` isolating each CJK ideograph, then ``BertPreTokenizer``
                         (in BERT the ideographs are set apart by ``BertNormalizer``)
+``superbpe``            SuperBPE's stage 2: a ``Split`` with the authors' pattern
+                        (isolated), then ``ByteLevel`` without its regex
 ======================  =====================================================================
 
 (Hugging Face's regex engine uses older Unicode tables than the ``regex`` module, so
@@ -31,7 +33,8 @@ Limits:
 
 Import accepts BPE (with an optional ``end_of_word_suffix``), byte-level BPE and
 WordPiece models with the pre-tokenizers above (also ``WhitespaceSplit``, a GPT-2
-``Split``, tiktoken's spelling of the GPT-2 pattern and the cl100k/o200k patterns).
+``Split``, tiktoken's spelling of the GPT-2 pattern and the cl100k/o200k patterns); a
+SuperBPE export opens as byte-level BPE cut by the stage-2 pre-tokenizer, the same ids.
 What bpeviz does not model opens with a note (:func:`import_notes`), never silently: a
 normalizer (not applied), ``Metaspace`` (opened as one word per line),
 ``BertPreTokenizer`` and ``Whitespace`` (opened as whitespace), ``byte_fallback`` and

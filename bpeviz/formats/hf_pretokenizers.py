@@ -135,10 +135,8 @@ def read_pre_tokenizer(spec: Any, source: str,
     if kind == "WhitespaceSplit":
         return "whitespace", False
     if kind == "Split":
-        pattern = spec.get("pattern")
-        pattern = pattern.get("Regex", pattern.get("String")) if isinstance(pattern, dict) else None
-        behavior = str(spec.get("behavior", "")).lower().replace("_", "")
-        key = (pattern, behavior, bool(spec.get("invert")))
+        key = _split_key(spec)
+        pattern, behavior = key[0], key[1]
         known = {
             (WHITESPACE_PATTERN, "removed", False): "whitespace",
             (GPT2_PATTERN, "isolated", False): "gpt2",
@@ -157,10 +155,25 @@ def read_pre_tokenizer(spec: Any, source: str,
                              "tiktoken does, so a text with runs of more than three digits "
                              "is cut differently")
             return known[key], False
+        # a Split registered by another layer (SuperBPE's stage 2: bpeviz/__init__.py) opens
+        # as the pre-tokenizer it was written for, so what bpeviz exports, it reopens
+        registered = next((n for n, split in _SPLITS.items() if split.get("type") == "Split"
+                           and _split_key(split) == key), None)
+        if registered is not None:
+            return registered, False
         raise ValueError(f"{source}: a Split pre-tokenizer on {pattern!r} ({behavior}) is not "
-                         "supported; bpeviz knows whitespace, GPT-2 and line splits")
+                         "supported; bpeviz knows whitespace, GPT-2, OpenAI's, SuperBPE's "
+                         "stage-2 and line splits")
     raise ValueError(f"{source}: the pre-tokenizer {kind!r} is not supported (bpeviz knows "
                      "WhitespaceSplit, ByteLevel and Split with its own patterns)")
+
+
+def _split_key(spec: dict[str, Any]) -> tuple[Any, str, bool]:
+    """A Split's pattern, behaviour (lower case, as HF reads it either way) and invert."""
+    pattern = spec.get("pattern")
+    pattern = pattern.get("Regex", pattern.get("String")) if isinstance(pattern, dict) else None
+    behavior = str(spec.get("behavior", "")).lower().replace("_", "")
+    return pattern, behavior, bool(spec.get("invert"))
 
 
 def _byte_level_regex(spec: dict[str, Any], source: str) -> bool:

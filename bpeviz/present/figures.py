@@ -250,10 +250,34 @@ def _position(grid: PairGrid, pair: tuple[int, int] | None) -> tuple[int, int] |
     return grid.rows.index(pair[0]), grid.cols.index(pair[1])
 
 
+#: the colour of a landmark's line where no configuration colour is given
+LANDMARK_COLOUR = "#c2410c"
+
+
+def add_landmarks(fig: go.Figure, marks: Sequence[tuple[float, str]],
+                  colour: str | None = None, axis: str = "x", prefix: str = "") -> None:
+    """A dashed vertical line at each landmark's x (:func:`bpeviz.analysis.curves.
+    curve_landmarks`: where SuperBPE's stage 2 starts), named at its top, left of the line
+    (a phase usually starts late in a run, so the name stays inside the chart). Each
+    shape is named ``landmark`` for tests and hover-free readers."""
+    for x, name in marks:
+        line_colour = colour or LANDMARK_COLOUR
+        fig.add_shape(type="line", name="landmark", xref=axis, x0=x, x1=x, yref="paper",
+                      y0=0, y1=1, line={"dash": "dash", "width": 2, "color": line_colour})
+        fig.add_annotation(x=x, xref=axis, y=1, yref="paper", yanchor="top",
+                           xanchor="right", xshift=-4, showarrow=False,
+                           text=chart_text(f"{prefix}{name}"), font={"color": line_colour})
+
+
 def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = None,
-                       presentation: bool = False) -> go.Figure:
-    """Corpus token count against merge step, one line per training."""
+                       presentation: bool = False,
+                       landmarks: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+                       ) -> go.Figure:
+    """Corpus token count against merge step, one line per training; ``landmarks``: by
+    series name, the steps where a training's phase changes, drawn as dashed lines."""
     fig = go.Figure()
+    for name, marks in (landmarks or {}).items():
+        add_landmarks(fig, marks, prefix=f"{name}: " if len(series) > 1 else "")
     for name, counts in series.items():
         # numpy arrays: Plotly sends them as typed arrays (50,000 steps: 10 ms, not 0.8 s)
         fig.add_trace(go.Scatter(x=np.arange(len(counts)), y=np.asarray(counts, dtype=np.int64),

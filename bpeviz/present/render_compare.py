@@ -22,7 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpeviz.analysis.compare import METRIC_HELP, METRIC_LABELS, Metrics
-from bpeviz.present.figures import _font
+from bpeviz.present.figures import _font, add_landmarks
 from bpeviz.present.render import chart_text, esc
 
 #: One colour per configuration (A, B, C): Okabe-Ito blue, vermilion, bluish green.
@@ -208,9 +208,13 @@ def colour_rows(table: pd.DataFrame, labels: Sequence[str]) -> Any:
 def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
                  x: str = "step", marks: Mapping[str, int] | None = None,
                  presentation: bool = False,
-                 step_axes: Mapping[str, str] | None = None) -> go.Figure:
+                 step_axes: Mapping[str, str] | None = None,
+                 landmarks: Mapping[str, Sequence[tuple[float, str]]] | None = None,
+                 ) -> go.Figure:
     """``metric`` against ``x`` (``"step"`` or ``"vocab_size"``), one line per configuration
-    in its colour; ``marks`` puts a dot at each configuration's current ``x``.
+    in its colour; ``marks`` puts a dot at each configuration's current ``x``;
+    ``landmarks``: label -> where its training's phase changes, on ``x``
+    (:func:`bpeviz.analysis.curves.curve_landmarks`), a dashed line in its colour.
 
     ``curves``: label -> rows of :func:`bpeviz.analysis.curves.metric_curve`. ``step_axes``: label
     -> what its steps are ("merge step", "pruning round"; default "merge step"). Against
@@ -231,6 +235,10 @@ def curve_figure(curves: Mapping[str, Sequence[Mapping[str, Any]]], metric: str,
             x=xs, y=ys, mode="lines", name=chart_text(name), xaxis=axis,
             line={"color": colour(i), "width": 3 if presentation else 2},
             hovertemplate=f"{chart_text(title)} %{{x:,}}: %{{y:,.3f}}<extra></extra>"))
+        if landmarks and landmarks.get(name):
+            add_landmarks(fig, landmarks[name], colour(i), axis,
+                          prefix=f"{CONFIG_LETTERS[i % len(CONFIG_LETTERS)]}: "
+                          if len(curves) > 1 else "")
         if marks and name in marks:
             at = min(range(len(xs)), key=lambda k: abs(xs[k] - marks[name])) if xs else None
             if at is not None:

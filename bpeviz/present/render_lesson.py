@@ -5,7 +5,8 @@ Every word and symbol is escaped (:func:`bpeviz.present.render.esc`). The step's
 the panel as ``data-*`` attributes (``data-lesson-step``: the lesson step, 1-based;
 ``data-key``; ``data-merge-step``: the training step shown; for merge steps
 ``data-count``, ``data-score``, ``data-tie``, ``data-count-left``/``data-count-right``),
-so a test can read them back.
+so a test can read them back; a step's sections (the research step's, one per algorithm)
+carry theirs the same way, with ``data-algorithm``.
 
 >>> from bpeviz import Corpus, train
 >>> from bpeviz.analysis.lesson import build_lesson
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bpeviz.analysis.lesson import Lesson, Sentence, Sym, WordSplit
+from bpeviz.analysis.lesson import Lesson, LessonSection, Sentence, Sym, WordSplit
 from bpeviz.present.render import bdi, esc, isolate_quoted, symbol_chip
 from bpeviz.text.display import visible
 
@@ -28,6 +29,9 @@ CSS = """<style>
 .bv-lesson .bv-lesson-words{margin-top:.6em}
 .bv-lesson .bv-lesson-words td{vertical-align:middle}
 .bv-lesson .bv-arrow{opacity:.6;margin:0 .3em}
+.bv-lesson .bv-lesson-section{margin-top:1.1em}
+.bv-lesson .bv-lesson-section h4{margin:.2em 0;padding:0}
+.bv-lesson .bv-lesson-mark{border-top:2px dashed #c2410c;padding-top:.3em;font-weight:600}
 .bv-lesson-unk{display:inline-block;padding:0 .3em;border:2px dashed #a40e26;border-radius:.35em;
   font-family:ui-monospace,Menlo,Consolas,monospace}
 </style>"""
@@ -88,6 +92,28 @@ def words_html(words: Sequence[WordSplit], byte_style: str = "gpt2",
             f'<tbody>{"".join(rows)}</tbody></table>{more}')
 
 
+def _data(numbers: dict[str, object]) -> str:
+    """The numbers that are one value each, as ``data-*`` attributes (a score exact)."""
+    attrs = {}
+    for name, value in numbers.items():
+        if isinstance(value, bool) or value is None or isinstance(value, list | dict):
+            continue
+        attrs[name.replace("_", "-")] = repr(float(value)) if isinstance(value, float) else value
+    return " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
+
+
+def section_html(section: LessonSection, byte_style: str = "gpt2",
+                 presentation: bool = False) -> str:
+    """A part of a step about one algorithm: its title, sentences (a mark drawn as a line
+    across) and its numbers as ``data-*`` attributes (``data-algorithm``: its key)."""
+    text = "".join(
+        f'<p class="bv-lesson-text{" bv-lesson-mark" if i in section.marks else ""}">'
+        f"{sentence_html(s, byte_style, presentation)}</p>"
+        for i, s in enumerate(section.sentences))
+    return (f'<div class="bv-lesson-section" data-algorithm="{esc(section.key)}" '
+            f'{_data(section.numbers)}><h4>{esc(section.title)}</h4>{text}</div>')
+
+
 def lesson_step_html(lesson: Lesson, number: int, byte_style: str = "gpt2",
                      presentation: bool = False) -> str:
     """Lesson step ``number`` (1-based): its sentences, then its words table."""
@@ -108,4 +134,5 @@ def lesson_step_html(lesson: Lesson, number: int, byte_style: str = "gpt2",
     data = " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
     table = words_html(step.words, byte_style, presentation,
                        len(lesson.training.corpus.words))
-    return f'{CSS}<div class="bv-lesson" {data}>{text}{table}</div>'
+    sections = "".join(section_html(s, byte_style, presentation) for s in step.sections)
+    return f'{CSS}<div class="bv-lesson" {data}>{text}{sections}{table}</div>'

@@ -70,3 +70,22 @@ def load_sample(sample_id: str, pretokenizer: str = "whitespace") -> Corpus:
     """A sample as a corpus (count files keep their counts whatever the pre-tokenizer)."""
     name = SAMPLES[sample_id].filename
     return Corpus.from_bytes(sample_bytes(sample_id), pretokenizer, name=name)
+
+
+#: the languages of the parallel sample (``parallel/<code>.txt``: one story, paragraph for
+#: paragraph), in the order the files list them
+PARALLEL_LANGUAGES = {"en": "English", "de": "German", "hi": "Hindi", "ar": "Arabic",
+                      "zh": "Chinese"}
+
+
+def parallel_text(language: str) -> str:
+    """The parallel sample's story in ``language`` (a code of :data:`PARALLEL_LANGUAGES`).
+
+    >>> parallel_text("en").splitlines()[0]
+    'The Library by the River'
+    """
+    if language not in PARALLEL_LANGUAGES:
+        raise ValueError(f"no parallel text in {language!r}; choose one of "
+                         f"{', '.join(PARALLEL_LANGUAGES)}")
+    folder = resources.files("bpeviz.samples").joinpath("parallel")
+    return folder.joinpath(f"{language}.txt").read_text(encoding="utf-8")

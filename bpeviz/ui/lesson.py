@@ -4,6 +4,8 @@ lesson trains its own small sample), the cached lesson, and the jump to Explore.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import streamlit as st
 
 import bpeviz.ui.page_errors as page_errors
@@ -12,13 +14,18 @@ from bpeviz.analysis.lesson import (
     LESSON_SAMPLES,
     SMALL_SAMPLES,
     Lesson,
+    LessonStep,
+    Sentence,
+    Sym,
     build_lesson,
     lesson_options,
     lesson_pretokenizer,
 )
 from bpeviz.core.training import Training, make_options
+from bpeviz.present import glossary
 from bpeviz.present.render import style_block
 from bpeviz.samples import SAMPLES, sample_bytes
+from bpeviz.text.symbols import Symbol
 from bpeviz.ui.messages import show_resets
 from bpeviz.ui.page_setup import PAGES
 from bpeviz.ui.settings import display_settings
@@ -75,6 +82,25 @@ def _lesson(algorithm: str, sample_id: str, _training: Training) -> Lesson:
 def lesson(algorithm: str, sample_id: str) -> Lesson:
     """The lesson on a sample (cached)."""
     return _lesson(algorithm, sample_id, training(algorithm, sample_id))
+
+
+def _symbols(sentences: Iterable[Sentence]) -> list[Symbol]:
+    return [p.symbol for s in sentences for p in s if isinstance(p, Sym) and p.id >= 0]
+
+
+def legend_html(step: LessonStep, training: Training, byte_style: str) -> str:
+    """"What the marks mean" for the chips of a step: the lesson's own, and those of each
+    section's example (read by its own training; one without merge options, PickyBPE's,
+    says what its ▁ means in its sentences)."""
+    symbols = _symbols(step.sentences)
+    symbols += [s.symbol for w in step.words for s in (*w.before, *w.after)]
+    found = list(glossary.notes(training, symbols, byte_style))
+    for section in step.sections:
+        if isinstance(section.training, Training):
+            seen = {n.key for n in found}
+            found += [n for n in glossary.notes(section.training, _symbols(section.sentences),
+                                                byte_style) if n.key not in seen]
+    return glossary.legend_html(found)
 
 
 def switch_algorithm(algorithm: str) -> None:

@@ -54,7 +54,7 @@ from tests.support import APP
 #: each page and the titles it shows (Explore's for a training that prunes: Unigram)
 TITLES = {
     "app.py": ("bpeviz: watch a tokenizer learn its vocabulary",),
-    "pages/0_Learn.py": ("Learn tokenization in six steps",),
+    "pages/0_Learn.py": ("Learn tokenization in seven steps",),
     "pages/1_Explore.py": ("Explore the merges", "Explore the pruning rounds"),
     "pages/2_Tokenize.py": ("Tokenize any text",),
     "pages/3_Compare.py": ("Compare configurations",),

@@ -16,7 +16,8 @@ from tests.support.app import stage as stage_data
 ALGORITHMS = ["bpe", "wordpiece", "bbpe"]
 LEARN = "pages/0_Learn.py"
 TAGS = {"style", "div", "p", "span", "table", "thead", "tbody", "tr", "th", "td",
-        "bdi"}  # a user's word isolated (bpeviz.present.render.bdi)
+        "bdi",  # a user's word isolated (bpeviz.present.render.bdi)
+        "h4"}  # the research step's title of each algorithm
 
 
 def lesson_head(at) -> dict[str, str]:
@@ -41,7 +42,7 @@ def test_stepping_through_the_whole_lesson(algorithm):
     while True:
         head = lesson_head(ok(at))
         number, last = int(head["lesson-step"]), int(head["steps"])
-        assert number == at.session_state["learn_step"] and last == 6
+        assert number == at.session_state["learn_step"] and last == 7
         assert head["algorithm"] == algorithm
         assert any(f"Step {number} of {last}" in p.proto.text for p in at.get("progress"))
         body = body_with(at, "bv-lesson")
@@ -66,10 +67,11 @@ def test_stepping_through_the_whole_lesson(algorithm):
         if number == last:
             break
         at.button(key="learn_next_top" if number % 2 else "learn_next_bottom").click().run()
-    assert seen == ["corpus", "split", "first-merge", "next-merge", "repeat", "encode"]
+    assert seen == ["corpus", "split", "first-merge", "next-merge", "repeat", "encode",
+                    "research"]
     assert at.button(key="learn_next_top").disabled
     at.button(key="learn_prev_top").click().run()
-    assert lesson_head(ok(at))["key"] == "repeat"
+    assert lesson_head(ok(at))["key"] == "encode"
     # the last step offers the other two algorithms
     at.button(key="learn_next_top").click().run()
     other = next(a for a in ALGORITHMS if a != algorithm)
@@ -117,7 +119,7 @@ def test_home_links_to_the_lesson_and_presentation_mode_runs():
     at = open_page()
     links = [(link.proto.page, link.proto.label) for link in ok(at).get("page_link")]
     main = [label for page, label in links if page == "Learn" and label != "Learn"]
-    assert main and "six steps" in main[0], "a link in the page body, not only the sidebar"
+    assert main and "seven steps" in main[0], "a link in the page body, not only the sidebar"
     at = open_page(LEARN, present=True, learn_algo="bbpe", learn_sample="seed003",
                    learn_step=4)
     assert lesson_head(ok(at))["key"] == "next-merge"
@@ -146,4 +148,4 @@ def test_a_visit_to_learn_keeps_the_sidebar_settings_and_the_pasted_text():
 def test_a_sample_the_lesson_does_not_offer_falls_back_to_the_algorithms_own():
     at = open_page(LEARN, learn_algo="wordpiece", learn_sample="tour", learn_step=99)
     assert at.session_state["learn_sample"] == "hug"
-    assert lesson_head(ok(at))["lesson-step"] == "6", "a step past the end shows the last"
+    assert lesson_head(ok(at))["lesson-step"] == "7", "a step past the end shows the last"
