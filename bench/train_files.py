@@ -58,7 +58,7 @@ def sources() -> list[Path]:
     out += files(stdlib, lambda p: "site-packages" not in p.parts and p.suffix == ".py")
     out += files(site, lambda p: p.suffix in SUFFIXES)
     out += files(Path("/usr/share/doc"), lambda p: p.suffix == ".txt"
-                 or p.name.startswith("README") and not p.name.endswith(".gz"))
+                 or (p.name.startswith("README") and not p.name.endswith(".gz")))
     return out
 
 
@@ -196,8 +196,8 @@ def main(argv: list[str] | None = None) -> None:
                          "bbpe", "--merges", str(args.merges), "--tie-break", "ids",
                          "--out", saved, "--quiet"])
         print(f"bpeviz train (GPT-2 pre-tokens counted on every core, {args.merges:,} merges): "
-              f"{ours['wall']:,.1f} s wall, {ours['cpu']:,.1f} CPU s, peak {ours['peak_mb']:,.0f} MB",
-              flush=True)
+              f"{ours['wall']:,.1f} s wall, {ours['cpu']:,.1f} CPU s, peak "
+              f"{ours['peak_mb']:,.0f} MB", flush=True)
         subprocess.run([sys.executable, "-c", OURS_MERGES, saved, f"{tmp}/ours-merges.json"],
                        cwd=ROOT, check=True)
         results["bpeviz"] = {k: v for k, v in ours.items() if k != "stdout"}
