@@ -10,7 +10,7 @@ from bpeviz.analysis.curves import CURVE_POINTS
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import compare_history, figures, render_compare
 from bpeviz.ui import compare as ui_compare
-from bpeviz.ui import stage
+from bpeviz.ui import languages_view, stage
 
 ctx = ui.page("Compare", uses_training=False)
 byte_style, strong = ctx.byte_style, ctx.presentation
@@ -230,3 +230,4 @@ for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
             f"Each line is the number of tokens the whole corpus takes after each {kind} "
             "(every word cut by Viterbi with that round's pieces): fewer pieces, usually "
             "more tokens. Its own chart: its steps are not merge steps."))
+languages_view.compare_curves(ctx, configurations, strong)  # one corpus per language

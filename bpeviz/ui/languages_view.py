@@ -12,6 +12,7 @@ from bpeviz.analysis.metrics import metrics_by_script
 from bpeviz.core import protocol
 from bpeviz.present import render_compare, render_languages
 from bpeviz.present.render import md_escape
+from bpeviz.ui.compare import curve
 from bpeviz.ui.context import Context
 
 #: the characters of each language's text the per-script table encodes at a step
@@ -64,3 +65,44 @@ def at_step(ctx: Context, step: int) -> None:
     st.caption(md_escape(
         f"Each line is one language's {measure} on its {training.measured} after each "
         "merge; the dotted line is this step."))
+
+
+#: the characters of each language's text Compare's curves encode
+CURVE_CHARS = 20_000
+#: a line style per configuration (A, B, C), the languages told apart by colour
+DASHES = ("solid", "dash", "dot")
+
+
+def compare_curves(ctx: Context, configurations: list, strong: bool) -> None:
+    """Compare, when the sidebar's corpus is one per language: each language's tokens
+    per character against the step for every configuration (a parity-aware training
+    beside standard BPE's on all the languages together). Nothing for one corpus."""
+    texts = language_texts(ctx)
+    trained = [c for c in configurations if not c.opened
+               and protocol.step_name(c.training) == "merge"]
+    if not texts or not trained:
+        return
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+               "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+    series, steps, dashes, colours = {}, {}, {}, {}
+    for i, config in enumerate(trained):
+        letter = config.label.split(":")[0]
+        for j, (lang, text) in enumerate(texts.items()):
+            text = text[:CURVE_CHARS]
+            rows = curve(config.training, text)
+            name = f"{letter} {lang}"
+            series[name] = [r["tokens"] / max(len(text), 1) for r in rows]
+            steps[name] = [r["step"] for r in rows]
+            dashes[name] = DASHES[i % len(DASHES)]
+            colours[name] = palette[j % len(palette)]
+    st.markdown("**Each language's tokens per character against the merge step**")
+    fig = render_languages.rate_figure(series, steps, presentation=strong, dashes=dashes,
+                                       colours=colours)
+    st.plotly_chart(fig, config={"displaylogo": False, "typesetMath": False},
+                    key="compare_language_rates")
+    st.caption(md_escape(
+        "One colour per language, one line style per configuration ("
+        + ", ".join(f"{c.label.split(':')[0]} {DASHES[i % len(DASHES)]}"
+                    for i, c in enumerate(trained))
+        + "). Every configuration trains on the sidebar's languages; one trained on one "
+          "corpus sees them together, parity-aware BPE one corpus each."))
