@@ -102,8 +102,9 @@ def _paste_box(language: str) -> str:
     (a page switch or a rerun never empties it)."""
     key = f"w_lang_paste_{language}"
     kept = _kept(PASTED, language)
-    if st.session_state.get(key) != kept:
-        st.session_state[key] = kept
+    # given back on every run: a box mounted afresh on another page starts empty
+    # otherwise (its callback has already kept whatever was typed)
+    st.session_state[key] = kept
     st.text_area(f"{language}: text", key=key, height=110, on_change=_keep_paste,
                  args=(key, language), placeholder=f"Paste the {language} text",
                  help=f"Up to {LIMITS.text_chars:,} characters over all languages; "
