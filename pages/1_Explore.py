@@ -41,8 +41,9 @@ def explore() -> None:
     with card:
         stage.card(training, byte_style, strong)
     with numbers:
+        stage.language_choice(training)  # one corpus per language: who got the merge
         stage.merge_numbers(training)  # drawn by the browser with the card, at its step
-        stage.language_numbers(training)  # one corpus per language: who got the merge
+        stage.language_numbers(training)  # and each language's tokens
         if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")

@@ -289,14 +289,22 @@ def merge_numbers(training: Training) -> None:
             note="These numbers are for step {step} of {n}.")
 
 
+def language_choice(training: Training) -> None:
+    """For a training on one corpus per language: which language got the bar's merge and
+    on which numbers (the training's ``step_notes``, a sentence per step), drawn by the
+    browser with the card, at every key. Nothing for a training of one corpus."""
+    notes = protocol.step_notes(training)
+    if not protocol.languages(training) or notes is None:
+        return
+    numbers([], len(training.merges), _history_id(training), notes=notes,
+            name="language_choice")
+
+
 def language_numbers(training: Training) -> None:
     """For a training on one corpus per language: each language's tokens at the bar's
-    step (on the text the rule counts), and under them which language got the step's
-    merge and on which numbers (the training's ``step_notes``), drawn by the browser with
-    the card. Nothing for a training of one corpus."""
+    step, on the text its choices count, with their change. Nothing for one corpus."""
     languages = protocol.languages(training)
-    notes = protocol.step_notes(training)
-    if not languages or notes is None:
+    if not languages:
         return
     per_language = render_languages.tokens(training)
     numbers([{"label": f"{lang} tokens", "good": "down",
@@ -304,7 +312,8 @@ def language_numbers(training: Training) -> None:
               "help": f"Tokens of the {lang} text at this step: on parallel texts, the "
                       "language that takes the most is served worst"}
              for lang in languages],
-            len(training.merges), _history_id(training), notes=notes, name="languages")
+            len(training.merges), _history_id(training), name="languages",
+            note="Each language's tokens at step {step} of {n}.")
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

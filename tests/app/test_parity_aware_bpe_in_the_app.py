@@ -25,14 +25,22 @@ def choose_parity(at):
     return ok(at)
 
 
+def beside_card(at) -> list[dict]:
+    """What the page sends the browser for the numbers beside the card."""
+    found = [json.loads(el.proto.json or "null") for el in at.get("bidi_component")]
+    return [d for d in found if isinstance(d, dict) and d.get("role") == "numbers"]
+
+
+def language_choice(at) -> dict:
+    """The sentence per step beside the card: who got the merge, on which numbers."""
+    return next(d for d in beside_card(at) if d.get("notes"))
+
+
 def language_numbers(at) -> dict:
-    """What the page sends the browser for the numbers beside the card that carry a
-    sentence per step (each language's tokens, and who got the merge)."""
-    for el in at.get("bidi_component"):
-        data = json.loads(el.proto.json or "null")
-        if isinstance(data, dict) and data.get("role") == "numbers" and data.get("notes"):
-            return data
-    raise AssertionError("no numbers with a sentence per step beside the card")
+    """Each language's tokens at every step, beside the card."""
+    return next(d for d in beside_card(at)
+                if d["metrics"] and d["metrics"][0]["label"].endswith(" tokens")
+                and d["metrics"][0]["label"] != "Corpus tokens")
 
 
 def no_error(at, page: str):
@@ -60,15 +68,17 @@ def test_the_card_says_which_language_got_each_merge_with_its_numbers(expected):
     card = stage(at, "card")
     assert [tuple(m[:3]) for m in card["merges"]] == [
         (m.left_id, m.right_id, m.token_id) for m in expected.merges]
+    choice = language_choice(at)
+    assert choice["notes"][1:] == [expected.why(k) for k in range(1, 201)]
+    assert beside_card(at)[0] == choice, "the sentence comes first beside the card"
     numbers = language_numbers(at)
-    assert numbers["notes"][1:] == [expected.why(k) for k in range(1, 201)]
     assert [m["label"] for m in numbers["metrics"]] == [
         f"{lang} tokens" for lang in ("en", "de", "hi", "ar", "zh")]
     hi = numbers["metrics"][2]["values"]
     assert hi[0] == len(TEXTS["hi"]) and len(hi) == 201  # bytes at step 0, then every step
     first = expected.choice(1)
     assert first.language == "hi"  # the most bytes: the most tokens before any merge
-    assert numbers["notes"][1].startswith(
+    assert choice["notes"][1].startswith(
         "Merge 1 went to hi: the most tokens on its training text (en 2,412, de 2,694, "
         "hi 6,041, ar 3,491, zh 2,103)")
 
@@ -130,7 +140,7 @@ def test_a_text_pasted_per_language_trains_one_corpus_each():
                             algorithm="parity", merges=200)
     numbers = language_numbers(at)
     assert [m["label"] for m in numbers["metrics"]] == ["en tokens", "fr tokens"]
-    assert numbers["notes"][1] == expected.why(1)
+    assert language_choice(at)["notes"][1] == expected.why(1)
     for page in PAGES:  # the texts stay in their boxes on every page
         no_error(at.switch_page(page).run(), page)
         assert at.sidebar.text_area(key="w_lang_paste_fr").value.startswith("le chat")
@@ -172,7 +182,7 @@ def test_the_record_settings_are_drawn_and_train_as_the_engine_does():
                             global_merges=5, window_size=20)
     assert [tuple(m[:3]) for m in stage(at, "card")["merges"]] == [
         (m.left_id, m.right_id, m.token_id) for m in expected.merges]
-    assert language_numbers(at)["notes"][1].startswith("Merge 1 is a global merge")
+    assert language_choice(at)["notes"][1].startswith("Merge 1 is a global merge")
     at.sidebar.text_input(key="w_ratio").set_value("en=1, de=x").run()
     ok(at)
     assert any("is not language=number" in plain(w.value) for w in at.warning)
