@@ -138,10 +138,11 @@ def _language_corpora(texts: dict[str, bytes], pretokenizer: str, what: str,
     """Each language's corpus; a ValueError naming the language whose text is unusable."""
     corpora = {}
     for language, data in texts.items():
+        name = f"the {language} {what}"
         try:
-            corpora[language] = get_corpus(data, pretokenizer, f"{language} {what}")
+            corpora[language] = get_corpus(data, pretokenizer, name)
         except ValueError as err:
-            message = f"{language}'s {what}: {err}"
+            message = str(err) if name in str(err) else f"{name}: {err}"
             with corpus_note:
                 error(message)
             raise ValueError(message) from None

@@ -161,9 +161,29 @@ def test_bad_per_language_input_gives_a_message_and_keeps_the_text():
     at.sidebar.text_input(key="w_langs").set_value("en, hi").run()
     ok(at)
     assert at.sidebar.text_area(key="w_lang_paste_en").value == "the cat sat on the mat"
-    at.sidebar.text_area(key="w_lang_paste_hi").set_value("\t1\nword\tx\n").run()
-    ok(at)  # whatever the text, a message or a training: never a traceback
-    assert at.sidebar.text_area(key="w_lang_paste_hi").value == "\t1\nword\tx\n"
+    bad = "cat\t3\ndog\t2\nmat\tmany\n"  # word<TAB>count lines, one count not a number
+    at.sidebar.text_area(key="w_lang_paste_hi").set_value(bad).run()
+    ok(at)
+    assert any("the hi text, line 3: the count 'many' is not a whole number" in plain(e.value)
+               for e in at.error), [e.value for e in at.error]
+    assert at.sidebar.text_area(key="w_lang_paste_hi").value == bad
+    assert at.sidebar.text_area(key="w_lang_paste_en").value == "the cat sat on the mat"
+
+
+def test_a_file_uploaded_per_language_trains_and_a_file_not_utf8_is_named():
+    at = choose_parity(open_page("pages/1_Explore.py"))
+    at.session_state["lang_upload"] = {"en": ("story.en.txt", TEXTS["en"]),
+                                       "hi": ("story.hi.txt", TEXTS["hi"])}
+    at.sidebar.segmented_control(key="w_source").set_value("upload").run()
+    no_error(at, "Explore")
+    expected = bpeviz.train({"en": SAMPLE["en"], "hi": SAMPLE["hi"]}, algorithm="parity",
+                            merges=200)
+    assert language_choice(at)["notes"][5] == expected.why(5)
+    at.session_state["lang_upload"] = {"en": ("story.en.txt", TEXTS["en"]),
+                                       "hi": ("story.hi.txt", b"\xff\xfe not UTF-8")}
+    ok(at.run())
+    assert any("the hi text is not UTF-8 text" in plain(e.value) for e in at.error), \
+        [e.value for e in at.error]
 
 
 def test_the_record_settings_are_drawn_and_train_as_the_engine_does():
