@@ -74,7 +74,7 @@ def page_theme() -> str | None:
 def slides_button(step: int) -> None:
     """One HTML file that plays these merges anywhere, without Python or a network; it
     opens at this step, in this theme."""
-    text = state.get("text") or (ctx.sample.try_text if ctx.sample else "")
+    text = state.get("text") or ctx.try_text
     name, theme = ctx.corpus_name, page_theme()
     st.download_button(
         "Download offline slides", key="slides",

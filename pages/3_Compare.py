@@ -46,8 +46,7 @@ with count_area:
                  format_func=lambda k: f"{k} side by side")
 with text_area:
     if not ui.get("text") and not st.session_state.get("text_edited"):
-        ui.put("text", (ctx.sample.try_text if ctx.sample else "")
-               or "The tokenizer learns tokens")
+        ui.put("text", ctx.try_text or "The tokenizer learns tokens")
     text = ui.bound(st.text_area, "Text to cut", "text", height=68,
                     max_chars=LIMITS.input_chars,
                     then=lambda: st.session_state.__setitem__("text_edited", True),

@@ -35,6 +35,14 @@ class Context:
     #: the texts of a corpus given one per language (parity-aware BPE), None for one corpus
     languages: LanguageTexts | None = None
 
+    @property
+    def try_text(self) -> str:
+        """A text to tokenize first: the sample's, or a line of each language's; "" for
+        a corpus of one's own."""
+        if self.sample is not None:
+            return self.sample.try_text
+        return self.languages.try_text if self.languages is not None else ""
+
     def at(self, step: int) -> Snapshot:
         """The training's snapshot at ``step`` (the last few are kept)."""
         return snapshot(self.training, step)

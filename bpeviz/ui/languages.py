@@ -41,6 +41,14 @@ class LanguageTexts:
         Compare, trains on)."""
         return b"\n".join(self.texts.values())
 
+    @property
+    def try_text(self) -> str:
+        """A text to tokenize: the first line of each language's text (a title, in the
+        parallel sample), up to 60 characters each."""
+        firsts = (next((line.strip() for line in data.decode("utf-8", "replace").splitlines()
+                        if line.strip()), "") for data in self.texts.values())
+        return " · ".join(line[:60] for line in firsts if line)
+
 
 @dataclass(frozen=True)
 class Missing:
