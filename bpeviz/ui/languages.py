@@ -23,8 +23,8 @@ from bpeviz.ui.state import bound
 
 #: what a language may be called: letters, digits, "-" and "_", up to 20 of them
 LANGUAGE_NAME = re.compile(r"[^\W][\w-]{0,19}")
-#: the session's pasted texts and uploaded files, by language
-PASTED, UPLOADED = "lang_paste", "lang_upload"
+#: the session's pasted texts, pasted dev texts and uploaded files, by language
+PASTED, DEV_PASTED, UPLOADED = "lang_paste", "lang_dev_paste", "lang_upload"
 
 
 @dataclass(frozen=True)
@@ -105,19 +105,28 @@ def _forget_upload(language: str) -> None:
     st.session_state.setdefault(UPLOADED, {}).pop(language, None)
 
 
-def _paste_box(language: str) -> str:
-    """A text box for ``language``'s text, given back what the session keeps of it
-    (a page switch or a rerun never empties it)."""
-    key = f"w_lang_paste_{language}"
-    kept = _kept(PASTED, language)
+def _keep_dev(widget_key: str, language: str) -> None:
+    st.session_state.setdefault(DEV_PASTED, {})[language] = st.session_state.get(widget_key) or ""
+
+
+def _paste_box(language: str, dev: bool = False) -> str:
+    """A text box for ``language``'s text (``dev``: its dev text), given back what the
+    session keeps of it (a page switch or a rerun never empties it)."""
+    key = f"w_lang_{'dev' if dev else 'paste'}_{language}"
+    kept = _kept(DEV_PASTED if dev else PASTED, language)
     # given back on every run: a box mounted afresh on another page starts empty
     # otherwise (its callback has already kept whatever was typed)
     st.session_state[key] = kept
-    st.text_area(f"{language}: text", key=key, height=110, on_change=_keep_paste,
-                 args=(key, language), placeholder=f"Paste the {language} text",
-                 help=f"Up to {LIMITS.text_chars:,} characters over all languages; "
-                      "word<TAB>count lines are read as counts. Ideally the same text in "
-                      "every language.")
+    what = "dev text" if dev else "text"
+    st.text_area(f"{language}: {what}", key=key, height=80 if dev else 110,
+                 on_change=_keep_dev if dev else _keep_paste, args=(key, language),
+                 placeholder=f"Paste the {language} {what}",
+                 help=("The text the languages are compared on before each merge (ideally "
+                       "the same text translated); a dev text wins over target ratios."
+                       if dev else
+                       f"Up to {LIMITS.text_chars:,} characters over all languages; "
+                       "word<TAB>count lines are read as counts. Ideally the same text in "
+                       "every language."))
     return kept
 
 
@@ -153,11 +162,20 @@ def language_source() -> LanguageTexts | Missing:
     except ValueError as err:
         return Missing(str(err), problem=True)
     texts: dict[str, bytes] = {}
+    dev: dict[str, bytes] | None = None
     if source == "paste":
         for language in names:
             text = _paste_box(language)
             if text and not text.isspace():
                 texts[language] = text.encode("utf-8", "surrogatepass")
+        if bound(st.toggle, "A dev text per language too", "lang_dev",
+                 help="Compare the languages on a dev text each (the paper's setting) "
+                      "instead of on their training texts."):
+            dev = {}
+            for language in names:
+                text = _paste_box(language, dev=True)
+                if text and not text.isspace():
+                    dev[language] = text.encode("utf-8", "surrogatepass")
         st.button("Train", key="lang_paste_train", type="primary",
                   icon=":material/play_arrow:", help="Train on the texts in the boxes")
         what = "Paste a text for"
@@ -172,8 +190,13 @@ def language_source() -> LanguageTexts | Missing:
         return Missing(f"{what} {', '.join(lacking)} in the sidebar: parity-aware BPE "
                        "trains on one text per language (ideally the same text "
                        "translated). What you typed is kept.")
+    no_dev = [language for language in names if dev is not None and language not in dev]
+    if no_dev:
+        return Missing(f"Paste a dev text for {', '.join(no_dev)} in the sidebar (every "
+                       "language's, or turn dev texts off). What you typed is kept.")
     how = "pasted" if source == "paste" else "uploaded"
-    return LanguageTexts(texts, None, f"{', '.join(names)} ({how})")
+    return LanguageTexts(texts, dev, f"{', '.join(names)} ({how}"
+                         + (", with dev texts)" if dev else ")"))
 
 
 __all__ = ["LanguageTexts", "Missing", "language_source", "parse_languages"]

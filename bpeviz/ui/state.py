@@ -158,6 +158,7 @@ SETTINGS: dict[str, Setting] = {
     # the languages of a corpus given per language (parity-aware BPE), their texts
     # kept apart (bpeviz.ui.languages)
     "langs": Setting("en, hi", url=False),
+    "lang_dev": Setting(False, url=False),  # and a dev text per language
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),

@@ -209,3 +209,21 @@ def test_the_record_settings_are_drawn_and_train_as_the_engine_does():
     at.sidebar.text_input(key="w_ratio").set_value("en=1").run()
     ok(at)  # ratios for some languages only: the trainer's message, not a traceback
     assert any("ratio" in plain(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_dev_texts_pasted_per_language_decide_which_language_gets_each_merge():
+    at = paste_languages(choose_parity(open_page("pages/1_Explore.py")), "en, fr")
+    train = {"en": "the cat sat on the mat " * 20, "fr": "le chat est assis sur le tapis " * 20}
+    dev = {"en": "the cat is on the mat", "fr": "le chat est sur le tapis"}
+    for lang, text in train.items():
+        at.sidebar.text_area(key=f"w_lang_paste_{lang}").set_value(text).run()
+    at.sidebar.toggle(key="w_lang_dev").set_value(True).run()
+    ok(at)
+    assert "Paste a dev text for en, fr" in plain(" ".join(i.value for i in at.info))
+    for lang, text in dev.items():
+        at.sidebar.text_area(key=f"w_lang_dev_{lang}").set_value(text).run()
+    no_error(at, "Explore")
+    expected = bpeviz.train(train, algorithm="parity", merges=200, dev=dev)
+    notes = language_choice(at)["notes"]
+    assert notes[1:] == [expected.why(k) for k in range(1, len(expected.merges) + 1)]
+    assert "the most tokens on its dev text" in notes[1]
