@@ -149,7 +149,7 @@ def _language_corpora(texts: dict[str, bytes], pretokenizer: str, what: str,
     return corpora
 
 
-def _per_language(title: str, given: LanguageTexts, chosen: Settings, uses_training: bool,
+def _per_language(given: LanguageTexts, chosen: Settings, uses_training: bool,
                   corpus_note: Any) -> Context:
     """The context of a training on one corpus per language (inside :func:`page`'s
     guard: a ValueError becomes a message)."""
@@ -222,9 +222,11 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         warning("This link had settings that could not be used, and were left at their "
                 f"defaults: {', '.join(ignored)}.")
     show_resets()
-    if isinstance(given, Missing):
-        (error if given.problem else lambda m: st.info(md_escape(m), icon="📋"))(
-            given.message)
+    if isinstance(given, Missing):  # a language's text, or a wrong entry: say which
+        if given.problem:
+            error(given.message)
+        else:
+            st.info(md_escape(given.message), icon="📋")
         st.stop()
     if data is None:
         if get("source") == "paste":
@@ -240,7 +242,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
                                       pretokenizer=pretokenizer)
         if not problems and isinstance(given, LanguageTexts):
-            return _per_language(title, given, chosen, uses_training, corpus_note)
+            return _per_language(given, chosen, uses_training, corpus_note)
         if not problems:
             try:
                 corpus = get_corpus(data, pretokenizer, name)

@@ -178,7 +178,8 @@ def get_language_training(corpora: dict[str, Corpus], dev: dict[str, Corpus] | N
     a dev corpus per language or None) with ``options`` (the keywords of ``train``),
     cached and drawn with its progress as :func:`get_training` does."""
     hide_status_in_presentation()
-    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    key = tuple(sorted((k, tuple(v.items()) if isinstance(v, dict) else
+                        tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     digest = hashlib.sha256(repr(
         [(lang, _digest(c)) for lang, c in corpora.items()]
         + [(lang, _digest(c)) for lang, c in (dev or {}).items()] + [dev is None]

@@ -209,6 +209,15 @@ def test_the_record_settings_are_drawn_and_train_as_the_engine_does():
     at.sidebar.text_input(key="w_ratio").set_value("en=1").run()
     ok(at)  # ratios for some languages only: the trainer's message, not a traceback
     assert any("ratio" in plain(e.value) for e in at.error), [e.value for e in at.error]
+    at.sidebar.radio(key="w_pvariant").set_value("base").run()
+    at.sidebar.number_input(key="w_global_merges").set_value(0).run()
+    at.sidebar.text_input(key="w_ratio").set_value("en=1, de=1, hi=1.5, ar=1.2, zh=2").run()
+    no_error(at, "Explore")
+    ratios = {"en": 1, "de": 1, "hi": 1.5, "ar": 1.2, "zh": 2}
+    expected = bpeviz.train(SAMPLE, algorithm="parity", merges=200, ratio=ratios)
+    notes = language_choice(at)["notes"]
+    assert notes[1:] == [expected.why(k) for k in range(1, 201)]
+    assert "the lowest compression over its ratio" in notes[1]
 
 
 def test_dev_texts_pasted_per_language_decide_which_language_gets_each_merge():
