@@ -10,7 +10,6 @@ language -> corpus (the record has no field saying so).
 from __future__ import annotations
 
 import argparse
-import inspect
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -18,7 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from bpeviz import algorithms
-from bpeviz.core.training import OWN_TRAINERS
+from bpeviz.core.training import takes_languages as training_takes_languages
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.symbols import utf8_bytes
 
@@ -51,14 +50,9 @@ def add_language_options(p: argparse.ArgumentParser) -> None:
 
 
 def takes_languages(alg: algorithms.Algorithm) -> bool:
-    """Whether ``alg`` trains on one corpus per language: its trainer takes ``dev``."""
-    trainer = OWN_TRAINERS.get(alg.trainer) if alg.trainer else None
-    if trainer is None:
-        return False
-    try:
-        return "dev" in inspect.signature(trainer).parameters
-    except (TypeError, ValueError):  # a builtin without a signature
-        return False
+    """Whether ``alg`` trains on one corpus per language: its trainer takes ``dev``
+    (:func:`bpeviz.core.training.takes_languages`)."""
+    return training_takes_languages(alg.name)
 
 
 def check_languages(args: argparse.Namespace, alg: algorithms.Algorithm,

@@ -6,13 +6,14 @@ import streamlit as st
 
 from bpeviz import ui
 from bpeviz.analysis import views
+from bpeviz.core import protocol
 from bpeviz.core.explain import explain, pair_words
 from bpeviz.core.limits import LIMITS
-from bpeviz.present import figures, glossary, render
+from bpeviz.present import figures, glossary, render, render_languages
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.present.slides import slides_html
 from bpeviz.text import display
-from bpeviz.ui import opened, stage, state
+from bpeviz.ui import languages_view, opened, stage, state
 from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Explore"))
@@ -40,13 +41,16 @@ def explore() -> None:
     with card:
         stage.card(training, byte_style, strong)
     with numbers:
+        stage.language_choice(training)  # one corpus per language: who got the merge
         stage.merge_numbers(training)  # drawn by the browser with the card, at its step
+        stage.language_numbers(training)  # and each language's tokens
         if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
         slides_button(step)
 
     why_this_merge(step)
+    languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
 
     words_col, merges_col = st.columns([3, 2], gap="large")
     with words_col:
@@ -70,7 +74,7 @@ def page_theme() -> str | None:
 def slides_button(step: int) -> None:
     """One HTML file that plays these merges anywhere, without Python or a network; it
     opens at this step, in this theme."""
-    text = state.get("text") or (ctx.sample.try_text if ctx.sample else "")
+    text = state.get("text") or ctx.try_text
     name, theme = ctx.corpus_name, page_theme()
     st.download_button(
         "Download offline slides", key="slides",
@@ -105,6 +109,10 @@ def why_html(step: int) -> str:
             "chosen: the words behind its count, the pairs it beat, and how a tie was "
             "decided.")
     why = explain(training, step, before=training.at(step - 1))
+    # a training per language chose the pair in one language: who got it, on which numbers
+    per_language = bool(protocol.languages(training))
+    chosen = (render_languages.CSS + render_languages.choice_html(training, step)
+              + render_languages.ranked_elsewhere_html()) if per_language else ""
     # two pair counts on one screen: this one is the step before the heatmap's
     counted = render.muted_html(
         f"Counted at step {step - 1:,}, before merge {step:,}: the {why.total_pairs:,} "
@@ -114,7 +122,8 @@ def why_html(step: int) -> str:
     # the marks on the panel's chips, explained where they are read
     legend = glossary.legend_html(glossary.notes(
         training, [m.left, m.right, m.token, *rivals["left"], *rivals["right"]], byte_style))
-    return why_merge_html(why, ctx.algorithm, byte_style, strong) + counted + legend
+    return chosen + why_merge_html(why, ctx.algorithm, byte_style, strong,
+                                   ranked=not per_language) + counted + legend
 
 
 #: sort orders as the (narrow) Sort box shows them

@@ -33,7 +33,7 @@ def _edited() -> None:
 
 
 if not ui.get("text") and not st.session_state.get("text_edited"):
-    ui.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
+    ui.put("text", ctx.try_text or DEFAULT_TEXT)
 
 opened = ui.imported()
 if opened is None and ui.get("tok_source") == "imported":

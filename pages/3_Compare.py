@@ -10,7 +10,7 @@ from bpeviz.analysis.curves import CURVE_POINTS, curve_landmarks
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import compare_history, figures, render_compare
 from bpeviz.ui import compare as ui_compare
-from bpeviz.ui import stage
+from bpeviz.ui import languages_view, stage
 
 ctx = ui.page("Compare", uses_training=False)
 byte_style, strong = ctx.byte_style, ctx.presentation
@@ -46,8 +46,7 @@ with count_area:
                  format_func=lambda k: f"{k} side by side")
 with text_area:
     if not ui.get("text") and not st.session_state.get("text_edited"):
-        ui.put("text", (ctx.sample.try_text if ctx.sample else "")
-               or "The tokenizer learns tokens")
+        ui.put("text", ctx.try_text or "The tokenizer learns tokens")
     text = ui.bound(st.text_area, "Text to cut", "text", height=68,
                     max_chars=LIMITS.input_chars,
                     then=lambda: st.session_state.__setitem__("text_edited", True),
@@ -235,3 +234,4 @@ for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
             f"Each line is the number of tokens the whole corpus takes after each {kind} "
             "(every word cut by Viterbi with that round's pieces): fewer pieces, usually "
             "more tokens. Its own chart: its steps are not merge steps."))
+languages_view.compare_curves(ctx, configurations, strong)  # one corpus per language

@@ -41,7 +41,6 @@ PARITY = Algorithm(
     trainer="bpeviz.algorithms.parity_train.train_parity",
     sizes=("merges",),
     settings=("variant", "global_merges", "ratio", "window_size", "alpha", "min_frequency"),
-    offered=False,  # the app trains on one corpus; this takes one per language
 )
 
 

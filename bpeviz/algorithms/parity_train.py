@@ -73,6 +73,10 @@ class ParityTraining(Training):
     dev: tuple[Corpus, ...] | None = None
     #: the settings of :func:`train_parity` besides the merges (ratios as a list)
     settings: dict[str, Any] = field(default_factory=dict)
+    #: each language's tokens after the last merge, on the text its choices count (its dev
+    #: text with a dev set, else its training text), and that text's characters
+    final_tokens: tuple[int, ...] = ()
+    characters: tuple[int, ...] = ()
 
     def choice(self, step: int) -> ParityChoice:
         """The record of merge ``step`` (1-based)."""
@@ -94,6 +98,29 @@ class ParityTraining(Training):
             text += (f" Passed over: {', '.join(c.passed_over)}, which had more than "
                      f"their share of the last merges.")
         return text
+
+    @property
+    def measured(self) -> str:
+        """Which text each language's tokens are counted on: "dev text" or "training text"."""
+        return "dev text" if self.dev is not None else "training text"
+
+    def language_tokens(self) -> list[tuple[int, ...]]:
+        """Each language's tokens after every step, step 0 (bytes) first, on the text of
+        :attr:`measured` (what the rule compared before each merge).
+
+        >>> t = train_parity({"en": "the cat", "de": "die Katze"}, merges=2)
+        >>> t.language_tokens()
+        [(7, 9), (7, 8), (7, 7)]
+        """
+        return [c.tokens for c in self.choices] + [self.final_tokens]
+
+    def step_notes(self) -> list[str]:
+        """What the step bar says at each step, step 0 first: before any merge, each
+        language's tokens; at step k, :meth:`why` (who got merge k, on which numbers)."""
+        first = self.language_tokens()[0]
+        counted = ", ".join(f"{lang} {n:,}" for lang, n in zip(self.languages, first))
+        return ([f"Before any merge, tokens on each language's {self.measured}: {counted}."]
+                + [self.why(k) for k in range(1, len(self.choices) + 1)])
 
     def merges_per_language(self) -> dict[str | None, int]:
         """How many merges each language got (None: global merges)."""
@@ -415,14 +442,18 @@ def train_parity(
         progress(len(pairs), merges)
     settings = {"variant": variant, "global_merges": global_merges, "ratio": rates,
                 "window_size": window_size, "alpha": alpha, "min_frequency": min_frequency}
+    measured = dev_sources if dev_sources is not None else sources
+    final = tuple(devs.lengths if devs is not None else counts.lengths)
+    characters = tuple(sum(len(w) * c for w, c in zip(m.words, m.counts)) for m in measured)
     return _training(sources, dev_sources, pairs, merges, stop, languages, tuple(choices),
-                     settings)
+                     settings, final, characters)
 
 
 def _training(sources: tuple[Corpus, ...], dev: tuple[Corpus, ...] | None,
               pairs: list[tuple[bytes, bytes]], merges: int, stop: str,
               languages: tuple[str, ...], choices: tuple[ParityChoice, ...],
-              settings: dict[str, Any]) -> ParityTraining:
+              settings: dict[str, Any], final_tokens: tuple[int, ...] = (),
+              characters: tuple[int, ...] = ()) -> ParityTraining:
     """The merges replayed by the merge loop on all languages' words together."""
     total: Counter[str] = Counter()
     for corpus in sources:
@@ -438,7 +469,7 @@ def _training(sources: tuple[Corpus, ...], dev: tuple[Corpus, ...] | None,
     data["stop_reason"] = stop
     return ParityTraining(**data, languages=languages, choices=choices,
                           variant=settings["variant"], sources=sources, dev=dev,
-                          settings=settings)
+                          settings=settings, final_tokens=final_tokens, characters=characters)
 
 
 #: the "format" of a saved parity training (:func:`save_parity`)

@@ -112,6 +112,28 @@ def landmarks(training: AnyTraining) -> list[tuple[int, str]]:
     return [(int(k), str(label)) for k, label in found()] if callable(found) else []
 
 
+def languages(training: AnyTraining) -> tuple[str, ...]:
+    """The languages a training was trained on, one corpus each (a training per language
+    answers ``languages``: parity-aware BPE's); () for a training of one corpus.
+
+    >>> from bpeviz import Corpus, train
+    >>> languages(train(Corpus.from_text("of the cat"), merges=2))
+    ()
+    >>> languages(train({"en": "the cat", "de": "die Katze"}, algorithm="parity", merges=2))
+    ('en', 'de')
+    """
+    found = getattr(training, "languages", ())
+    return tuple(str(lang) for lang in found) if isinstance(found, tuple) else ()
+
+
+def step_notes(training: AnyTraining) -> list[str] | None:
+    """A sentence per step, step 0 first, for a training that says something of each
+    step of its own (``step_notes()``: which language got each merge, and on which
+    numbers); None for the others. The card's numbers show the one of the bar's step."""
+    found = getattr(training, "step_notes", None)
+    return [str(note) for note in found()] if callable(found) else None
+
+
 def step_name(training: AnyTraining) -> str:
     """What one step is called, from the algorithm's record: "merge" or "pruning round"."""
     return get_algorithm(training.algorithm).step
@@ -154,5 +176,15 @@ def corpus_tokens(training: AnyTraining, step: int) -> int:
 
 _VOCAB_SIZES: OwnedCache[np.ndarray] = OwnedCache("vocab sizes")
 
-__all__ = ["AnyStep", "AnyTraining", "corpus_tokens", "last_step", "step_name",
-           "steps_at_most", "vocab_sizes"]
+__all__ = [
+    "AnyStep",
+    "AnyTraining",
+    "corpus_tokens",
+    "landmarks",
+    "languages",
+    "last_step",
+    "step_name",
+    "step_notes",
+    "steps_at_most",
+    "vocab_sizes",
+]

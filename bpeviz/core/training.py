@@ -14,6 +14,7 @@ any step is read back from it (see :mod:`bpeviz.core.snapshot`), never stored pe
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +150,23 @@ def _alphabet(corpus: Corpus, options: TrainOptions) -> set[Symbol]:
 #: name (``Algorithm.trainer``): registered from above, as this layer imports none of them
 OWN_TRAINERS: dict[str, Callable[..., Any]] = {}
 _DEFAULT_SETTINGS = TrainOptions().to_dict()
+
+
+def takes_languages(algorithm: str) -> bool:
+    """Whether ``algorithm`` trains on one corpus per language (a mapping of language ->
+    corpus): its own trainer takes ``dev``, a dev text per language (parity-aware BPE's).
+    Asked of the trainer, not of the name: the record has no field saying so.
+
+    >>> takes_languages("bpe"), takes_languages("parity")
+    (False, True)
+    """
+    trainer = OWN_TRAINERS.get(get_algorithm(algorithm).trainer)
+    if trainer is None:
+        return False
+    try:
+        return "dev" in inspect.signature(trainer).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        return False
 
 
 def train(

@@ -99,10 +99,11 @@ def _pair_parts(training: Training, step: int, index: int | None,
 
 def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: str = "gpt2",
                    presentation: bool = False, max_words: int | None = None,
-                   max_rivals: int = 5, max_tied: int = 6) -> str:
+                   max_rivals: int = 5, max_tied: int = 6, ranked: bool = True) -> str:
     """Why merge ``why.step`` was chosen, in sentences: the words behind its count, the
     WordPiece score written out, the runner-up pairs, and any tie with the rule that
-    decided it."""
+    decided it. ``ranked=False``: the pair was not chosen among all the corpus's pairs (a
+    training per language ranks one language's), so no rivals, rank or tie are named."""
     algorithm = algorithm or why.algorithm
     max_words = max_words if max_words is not None else (5 if presentation else 8)
     m = why.merge
@@ -168,7 +169,7 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
                          f"pair would score {formula}.</p>")
     # the runner-up pairs
     value = why.value
-    rivals = why.runners_up.iloc[:max_rivals]
+    rivals = why.runners_up.iloc[:max_rivals] if ranked else why.runners_up.iloc[:0]
     if len(rivals):
         items = []
         for r in rivals.itertuples(index=False):
@@ -186,18 +187,18 @@ def why_merge_html(why: Explanation, algorithm: str | None = None, byte_style: s
         among = (f", out of the {why.total_pairs:,} pairs there were {after}"
                  if why.total_pairs > 1 else "")
         parts.append(f'<p class="bv-why-rivals">{heading}{", ".join(items)}{among}.</p>')
-    elif why.rank is not None:
+    elif why.rank is not None and ranked:
         parts.append('<p class="bv-why-rivals">No other pair was left to compete with it.</p>')
     # the tie, or why it won outright
     shown_value = (f"score {_num(why.score)}" if value == "score"
                    else f"count {int(why.merge.count):,}")
-    if why.rank is not None and why.rank != 1:
+    if ranked and why.rank is not None and why.rank != 1:
         best = why.runners_up.iloc[0]
         parts.append(f'<p class="bv-why-tie">This merge was replayed from a tokenizer file, '
                      f"not chosen: it ranked {why.rank:,} of {why.total_pairs:,} pairs; the "
                      f"best was {chip(best.left, int(best.left_id))} + "
                      f"{chip(best.right, int(best.right_id))}.</p>")
-    elif len(why.tie):
+    elif ranked and len(why.tie):
         tie = why.tie
         named = ", ".join(f"{chip(r.left, int(r.left_id))} + {chip(r.right, int(r.right_id))}"
                           for r in tie.iloc[:max_tied].itertuples(index=False))

@@ -66,6 +66,31 @@ def sample_bytes(sample_id: str) -> bytes:
     return resources.files("bpeviz.samples").joinpath(SAMPLES[sample_id].filename).read_bytes()
 
 
+#: the parallel sample's languages, in the order the app lists them (one file each in
+#: ``parallel/``; a language's dev text, when the sample has one, in ``parallel/dev/``)
+PARALLEL_LANGUAGES = ("en", "de", "hi", "ar", "zh")
+PARALLEL_ABOUT = ("The same short story, “The Library by the River”, in English, German, "
+                  "Hindi, Arabic and Chinese, paragraph for paragraph: one corpus per "
+                  "language.")
+
+
+def parallel_sample() -> tuple[dict[str, bytes], dict[str, bytes] | None]:
+    """The parallel sample: each language's text (UTF-8 bytes), and each language's dev
+    text, or None when the sample has none for every language.
+
+    >>> texts, dev = parallel_sample()
+    >>> list(texts), dev
+    (['en', 'de', 'hi', 'ar', 'zh'], None)
+    """
+    folder = resources.files("bpeviz.samples").joinpath("parallel")
+    texts = {lang: folder.joinpath(f"{lang}.txt").read_bytes() for lang in PARALLEL_LANGUAGES}
+    dev_folder = folder.joinpath("dev")
+    found = {lang: dev_folder.joinpath(f"{lang}.txt") for lang in PARALLEL_LANGUAGES}
+    if not all(f.is_file() for f in found.values()):
+        return texts, None
+    return texts, {lang: f.read_bytes() for lang, f in found.items()}
+
+
 def load_sample(sample_id: str, pretokenizer: str = "whitespace") -> Corpus:
     """A sample as a corpus (count files keep their counts whatever the pre-tokenizer)."""
     name = SAMPLES[sample_id].filename

@@ -10,11 +10,12 @@ from bpeviz import algorithms, formats
 from bpeviz.algorithms import Algorithm
 from bpeviz.core import limits
 from bpeviz.core.snapshot import Snapshot
-from bpeviz.core.training import Training, make_options
+from bpeviz.core.training import Training, make_options, takes_languages
 from bpeviz.samples import Sample
 from bpeviz.text.corpus import Corpus
+from bpeviz.ui.languages import LanguageTexts
 from bpeviz.ui.settings import Settings
-from bpeviz.ui.training import get_corpus, get_training, snapshot
+from bpeviz.ui.training import get_corpus, get_language_training, get_training, snapshot
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,16 @@ class Context:
     byte_style: str
     presentation: bool
     sample: Sample | None
+    #: the texts of a corpus given one per language (parity-aware BPE), None for one corpus
+    languages: LanguageTexts | None = None
+
+    @property
+    def try_text(self) -> str:
+        """A text to tokenize first: the sample's, or a line of each language's; "" for
+        a corpus of one's own."""
+        if self.sample is not None:
+            return self.sample.try_text
+        return self.languages.try_text if self.languages is not None else ""
 
     def at(self, step: int) -> Snapshot:
         """The training's snapshot at ``step`` (the last few are kept)."""
@@ -51,6 +62,16 @@ def train_variant(ctx: Context, chosen: Settings, label: str = "Training") -> Tr
 
     Raises ValueError with a message for the user (bad options, or a limit passed).
     """
+    if ctx.languages is not None and takes_languages(chosen.algorithm):
+        # one corpus per language, as the sidebar gave them (the others train on all
+        # of them together, ``ctx.data``)
+        def corpora(texts: dict[str, bytes]) -> dict[str, Corpus]:
+            return {lang: get_corpus(data, chosen.pretokenizer, lang)
+                    for lang, data in texts.items()}
+
+        dev = None if ctx.languages.dev is None else corpora(ctx.languages.dev)
+        return get_language_training(corpora(ctx.languages.texts), dev, chosen.options,
+                                     label)
     corpus = get_corpus(ctx.data, chosen.pretokenizer, ctx.corpus_name)
     problems = training_problems(corpus, chosen)
     if problems:

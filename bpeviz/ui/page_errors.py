@@ -24,7 +24,7 @@ import bpeviz.ui.state as state
 log = logging.getLogger("bpeviz.ui")
 
 #: what "Reset the settings" keeps: the corpus, and where the user is
-KEPT = frozenset({"source", "sample", "paste", "upload", "text", "text_edited", "present",
+KEPT = frozenset({"source", "sample", "paste", "upload", "langs", "text", "text_edited", "present",
                   "bytes"})
 #: where the session keeps this run's place for the message, at the top of the page
 SLOT = "_failure_slot"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import logging
 from types import ModuleType
+from typing import Any
 
 import streamlit as st
 
@@ -17,16 +18,19 @@ import bpeviz.ui.state as state
 from bpeviz import algorithms
 from bpeviz.core import limits
 from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import takes_languages
 from bpeviz.present.render import md_escape, style_block
 from bpeviz.samples import SAMPLES, Sample, sample_bytes
+from bpeviz.text.corpus import Corpus
 from bpeviz.ui.context import Context, training_problems
 from bpeviz.ui.labels import ALGORITHM_LABELS
+from bpeviz.ui.languages import LanguageTexts, Missing, language_source
 from bpeviz.ui.messages import error, show_resets, warning
 from bpeviz.ui.paste_keeper import keep_paste
-from bpeviz.ui.settings import display_settings, training_settings
+from bpeviz.ui.settings import Settings, display_settings, training_settings
 from bpeviz.ui.state import bound, get, put
 from bpeviz.ui.theme_link import keep_theme_in_link
-from bpeviz.ui.training import get_corpus, get_training
+from bpeviz.ui.training import get_corpus, get_language_training, get_training
 
 log = logging.getLogger("bpeviz.ui")
 
@@ -129,6 +133,50 @@ def _corpus_source() -> tuple[bytes | None, str, Sample | None]:
     return data, name, None
 
 
+def _language_corpora(texts: dict[str, bytes], pretokenizer: str, what: str,
+                      corpus_note: Any) -> dict[str, Corpus]:
+    """Each language's corpus; a ValueError naming the language whose text is unusable."""
+    corpora = {}
+    for language, data in texts.items():
+        name = f"the {language} {what}"
+        try:
+            corpora[language] = get_corpus(data, pretokenizer, name)
+        except ValueError as err:
+            message = str(err) if name in str(err) else f"{name}: {err}"
+            with corpus_note:
+                error(message)
+            raise ValueError(message) from None
+    return corpora
+
+
+def _per_language(given: LanguageTexts, chosen: Settings, uses_training: bool,
+                  corpus_note: Any) -> Context:
+    """The context of a training on one corpus per language (inside :func:`page`'s
+    guard: a ValueError becomes a message)."""
+    corpora = _language_corpora(given.texts, chosen.pretokenizer, "text", corpus_note)
+    dev = None if given.dev is None else _language_corpora(given.dev, chosen.pretokenizer,
+                                                           "dev text", corpus_note)
+    problems = limits.check_sizes(0, sum(len(c.words) for c in corpora.values()), 0,
+                                  chosen.algorithm, chosen.pretokenizer)
+    if problems:
+        for problem in problems:
+            st.error(problem, icon="🛑")
+        st.stop()
+    options = chosen.options
+    if not uses_training:  # Compare trains its own configurations (on every language)
+        corpus = get_corpus(given.joined(), chosen.pretokenizer, given.name)
+        return Context(corpus=corpus, corpus_name=given.name, data=given.joined(),
+                       training=None, train_options=options,  # type: ignore[arg-type]
+                       byte_style=get("bytes"), presentation=bool(get("present")),
+                       sample=None, languages=given)
+    training = get_language_training(corpora, dev, options)
+    if training.stopped_early:
+        st.sidebar.caption(md_escape(training.stop_message))
+    return Context(corpus=training.corpus, corpus_name=given.name, data=given.joined(),
+                   training=training, train_options=options, byte_style=get("bytes"),
+                   presentation=bool(get("present")), sample=None, languages=given)
+
+
 def page(title: str, *, uses_training: bool = True) -> Context:
     """Set up a page: config, styles, URL state, the sidebar and the (cached) training.
 
@@ -146,7 +194,15 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         for path, name, icon in PAGES:
             st.page_link(path, label=name, icon=icon, query_params=links)
         st.subheader("Corpus")
-        data, name, sample = _corpus_source()
+        # the corpus inputs of the algorithm chosen (its box comes below: its stored value)
+        per_language = takes_languages(get("algo"))
+        given: LanguageTexts | Missing | None = None
+        if per_language:
+            given = language_source()
+            data, name, sample = ((given.joined(), given.name, None)
+                                  if isinstance(given, LanguageTexts) else (None, "", None))
+        else:
+            data, name, sample = _corpus_source()
         corpus_note = st.empty()  # a file that cannot be read says why here too
         if uses_training:
             st.subheader("Training")
@@ -160,10 +216,18 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         display_settings()
         keep_theme_in_link()
     state.write_url()
+    if takes_languages(chosen.algorithm) != per_language:
+        st.rerun()  # the algorithm changed under this run: draw its corpus inputs
     if ignored:
         warning("This link had settings that could not be used, and were left at their "
                 f"defaults: {', '.join(ignored)}.")
     show_resets()
+    if isinstance(given, Missing):  # a language's text, or a wrong entry: say which
+        if given.problem:
+            error(given.message)
+        else:
+            st.info(md_escape(given.message), icon="📋")
+        st.stop()
     if data is None:
         if get("source") == "paste":
             st.info("Paste a text in the sidebar to train on it. Pasted text never goes into "
@@ -177,6 +241,8 @@ def page(title: str, *, uses_training: bool = True) -> Context:
         chars = len(data.decode("utf-8", "ignore")) if len(data) > LIMITS.text_chars else 0
         problems = limits.check_sizes(chars, algorithm=chosen.algorithm,
                                       pretokenizer=pretokenizer)
+        if not problems and isinstance(given, LanguageTexts):
+            return _per_language(given, chosen, uses_training, corpus_note)
         if not problems:
             try:
                 corpus = get_corpus(data, pretokenizer, name)

@@ -19,11 +19,13 @@ from typing import Any
 
 import streamlit as st
 
+import bpeviz.ui.language_settings as language_settings
 import bpeviz.ui.state as state
 import bpeviz.ui.unigram_settings as unigram_settings
 from bpeviz import algorithms
 from bpeviz.algorithms import Algorithm
 from bpeviz.core.limits import LIMITS
+from bpeviz.core.training import takes_languages
 from bpeviz.text.pretokenize import PRETOKENIZERS
 from bpeviz.ui.labels import (
     MARKER_LABELS,
@@ -147,6 +149,19 @@ def _transition(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -
     return OMIT if value is None else int(value)
 
 
+#: the key of ``chosen`` that holds the algorithm the widgets are drawn for
+ALGORITHM = "_algorithm"
+
+
+def _variant(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> Any:
+    """The trainer's variant: the per-language trainer's (parity-aware BPE's base or
+    window) for an algorithm trained on one corpus per language, else Unigram's."""
+    algorithm = chosen.get(ALGORITHM)
+    if algorithm is not None and takes_languages(algorithm):
+        return language_settings.variant(prefix, chosen, compact, off)
+    return unigram_settings.variant(prefix, chosen, compact, off)
+
+
 #: the widget of each option a record's ``settings`` may name, in the order they are
 #: drawn; an option without one is left at ``bpeviz.train``'s default
 WIDGETS: dict[str, Widget] = {
@@ -156,7 +171,11 @@ WIDGETS: dict[str, Widget] = {
     "tie_break": _tie,
     "min_frequency": _min_freq,
     "transition": _transition,
-    "variant": unigram_settings.variant,
+    "variant": _variant,
+    "global_merges": language_settings.global_merges,
+    "ratio": language_settings.ratio,
+    "window_size": language_settings.window_size,
+    "alpha": language_settings.alpha,
     "shrinking_factor": unigram_settings.shrinking_factor,
     "seed_size": unigram_settings.seed_size,
 }
@@ -175,7 +194,11 @@ DETAILS: dict[str, Callable[[Any], str]] = {
     "marker": lambda value: f"marker {value}",
     "scoring": SHORT_SCORING.__getitem__,
     "tie_break": lambda value: "ties: " + TIE_LABELS[value].split(" (")[0],
-    "variant": unigram_settings.variant_detail,
+    "variant": lambda value: (language_settings.variant_detail(value)
+                              if value in language_settings.VARIANT_LABELS
+                              else unigram_settings.variant_detail(value)),
+    "global_merges": lambda value: f"{value:,} global merges first",
+    "ratio": lambda value: "ratios " + ", ".join(f"{k}={v:g}" for k, v in value.items()),
     "transition": lambda value: f"stage 2 from merge {value:,}",
 }
 
@@ -227,7 +250,7 @@ def training_settings(prefix: str = "", *, compact: bool = False) -> Settings:
                         + "; ".join(f"{k}: {v}" for k, v in PRETOKENIZERS.items())
                         + "; auto: the algorithm's own.")
     pretokenizer = alg.pretokenizer_for(pretok)
-    chosen: dict[str, Any] = {}
+    chosen: dict[str, Any] = {ALGORITHM: algorithm}
     for name in _drawn(alg):
         chosen[name] = WIDGETS[name](prefix, chosen, compact, name not in alg.settings)
     options = _taken(algorithm, chosen)

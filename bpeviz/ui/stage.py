@@ -41,7 +41,7 @@ import bpeviz.ui.state as state
 import bpeviz.ui.trace as trace
 from bpeviz.core import protocol
 from bpeviz.core.training import Training
-from bpeviz.present import stage_data, stage_script, step_panels
+from bpeviz.present import render_languages, stage_data, stage_script, step_panels
 from bpeviz.present.render import md_escape
 from bpeviz.present.text_history import stage_tokens, text_history
 from bpeviz.ui.state import get, put
@@ -287,6 +287,33 @@ def merge_numbers(training: Training) -> None:
               "help": "The corpus cut into this step's tokens: how many tokens it takes"}],
             len(training.merges), _history_id(training),
             note="These numbers are for step {step} of {n}.")
+
+
+def language_choice(training: Training) -> None:
+    """For a training on one corpus per language: which language got the bar's merge and
+    on which numbers (the training's ``step_notes``, a sentence per step), drawn by the
+    browser with the card, at every key. Nothing for a training of one corpus."""
+    notes = protocol.step_notes(training)
+    if not protocol.languages(training) or notes is None:
+        return
+    numbers([], len(training.merges), _history_id(training), notes=notes,
+            name="language_choice")
+
+
+def language_numbers(training: Training) -> None:
+    """For a training on one corpus per language: each language's tokens at the bar's
+    step, on the text its choices count, with their change. Nothing for one corpus."""
+    languages = protocol.languages(training)
+    if not languages:
+        return
+    per_language = render_languages.tokens(training)
+    numbers([{"label": f"{lang} tokens", "good": "down",
+              "values": per_language[lang].tolist(),
+              "help": f"Tokens of the {lang} text at this step: on parallel texts, the "
+                      "language that takes the most is served worst"}
+             for lang in languages],
+            len(training.merges), _history_id(training), name="languages",
+            note="Each language's tokens at step {step} of {n}.")
 
 
 def words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2",

@@ -11,6 +11,7 @@ text never goes into the URL: only the sample id.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -67,6 +68,11 @@ class Setting:
             if raw.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError(raw)
+        if isinstance(self.default, float):
+            value = float(raw)
+            if not self.accepts(value):
+                raise ValueError(raw)
+            return value
         if isinstance(self.default, int):
             value = int(raw)
             lo = self.lo if self.lo is not None else value
@@ -97,6 +103,10 @@ class Setting:
                             for x in value))
         if isinstance(self.default, bool):
             return isinstance(value, bool)
+        if isinstance(self.default, float):
+            return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+                    and math.isfinite(value) and (self.lo is None or value >= self.lo)
+                    and (self.hi is None or value <= self.hi))
         if self.kind == "int" or isinstance(self.default, int):
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 return False
@@ -128,6 +138,12 @@ SETTINGS: dict[str, Setting] = {
     "tie": Setting("first", TIE_BREAKS),
     "min_freq": Setting(0, lo=0, hi=MAX_TYPED),
     "transition": Setting(None, kind="int", lo=0),  # SuperBPE's stage 1 (None: its default)
+    # parity-aware BPE's own settings (bpeviz.ui.language_settings)
+    "pvariant": Setting("base", ("base", "window")),
+    "global_merges": Setting(0, lo=0, hi=MAX_TYPED),
+    "ratio": Setting("", max_len=200),
+    "window_size": Setting(100, lo=1, hi=MAX_TYPED),
+    "alpha": Setting(2.0, lo=0.1, hi=100),
     "bytes": Setting("gpt2", ("gpt2", "hex")),
     "present": Setting(False),
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED, always=True),
@@ -139,6 +155,10 @@ SETTINGS: dict[str, Setting] = {
     "text": Setting("", max_len=TEXT_IN_URL, only_if="text_edited"),  # in links if typed
     "search": Setting("", max_len=200),  # Explore's word search
     "paste": Setting("", url=False),
+    # the languages of a corpus given per language (parity-aware BPE), their texts
+    # kept apart (bpeviz.ui.languages)
+    "langs": Setting("en, hi", url=False),
+    "lang_dev": Setting(False, url=False),  # and a dev text per language
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),

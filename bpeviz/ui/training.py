@@ -151,6 +151,11 @@ def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in given.items()))
     jobs = _big_training_job if is_big(corpus) else _training_job
     job = jobs(_digest(corpus), key, corpus, options)
+    return _finished(job, jobs, label)
+
+
+def _finished(job: TrainingJob, jobs: Any, label: str) -> Training:
+    """The training ``job`` makes, with a progress bar while it runs; raises its error."""
     if not job.wait(0.15):
         bar = st.progress(0.0, text=f"{label}…")
         while not job.wait(0.1):
@@ -165,6 +170,26 @@ def get_training(corpus: Corpus, options: TrainOptions | dict[str, Any],
         raise job.error
     assert job.result is not None
     return job.result
+
+
+def get_language_training(corpora: dict[str, Corpus], dev: dict[str, Corpus] | None,
+                          options: dict[str, Any], label: str = "Training") -> Training:
+    """The training of an algorithm that takes one corpus per language (``corpora``, and
+    a dev corpus per language or None) with ``options`` (the keywords of ``train``),
+    cached and drawn with its progress as :func:`get_training` does."""
+    hide_status_in_presentation()
+    key = tuple(sorted((k, tuple(v.items()) if isinstance(v, dict) else
+                        tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    digest = hashlib.sha256(repr(
+        [(lang, _digest(c)) for lang, c in corpora.items()]
+        + [(lang, _digest(c)) for lang, c in (dev or {}).items()] + [dev is None]
+    ).encode()).hexdigest()
+    big = sum(_SYMBOLS.get(c, None, lambda c=c: sum(map(len, c.words)))
+              for c in corpora.values()) > BIG_SYMBOLS
+    jobs = _big_training_job if big else _training_job
+    given = {**options, "dev": dev} if dev is not None else options
+    job = jobs(digest, key, corpora, given)  # type: ignore[arg-type]
+    return _finished(job, jobs, label)
 
 
 _DIGESTS: OwnedCache[str] = OwnedCache("digest")
