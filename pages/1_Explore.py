@@ -150,10 +150,14 @@ def word_splits(snap) -> None:
     else:
         page = 1
     shown = rows.iloc[(page - 1) * per_page: page * per_page]
-    changed = int(frame["changed"].sum())
+    # how many the bar's merge changed is drawn by the browser at the bar's step; the
+    # list itself (its filter and order) follows when the step settles
+    stage.changed_words(training)
     st.caption(ui.md_escape(
-        f"{len(rows):,} of {len(frame):,} words shown in {pages} page(s); "
-        f"{changed:,} changed by merge {snap.step}"))
+        f"{len(rows):,} of {len(frame):,} words shown in {pages} page(s)"
+        + (f", those merge {snap.step:,} changed" if only else "")
+        + (f", the words merge {snap.step:,} changed first" if sort.startswith("changed")
+           and not only else "")))
     if len(shown):
         with st.container(height=560 if len(shown) > 12 else "content", border=False):
             stage.words(training, shown, byte_style, strong)

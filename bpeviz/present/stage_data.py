@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
@@ -55,6 +56,26 @@ def stage_numbers(training: Training) -> dict[str, list[int]]:
         found = _cache(training, "stage_numbers", {
             "vocab": [int(training.vocab_size_at(k)) for k in steps],
             "tokens": [int(c) for c in training.token_counts()[:len(steps)]]})
+    return found
+
+
+def changed_words_per_step(training: Training) -> list[int]:
+    """How many corpus words each step's merge changed (step 0 first: none), for the word
+    list's count drawn by the browser at the bar's step. Built once per training.
+
+    >>> from bpeviz import Corpus, train
+    >>> changed_words_per_step(train(Corpus.from_text("low lower newest"), merges=3))
+    [0, 2, 2, 1]
+    """
+    found = _cached(training, "changed_words")
+    if found is None:
+        log = training._log
+        made = log.step > 0
+        n_words = max(int(log.n_words), 1)
+        # one (step, word) per word a merge changed, however many nodes it made there
+        keys = np.unique(log.step[made].astype(np.int64) * n_words + log.word[made])
+        counts = np.bincount(keys // n_words, minlength=len(training.merges) + 1)
+        found = _cache(training, "changed_words", [int(c) for c in counts])
     return found
 
 

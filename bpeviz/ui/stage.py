@@ -289,6 +289,18 @@ def merge_numbers(training: Training) -> None:
             note="These numbers are for step {step} of {n}.")
 
 
+def changed_words(training: Training) -> None:
+    """How many words the bar's merge changed (Explore's word list), one line drawn by
+    the browser at the bar's step, as the highlighted words below it are."""
+    data: dict[str, Any] = {"role": "numbers", "step": int(get("step")),
+                            "n": len(training.merges), "hist": _history_id(training),
+                            "metrics": [], "counts": stage_data.changed_words_per_step(training),
+                            "note": "Merge {step} changed {count} of the corpus's words "
+                                    "(highlighted below).",
+                            "first": "Step 0: no merge has changed a word yet."}
+    mount(f"{KEY}_changed_words", data)
+
+
 def language_choice(training: Training) -> None:
     """For a training on one corpus per language: which language got the bar's merge and
     on which numbers (the training's ``step_notes``, a sentence per step), drawn by the

@@ -65,8 +65,13 @@ export function drawNumbers(f, k) {
   k = clamp(k, n, 0);
   for (const one of f.metrics) show(one, k);
   const notes = Array.isArray(d.notes) ? d.notes : null;
+  // a note may name one number a step ({count}: data.counts[k]); at step 0 data.first
+  const counts = Array.isArray(d.counts) ? d.counts : null;
+  const count = counts && Number.isFinite(Number(counts[k])) ? fmt(Number(counts[k])) : "–";
+  const template = k === 0 && typeof d.first === "string" ? d.first
+    : String(d.note ?? "These numbers are for step {step} of {n}.");
   f.note.textContent = notes ? String(notes[k] ?? "")
-    : String(d.note ?? "These numbers are for step {step} of {n}.")
-      .replaceAll("{step}", String(k)).replaceAll("{n}", fmt(n));
+    : template.replaceAll("{step}", String(k)).replaceAll("{n}", fmt(n))
+      .replaceAll("{count}", count);
   f.root.dataset.step = String(k);
 }

@@ -97,3 +97,17 @@ test("a step that changes a number by nothing says no change, not a bare 0", () 
     { label: "Vocabulary (pieces)", values: [400, 380, 380] }] }));
   assert.deepEqual(shown().deltas[0], ["no change", ""]);
 });
+
+test("a note may name one number of the bar's step, and say something else at step 0", () => {
+  mountIn(mount, doc, "bar", { ...bar(2), n: 3 });
+  mountIn(mount, doc, "numbers", { role: "numbers", step: 2, n: 3, hist: "h", metrics: [],
+    counts: [0, 1200, 7, 0], note: "Merge {step} changed {count} words.",
+    first: "Step 0: nothing yet." });
+  assert.equal(shown().note, "Merge 2 changed 7 words.");
+  press("ArrowLeft");
+  assert.equal(shown().note, "Merge 1 changed 1,200 words.");
+  press("Home");
+  assert.equal(shown().note, "Step 0: nothing yet.");
+  press("End");
+  assert.equal(shown().note, "Merge 3 changed 0 words.");
+});
