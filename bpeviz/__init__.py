@@ -11,6 +11,8 @@ The public API::
     rounds = train(Corpus.from_text(text), algorithm="unigram", vocab_size=2000)
     rounds.at(2).encode("any text"), rounds.explain(2)   # after 2 pruning rounds
     load("spiece.model").at().encode("any text")   # a SentencePiece Unigram model
+    counts = count_pretokens(["data/"], "gpt2")   # files' pre-tokens, on every core
+    train(Corpus(tuple(counts), tuple(counts.values()), "gpt2"), algorithm="bbpe")
 
 Every training answers the same calls (:class:`AnyTraining`, see
 :mod:`bpeviz.core.protocol`): ``at(k)``, ``vocab_size_at(k)``, ``token_counts()``,
@@ -74,6 +76,17 @@ OWN_OPENERS[".model"] = open_model
 OWN_FORMATS[UNIGRAM_FORMAT] = unigram_from_dict
 SNAPSHOT_VIEWS["health"] = _health  # Snapshot.health: the analysis layer's, above core
 
+
+
+def __getattr__(name: str) -> object:
+    # counting files (bpeviz.data) loads its readers and process pool only when asked
+    if name == "count_pretokens":
+        from bpeviz.data.count import count_pretokens
+
+        return count_pretokens
+    raise AttributeError(f"module 'bpeviz' has no attribute {name!r}")
+
+
 __all__ = [
     "ALGORITHMS",
     "AnyTraining",
@@ -82,6 +95,7 @@ __all__ = [
     "Snapshot",
     "TrainOptions",
     "Training",
+    "count_pretokens",
     "load",
     "replay",
     "replay_on",

@@ -72,3 +72,15 @@ def test_json_lines_cut_in_byte_ranges_count_each_record_once(tmp_path, monkeypa
             expected[word] = expected.get(word, 0) + count
     assert list(count_pretokens([str(path)], "gpt2", workers=2).items()) == \
         list(expected.items())
+
+
+def test_the_package_counts_files_and_trains_on_the_counts(folder):
+    import bpeviz
+
+    counts = bpeviz.count_pretokens([str(folder)], "gpt2", workers=1)
+    assert list(counts.items()) == _corpus_counts(folder, "gpt2")
+    training = bpeviz.train(bpeviz.Corpus(tuple(counts), tuple(counts.values()), "gpt2"),
+                            algorithm="bbpe", merges=20)
+    assert len(training.merges) == 20 and training.corpus.pretokenizer == "gpt2"
+    with pytest.raises(AttributeError):
+        bpeviz.no_such_name  # noqa: B018
