@@ -180,6 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--merges", type=int, default=32_000)
     parser.add_argument("--no-hf", action="store_true")
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--keep", help="a folder to keep both merge lists in (JSON)")
     args = parser.parse_args(argv)
     folder, distinct = corpus_folder(args.size)
     size = sum(p.stat().st_size for p in folder.glob("*.txt")) / MB
@@ -219,6 +220,14 @@ def main(argv: list[str] | None = None) -> None:
                   + ")")
             results["hf"] = {k: v for k, v in theirs.items() if k != "stdout"}
             results["same_merges"] = same
+            results["first_difference"] = None if first is None else first + 1
+        if args.keep:
+            import shutil
+
+            Path(args.keep).mkdir(parents=True, exist_ok=True)
+            for name in ("ours-merges.json", "hf-merges.json"):
+                if Path(f"{tmp}/{name}").exists():
+                    shutil.copy(f"{tmp}/{name}", Path(args.keep) / name)
     results["load_end"] = os.getloadavg()
     print(f"load average at end: {results['load_end'][0]:.1f}")  # type: ignore[index]
     if args.json:
