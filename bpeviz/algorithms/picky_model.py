@@ -153,6 +153,28 @@ class PickyTraining:
             raise ValueError("step 0 is the starting vocabulary: nothing happened yet")
         return self.events[step - 1]
 
+    def landmarks(self) -> list[tuple[int, str, str]]:
+        """Where a run of merges starts and each removal, named, with its kind: the step
+        bar ticks them and names the kind of its step, a removal in its own colour.
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=3,
+        ...                 threshold=0.6)
+        >>> t.landmarks()[1:3]
+        [(3, 'removal of “ug”', 'removal'), (4, 'merge', 'merge')]
+        """
+        found: list[tuple[int, str, str]] = []
+        for e in self.events:
+            if e.kind == "removal":
+                found.append((e.step, f"removal of “{e.token}”", "removal"))
+            elif not found or found[-1][2] != "merge":
+                found.append((e.step, "merge", "merge"))
+        return found
+
+    def removal_steps(self) -> list[int]:
+        """The steps that removed a token (the vocabulary shrank)."""
+        return [e.step for e in self.events if e.kind == "removal"]
+
     def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
         """For each size, the latest step whose vocabulary is the largest of at most it."""
         return steps_at_most(np.array(self.vocab_sizes), targets, latest=True)

@@ -147,6 +147,17 @@ def _transition(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -
     return OMIT if value is None else int(value)
 
 
+def _threshold(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> Any:
+    if not _has(prefix, "threshold"):
+        return OMIT
+    value = bound(st.select_slider, "Removal threshold", prefix + "threshold",
+                  list(state.THRESHOLDS), disabled=off,
+                  help="After each merge, a part of the new token whose Intersection over "
+                       "Self (the share of its uses inside the new token) is above this "
+                       "is removed from the vocabulary. Lower: more removals.")
+    return float(value)
+
+
 #: the widget of each option a record's ``settings`` may name, in the order they are
 #: drawn; an option without one is left at ``bpeviz.train``'s default
 WIDGETS: dict[str, Widget] = {
@@ -156,6 +167,7 @@ WIDGETS: dict[str, Widget] = {
     "tie_break": _tie,
     "min_frequency": _min_freq,
     "transition": _transition,
+    "threshold": _threshold,
     "variant": unigram_settings.variant,
     "shrinking_factor": unigram_settings.shrinking_factor,
     "seed_size": unigram_settings.seed_size,
@@ -177,6 +189,7 @@ DETAILS: dict[str, Callable[[Any], str]] = {
     "tie_break": lambda value: "ties: " + TIE_LABELS[value].split(" (")[0],
     "variant": unigram_settings.variant_detail,
     "transition": lambda value: f"stage 2 from merge {value:,}",
+    "threshold": lambda value: f"removal threshold {value:g}",
 }
 
 

@@ -112,6 +112,8 @@ PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k",
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
+#: PickyBPE's removal thresholds offered (its paper tries 0.6 to 0.9)
+THRESHOLDS = ("0.5", "0.6", "0.7", "0.8", "0.9", "0.95", "0.99")
 TEXT_IN_URL = 200  # characters: a longer text (a pasted corpus) never goes into a link
 
 SETTINGS: dict[str, Setting] = {
@@ -128,6 +130,8 @@ SETTINGS: dict[str, Setting] = {
     "tie": Setting("first", TIE_BREAKS),
     "min_freq": Setting(0, lo=0, hi=MAX_TYPED),
     "transition": Setting(None, kind="int", lo=0),  # SuperBPE's stage 1 (None: its default)
+    # PickyBPE: the Intersection over Self above which a token is removed
+    "threshold": Setting("0.9", THRESHOLDS),
     "bytes": Setting("gpt2", ("gpt2", "hex")),
     "present": Setting(False),
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED, always=True),
@@ -458,6 +462,7 @@ def _prepare(name: str, widget_key: str, shape: object = None,
 START_CHARS = 100_000
 #: the argument that gives each kind of widget its starting value
 _STARTS = {"selectbox": "index", "radio": "index", "segmented_control": "default",
+           "select_slider": "value",
            "pills": "default", "number_input": "value", "slider": "value",
            "text_input": "value", "text_area": "value", "toggle": "value",
            "checkbox": "value"}

@@ -42,7 +42,7 @@ def test_the_sidebar_offers_the_offered_algorithms_only():
     assert not set(hidden) & set(algorithms.offered())
 
 
-@pytest.mark.parametrize("name", ["parity", "picky"])
+@pytest.mark.parametrize("name", ["parity"])
 def test_a_link_naming_an_algorithm_not_offered_keeps_the_default(name):
     at = open_page()
     at.query_params["algo"] = name

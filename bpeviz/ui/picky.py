@@ -1,0 +1,249 @@
+"""Streamlit views of a PickyBPE training: Explore, Tokenize and Vocabulary (the record's
+``views``).
+
+A PickyBPE step is an event, a merge or a removal. The views step through them with the
+same step bar as merges (keys, Play, "Go to step"); the bar ticks each removal and names
+it beside Play in red (the training's ``landmarks``); the card and "Why this step?" are
+drawn in Python for the steps around the bar's and swapped in by the browser
+(:func:`bpeviz.ui.stage.panel`). Every token, word and text is escaped by the renderers
+(:mod:`bpeviz.present.render_picky`, :mod:`bpeviz.present.render`) or shown as table data.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import bpeviz.ui.stage as stage
+import bpeviz.ui.state as state
+from bpeviz.core.limits import LIMITS
+from bpeviz.present import figures, render
+from bpeviz.present.render import md_escape
+from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
+from bpeviz.text import display
+from bpeviz.ui.labels import ALGORITHM_LABELS
+from bpeviz.ui.state import bound, get
+
+#: at most this many words are drawn in Word splits (search finds the others)
+WORDS_SHOWN = 300
+DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer"
+
+
+def _counts(training) -> tuple[int, int]:
+    merges = training.merge_count
+    return merges, len(training.events) - merges
+
+
+# -- Explore ------------------------------------------------------------------------------
+
+
+def picky_explore(ctx) -> None:
+    """Explore for a PickyBPE training: the step bar, the card, its numbers, "Why this
+    step?", the vocabulary size curve, every word's split and the steps table."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    merges, removals = _counts(training)
+    st.title("Explore the merges and removals")
+    st.caption(md_escape(
+        f"{ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}: "
+        f"{len(ctx.corpus.words):,} distinct words, {len(training.events):,} steps "
+        f"({merges:,} merges, {removals:,} removals, threshold {training.threshold:g}). "
+        f"{training.stop_message}"))
+    if not training.events:
+        st.info(md_escape(f"No step was made. {training.stop_message}"))
+    step = stage.controls(training)
+    card, numbers = st.columns([3, 2])
+    with card:  # drawn by the browser at the bar's step, from the steps around it
+        stage.panel(training, "picky_card", (byte_style, strong),
+                    lambda k: f"<style>{CSS}</style>"
+                              + step_card_html(training, k, byte_style, strong),
+                    waiting="Step {step}: its card follows when the step settles.")
+    with numbers:
+        stage.merge_numbers(training)
+    with st.expander("Why this step?", expanded=True):
+        stage.panel(training, "why", ("picky", byte_style, strong),
+                    lambda k: f"<style>{CSS}</style>"
+                              + why_step_html(training, k, byte_style, strong),
+                    waiting="Step {step}: why it was made follows when the step settles.")
+    vocab_curve(training, step, strong)
+    words_col, steps_col = st.columns([3, 2], gap="large")
+    with words_col:
+        word_splits(training, step, byte_style, strong)
+    with steps_col:
+        steps_table(training, step)
+
+
+def vocab_curve(training, step: int, strong: bool) -> None:
+    """The vocabulary's size at every step: up at a merge, down at a removal."""
+    st.subheader("Vocabulary size")
+    removed = training.removal_steps()
+    st.plotly_chart(figures.vocab_size_figure(training.vocab_sizes, step, removed, strong),
+                    key="picky_vocab_curve",
+                    config={"displaylogo": False, "typesetMath": False})
+    st.caption(md_escape(
+        f"Tokens in the vocabulary after each step: a merge adds one, a removal (▼, "
+        f"{len(removed):,} in all) takes one away, so the curve goes down as well as up. "
+        f"The dotted line marks step {step:,}: {training.vocab_sizes[step]:,} tokens."))
+
+
+def word_splits(training, step: int, byte_style: str, strong: bool) -> None:
+    """Every word's split at ``step``, the most frequent first; those the step changed
+    marked."""
+    st.subheader("Word splits")
+    now = training.at(step)
+    before = training.at(step - 1) if step else None
+    search = st.text_input("Search words", key="picky_word_search", max_chars=200,
+                           placeholder="substring")
+    order = sorted(range(len(training.words)), key=lambda i: -training.counts[i])
+    rows, changed = [], 0
+    for i in order:
+        word = training.words[i]
+        if search and search not in word:
+            continue
+        ids = now.encode_word(word)
+        moved = before is not None and before.encode_word(word) != ids
+        changed += moved
+        if len(rows) < WORDS_SHOWN:
+            rows.append((i, word, training.counts[i], [training.vocab[t] for t in ids], ids,
+                         moved))
+    st.caption(md_escape(
+        f"{len(rows):,} words shown, most frequent first; "
+        + (f"{changed:,} split differently than at step {step - 1:,}." if step else
+           "step 0: every word is its characters.")))
+    if rows:
+        new = None
+        if step and training.events[step - 1].kind == "merge":
+            new = training.events[step - 1].token_id
+        with st.container(height=480 if len(rows) > 12 else "content", border=False):
+            st.html(render.splits_html(rows, byte_style, new, strong))
+    else:
+        st.info("No word matches.")
+
+
+def steps_frame(training) -> pd.DataFrame:
+    """Every step as a row: what it did, the token, its parts, the count and the IoS."""
+    return pd.DataFrame({
+        "step": [e.step for e in training.events],
+        "kind": [e.kind for e in training.events],
+        "token": [display.visible(e.token) for e in training.events],
+        "parts": [" + ".join(display.visible(p) for p in
+                             ((e.left, e.right) if e.kind == "merge" else e.parts))
+                  for e in training.events],
+        "count": [e.count for e in training.events],
+        "IoS": [e.ios for e in training.events],
+        "vocabulary": list(training.vocab_sizes[1:]),
+    })
+
+
+def steps_table(training, step: int) -> None:
+    """The steps around ``step`` (▶ marks it), removals named as such."""
+    st.subheader("Steps")
+    frame = steps_frame(training)
+    if not len(frame):
+        st.info("No steps yet.")
+        return
+    lo = max(0, step - 6)
+    shown = frame.iloc[lo:lo + 12].assign(now=lambda f: ["▶" if s == step else ""
+                                                         for s in f["step"]])
+    st.dataframe(shown, hide_index=True, width="stretch",
+                 column_order=["now", "step", "kind", "token", "parts", "count", "IoS",
+                               "vocabulary"],
+                 column_config={
+                     "now": st.column_config.TextColumn("", width=30),
+                     "count": st.column_config.NumberColumn(
+                         help="A merge: the pair's count. A removal: the uses left alone."),
+                     "IoS": st.column_config.NumberColumn(
+                         format="%.3f", help="A removal's Intersection over Self: the share "
+                                             "of its uses inside the token just made"),
+                     "parts": st.column_config.TextColumn(
+                         help="A merge: the pair merged. A removal: what the token is cut "
+                              "into where it still occurred.")})
+    st.caption(md_escape(f"{len(frame):,} steps in all; the row marked ▶ is step {step:,}."))
+
+
+# -- Tokenize -----------------------------------------------------------------------------
+
+
+def _edited() -> None:
+    st.session_state["text_edited"] = True
+
+
+def picky_tokenize(ctx) -> None:
+    """Tokenize for a PickyBPE training: the text cut with the vocabulary at the bar's
+    step (the training's merges and removals replayed, the earliest first)."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    st.title("Tokenize any text")
+    if not get("text") and not st.session_state.get("text_edited"):
+        state.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
+    text = bound(st.text_area, "Text", "text", height=100 if strong else 140,
+                 max_chars=LIMITS.input_chars, then=_edited,
+                 help=f"Up to {LIMITS.input_chars:,} characters.")
+    step = stage.controls(training)
+    if not text:
+        st.info("Type some text above.")
+        return
+    tokens = training.at(step).encode(text)
+    unk = sum(t.unk for t in tokens)
+    a, b, c = st.columns(3)
+    a.metric("Tokens", f"{len(tokens):,}")
+    b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}")
+    c.metric("Unknown", f"{unk:,}", help="Characters the vocabulary lacks ([UNK])")
+    st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
+    st.caption(md_escape(
+        f"{len(text):,} characters cut into {len(tokens):,} tokens at step {step:,} of "
+        f"{len(training.events):,}. {ctx.alg.encode_words} Each word starts with ▁, the "
+        "space before it."))
+
+
+# -- Vocabulary ---------------------------------------------------------------------------
+
+
+def vocab_frame(training, step: int) -> pd.DataFrame:
+    """Every token that is or was in the vocabulary by ``step``: id, token, the step
+    that made it, the steps that removed it, and whether it is in the vocabulary now."""
+    made: dict[int, int] = {}
+    removed: dict[int, list[int]] = {}
+    for e in training.events[:step]:
+        if e.kind == "merge":
+            made.setdefault(e.token_id, e.step)
+        else:
+            removed.setdefault(e.token_id, []).append(e.step)
+    present = training.at(step).present
+    ids = sorted(set(range(training.n_base)) | set(made))
+    return pd.DataFrame({
+        "id": ids,
+        "token": [display.visible(training.vocab[i]) for i in ids],
+        "made at step": [made.get(i, 0) for i in ids],
+        "removed at step": [", ".join(f"{s:,}" for s in removed.get(i, [])) for i in ids],
+        "in vocabulary": [i in present for i in ids],
+    })
+
+
+def picky_vocabulary(ctx) -> None:
+    """Vocabulary for a PickyBPE training: the tokens at the bar's step, the removed ones
+    among them marked."""
+    training = ctx.training  # (the page draws its title and view choice above)
+    step = stage.controls(training)
+    frame = vocab_frame(training, step)
+    gone = int((~frame["in vocabulary"]).sum())
+    st.caption(md_escape(
+        f"{int(frame['in vocabulary'].sum()):,} tokens in the vocabulary at step {step:,}; "
+        f"{gone:,} more were made and then removed (unticked). {training.stop_message}"))
+    search = st.text_input("Search tokens", key="picky_token_search", max_chars=200)
+    if search:
+        frame = frame[frame["token"].str.contains(search, regex=False)]
+    st.dataframe(frame, hide_index=True, width="stretch", height=520, column_config={
+        "made at step": st.column_config.NumberColumn(
+            help="The merge that made it (0: a special token or a character)"),
+        "removed at step": st.column_config.TextColumn(
+            help="The steps that removed it (a token made again keeps its id)"),
+        "in vocabulary": st.column_config.CheckboxColumn(
+            help="In the vocabulary at this step")})
+
+
+#: the pages that draw a PickyBPE training, each by its own view (the record's ``views``)
+PAGES = {"Explore": picky_explore, "Tokenize": picky_tokenize,
+         "Vocabulary": picky_vocabulary}
+#: what the other pages say it does besides merging
+INSTEAD = "also removes tokens: its steps are merges and removals"
+
+__all__ = ["INSTEAD", "PAGES", "picky_explore", "picky_tokenize", "picky_vocabulary"]
