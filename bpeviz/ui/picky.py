@@ -11,6 +11,8 @@ drawn in Python for the steps around the bar's and swapped in by the browser
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 import streamlit as st
 
@@ -240,10 +242,53 @@ def picky_vocabulary(ctx) -> None:
             help="In the vocabulary at this step")})
 
 
+def unused_frame(training, step: int) -> pd.DataFrame:
+    """The merged tokens in the vocabulary at ``step`` that no word of the corpus, cut at
+    that step, uses: id, token, the step that made it and its uses when made."""
+    now = training.at(step)
+    uses: Counter[int] = Counter()
+    for word, count in zip(training.words, training.counts):
+        for t in now.encode_word(word):
+            uses[t] += count
+    made: dict[int, int] = {}
+    for e in training.events[:step]:
+        if e.kind == "merge":
+            made.setdefault(e.token_id, e.step)
+    ids = [i for i in sorted(now.present) if i >= training.n_base and not uses[i]]
+    return pd.DataFrame({
+        "id": ids, "token": [display.visible(training.vocab[i]) for i in ids],
+        "made at step": [made.get(i, 0) for i in ids],
+        "count when made": [training.events[made[i] - 1].count if i in made else 0
+                            for i in ids]})
+
+
+def picky_health(ctx) -> None:
+    """Vocabulary's Health view for a PickyBPE training: the merged tokens the corpus no
+    longer uses at the bar's step (what its removals are meant to take away)."""
+    training = ctx.training
+    step = stage.controls(training)
+    frame = unused_frame(training, step)
+    merged = sum(1 for i in training.at(step).present if i >= training.n_base)
+    st.caption(md_escape(
+        f"Unused at step {step:,}: {len(frame):,} of the {merged:,} merged tokens in the "
+        "vocabulary are used by no word of the corpus cut at this step (every use became "
+        "part of longer tokens). PickyBPE removes a token once it almost only occurs inside "
+        f"a bigger one (its IoS above the threshold, {training.threshold:g}), so these are "
+        "the absorbed tokens its removals have not taken away yet. The unreachable, "
+        "near-duplicate and partial-character checks read trainings of merges only."))
+    if len(frame):
+        st.dataframe(frame, hide_index=True, width="stretch", height=420)
+    else:
+        st.info("Every merged token in the vocabulary is used by the corpus at this step.")
+
+
 #: the pages that draw a PickyBPE training, each by its own view (the record's ``views``)
 PAGES = {"Explore": picky_explore, "Tokenize": picky_tokenize,
          "Vocabulary": picky_vocabulary}
+#: Vocabulary's Health view of a PickyBPE training
+HEALTH = picky_health
 #: what the other pages say it does besides merging
 INSTEAD = "also removes tokens: its steps are merges and removals"
 
-__all__ = ["INSTEAD", "PAGES", "picky_explore", "picky_tokenize", "picky_vocabulary"]
+__all__ = ["HEALTH", "INSTEAD", "PAGES", "picky_explore", "picky_health", "picky_tokenize",
+           "picky_vocabulary"]
