@@ -12,7 +12,7 @@ tokens), then the earliest one after that, and so on.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +24,7 @@ import numpy as np
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import steps_at_most
+from bpeviz.engine.merge_word import replace_pair
 
 STOP_REASONS = {
     "merges": "made the requested number of merges",
@@ -152,6 +153,56 @@ class PickyTraining:
         if self._check_step(step) == 0:
             raise ValueError("step 0 is the starting vocabulary: nothing happened yet")
         return self.events[step - 1]
+
+    @cached_property
+    def _word_log(self) -> tuple[list[list[int]], list[list[tuple[int, ...]]]]:
+        """Each training word's splits as the events change them, found by replaying the
+        events on the words once: for word ``i``, the steps its split changed at (0
+        first) and its split from each of them."""
+        ids = {s: i for i, s in enumerate(self.vocab)}
+        words = [[ids.get(ch, _UNK) for ch in w] for w in self.words]
+        where: dict[int, set[int]] = {}
+        for i, w in enumerate(words):
+            for t in w:
+                where.setdefault(t, set()).add(i)
+        steps: list[list[int]] = [[0] for _ in words]
+        splits: list[list[tuple[int, ...]]] = [[tuple(w)] for w in words]
+        for e in self.events:
+            if e.kind == "merge":
+                touched = where.get(e.left_id, set()) & where.get(e.right_id, set())
+            else:
+                touched = set(where.get(e.token_id, ()))
+            for i in touched:
+                old = words[i]
+                if e.kind == "merge":
+                    new = replace_pair(old, e.left_id, e.right_id, e.token_id)
+                else:
+                    new = [x for t in old for x in (e.part_ids if t == e.token_id else (t,))]
+                if new == old:
+                    continue
+                for t in set(old) - set(new):
+                    where[t].discard(i)
+                for t in new:
+                    where.setdefault(t, set()).add(i)
+                words[i] = new
+                steps[i].append(e.step)
+                splits[i].append(tuple(new))
+        return steps, splits
+
+    def splits_at(self, step: int) -> list[tuple[int, ...]]:
+        """The ids of every training word (in :attr:`words`' order) after ``step`` events,
+        read from one replay of the events (as fast as a look-up; the segmenter's
+        :meth:`PickyStep.encode_word` cuts every word the same).
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=4,
+        ...                 threshold=0.6)
+        >>> [[t.vocab[i] for i in ids] for ids in t.splits_at(3)][:3]
+        [['▁', 'hug'], ['▁', 'hug', 's'], ['▁', 'p', 'u', 'g']]
+        """
+        self._check_step(step)
+        found_steps, found = self._word_log
+        return [s[bisect_right(k, step) - 1] for k, s in zip(found_steps, found)]
 
     def landmarks(self) -> list[tuple[int, str, str]]:
         """Where a run of merges starts and each removal, named, with its kind: the step

@@ -91,8 +91,8 @@ def word_splits(training, step: int, byte_style: str, strong: bool) -> None:
     """Every word's split at ``step``, the most frequent first; those the step changed
     marked."""
     st.subheader("Word splits")
-    now = training.at(step)
-    before = training.at(step - 1) if step else None
+    now = training.splits_at(step)
+    before = training.splits_at(step - 1) if step else None
     search = st.text_input("Search words", key="picky_word_search", max_chars=200,
                            placeholder="substring")
     order = sorted(range(len(training.words)), key=lambda i: -training.counts[i])
@@ -101,8 +101,8 @@ def word_splits(training, step: int, byte_style: str, strong: bool) -> None:
         word = training.words[i]
         if search and search not in word:
             continue
-        ids = now.encode_word(word)
-        moved = before is not None and before.encode_word(word) != ids
+        ids = now[i]
+        moved = before is not None and before[i] != ids
         changed += moved
         if len(rows) < WORDS_SHOWN:
             rows.append((i, word, training.counts[i], [training.vocab[t] for t in ids], ids,
@@ -247,8 +247,8 @@ def unused_frame(training, step: int) -> pd.DataFrame:
     that step, uses: id, token, the step that made it and its uses when made."""
     now = training.at(step)
     uses: Counter[int] = Counter()
-    for word, count in zip(training.words, training.counts):
-        for t in now.encode_word(word):
+    for ids, count in zip(training.splits_at(step), training.counts):
+        for t in ids:
             uses[t] += count
     made: dict[int, int] = {}
     for e in training.events[:step]:
