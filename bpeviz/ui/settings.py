@@ -150,7 +150,7 @@ def _transition(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -
 def _threshold(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> Any:
     if not _has(prefix, "threshold"):
         return OMIT
-    value = bound(st.select_slider, "Removal threshold", prefix + "threshold",
+    value = bound(st.selectbox, "Removal threshold (IoS)", prefix + "threshold",
                   list(state.THRESHOLDS), disabled=off,
                   help="After each merge, a part of the new token whose Intersection over "
                        "Self (the share of its uses inside the new token) is above this "

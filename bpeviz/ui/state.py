@@ -462,7 +462,6 @@ def _prepare(name: str, widget_key: str, shape: object = None,
 START_CHARS = 100_000
 #: the argument that gives each kind of widget its starting value
 _STARTS = {"selectbox": "index", "radio": "index", "segmented_control": "default",
-           "select_slider": "value",
            "pills": "default", "number_input": "value", "slider": "value",
            "text_input": "value", "text_area": "value", "toggle": "value",
            "checkbox": "value"}

@@ -44,9 +44,9 @@ def test_the_sidebar_offers_pickybpe_with_its_threshold_and_trains_with_it():
     assert "PickyBPE" in box.options
     box.select("picky").run()
     no_errors(at)
-    threshold = at.sidebar.select_slider(key="w_threshold")
+    threshold = at.sidebar.selectbox(key="w_threshold")
     assert threshold.value == "0.9"
-    threshold.set_value("0.6").run()
+    threshold.select("0.6").run()
     no_errors(at)
     expected = picky_reference(0.6)
     removals = sum(e.kind == "removal" for e in expected.events)
