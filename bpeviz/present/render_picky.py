@@ -12,6 +12,9 @@ is explained with its Intersection over Self and the threshold.
 (True, True)
 >>> "IoS" in why_step_html(t, 3), "occurs <b>8 times</b>" in why_step_html(t, 1)
 (True, True)
+>>> t = train_picky('say "hi" "hi" "hi" "ho" "ho"', merges=1)
+>>> "“<bdi>▁</bdi>” + “<bdi>&quot;</bdi>” (5)" in why_step_html(t, 1)  # escaped once
+True
 """
 
 from __future__ import annotations
@@ -133,8 +136,7 @@ def why_step_html(training: PickyTraining, k: int, byte_style: str = "gpt2",
                    + (bdi_quoted(f" “{e.token}” was already a token: the vocabulary keeps "
                                  "its size.") if not e.changed else "") + "</p>")
         if why.rivals:
-            rivals = ", ".join(
-                f"{esc(_label(a))} + {esc(_label(b))} ({c:,})" for a, b, c in why.rivals)
+            rivals = ", ".join(f"{_label(a)} + {_label(b)} ({c:,})" for a, b, c in why.rivals)
             out.append('<p class="bv-why-rivals">As in BPE, the pair counted most is merged. '
                        f"The next pairs by count: {bdi_quoted(rivals)}.</p>")
         if why.tied:
