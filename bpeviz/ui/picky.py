@@ -229,7 +229,8 @@ def picky_vocabulary(ctx) -> None:
     gone = int((~frame["in vocabulary"]).sum())
     st.caption(md_escape(
         f"{int(frame['in vocabulary'].sum()):,} tokens in the vocabulary at step {step:,}; "
-        f"{gone:,} more were made and then removed (unticked). {training.stop_message}"))
+        f"{gone:,} more {'was' if gone == 1 else 'were'} made and then removed (unticked). "
+        f"{training.stop_message}"))
     search = st.text_input("Search tokens", key="picky_token_search", max_chars=200)
     if search:
         frame = frame[frame["token"].str.contains(search, regex=False)]
