@@ -25,6 +25,7 @@ from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
 from bpeviz.text import display
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.state import bound, get
+from bpeviz.ui.tokenizer_file import imported
 
 #: at most this many words are drawn in Word splits (search finds the others)
 WORDS_SHOWN = 300
@@ -165,6 +166,19 @@ def steps_table(training, step: int) -> None:
 # -- Tokenize -----------------------------------------------------------------------------
 
 
+def cut_with_the_training(page: str) -> None:
+    """A PickyBPE view cuts with its training, not with an opened tokenizer file (the
+    merge pages' choice): the choice goes back to the training, and the page says so."""
+    opened = imported()
+    if opened is None:
+        return
+    if get("tok_source") == "imported":
+        state.put("tok_source", "training")
+    st.caption(md_escape(
+        f"{page} shows the PickyBPE training of the sidebar; to use the opened file "
+        f"({opened[0]}) here, choose another algorithm in the sidebar."))
+
+
 def _edited() -> None:
     st.session_state["text_edited"] = True
 
@@ -174,6 +188,7 @@ def picky_tokenize(ctx) -> None:
     step (the training's merges and removals replayed, the earliest first)."""
     training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
     st.title("Tokenize any text")
+    cut_with_the_training("Tokenize")
     if not get("text") and not st.session_state.get("text_edited"):
         state.put("text", (ctx.sample.try_text if ctx.sample else "") or DEFAULT_TEXT)
     text = bound(st.text_area, "Text", "text", height=100 if strong else 140,
@@ -267,6 +282,7 @@ def picky_health(ctx) -> None:
     """Vocabulary's Health view for a PickyBPE training: the merged tokens the corpus no
     longer uses at the bar's step (what its removals are meant to take away)."""
     training = ctx.training
+    cut_with_the_training("The Health view")
     step = stage.controls(training)
     frame = unused_frame(training, step)
     merged = sum(1 for i in training.at(step).present if i >= training.n_base)

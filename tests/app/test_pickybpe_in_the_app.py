@@ -153,3 +153,24 @@ def test_hostile_words_are_escaped_on_every_pickybpe_view():
         no_errors(at, page)
         for body in html_bodies(at):
             assert "<script>" not in body and "<img" not in body, page
+
+
+@pytest.mark.parametrize("page,settings", [("pages/2_Tokenize.py", {}),
+                                           ("pages/4_Vocabulary.py", {"vocab_view": "health"})],
+                         ids=["tokenize", "health"])
+def test_an_opened_tokenizer_file_leaves_pickybpe_views_on_its_training(page, settings):
+    from bpeviz import formats
+    from bpeviz.formats import import_files
+
+    bpe = bpeviz.train(load_sample("tour", "whitespace"), algorithm="bpe", merges=30)
+    files = formats.export(bpe.at(30), "hf")
+    opened = import_files({name: text.encode() for name, text in files.items()})
+    at = open_page("app.py", algo="picky", imported=(", ".join(files), opened),
+                   imp_step=30, tok_source="imported", step=12, **settings)
+    at.switch_page(page).run()
+    no_errors(at, page)
+    assert at.session_state["tok_source"] == "training"
+    bar = stage(at, "controls")
+    assert bar["step"] == at.session_state["step"] == 12
+    assert bar["n"] == len(picky_reference().events)
+    assert "to use the opened file" in plain(" ".join(c.value for c in at.caption))
