@@ -168,6 +168,7 @@ for _i, _algo in enumerate(algorithms.ALGORITHMS[:LIMITS.compare], 1):  # A, B, 
         # Unigram: to a vocabulary size (400 on the default sample: BPE's 200 merges' range)
         f"c{_i}_vocab": Setting(400, lo=1, hi=MAX_TYPED),
         f"c{_i}_uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
+        f"c{_i}_threshold": Setting("0.9", THRESHOLDS),  # PickyBPE's
     })
 # Compare: one position for every configuration (a step, or a vocabulary size), the view
 SETTINGS.update({

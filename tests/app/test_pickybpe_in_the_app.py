@@ -130,16 +130,21 @@ def _values(column) -> list[int]:
 
 
 def test_compare_sets_pickybpe_beside_bpe_at_the_same_vocabulary_size():
-    at = open_page("pages/3_Compare.py", c1_algo="bpe", c2_algo="picky", cmp_n=2)
+    """Its column has its own threshold; one control moves both by vocabulary size."""
+    at = open_page("pages/3_Compare.py", c1_algo="bpe", c2_algo="picky", cmp_n=2,
+                   c2_threshold="0.6")
     no_errors(at)
     said = plain(" ".join(c.value for c in at.caption))
     assert "Every configuration is moved by vocabulary size" in said, said
     assert stage(at, "controls")["name"] == "Vocabulary size"
-    sizes = dict(re.findall(r"\b([AB]): [^.]*?step [\d,]+ of [\d,]+, ([\d,]+) tokens in "
-                            r"the vocabulary", said))
+    sizes = {letter: re.search(rf"\b{letter}: {name} \(.*?\): step [\d,]+ of [\d,]+, "
+                               r"([\d,]+) tokens in the vocabulary", said).group(1)
+             for letter, name in (("A", "BPE"), ("B", "PickyBPE"))}
     assert set(sizes) == {"A", "B"} and sizes["A"] == sizes["B"], said
     bpe = bpeviz.train(load_sample("tour", "whitespace"), algorithm="bpe", merges=200)
-    picky = picky_reference()
+    picky = picky_reference(0.6)
+    assert "PickyBPE (200 merges, whitespace, removal threshold 0.6)" in said
+    assert f"step {len(picky.events)} of {len(picky.events)}" in said
     target = int(sizes["A"].replace(",", ""))
     assert target in set(picky.vocab_sizes) and target <= bpe.vocab_size_at(200)
     assert "its steps are merges and removals" in said
