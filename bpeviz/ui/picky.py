@@ -1,5 +1,5 @@
-"""Streamlit views of a PickyBPE training: Explore, Tokenize and Vocabulary (the record's
-``views``).
+"""Streamlit views of a PickyBPE training: Home, Explore, Tokenize, Vocabulary and its
+Health view (the record's ``views``).
 
 A PickyBPE step is an event, a merge or a removal. The views step through them with the
 same step bar as merges (keys, Play, "Go to step"); the bar ticks each removal and names
@@ -35,6 +35,59 @@ DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer"
 def _counts(training) -> tuple[int, int]:
     merges = training.merge_count
     return merges, len(training.events) - merges
+
+
+# -- Home ---------------------------------------------------------------------------------
+
+
+def picky_home(ctx) -> None:
+    """Home for a PickyBPE training: what it made, its first steps (the removals among
+    them in red), the vocabulary size curve and where to look next."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    merges, removals = _counts(training)
+    st.title("bpeviz: watch a tokenizer learn its vocabulary")
+    st.markdown(
+        "PickyBPE builds a vocabulary as BPE does, joining again and again the pair of "
+        "symbols that occurs most often; after each merge it also removes a part of the new "
+        "token that now almost only occurs inside it (its Intersection over Self is above "
+        "the threshold), so the vocabulary grows and shrinks. Pick a corpus and the "
+        "settings in the sidebar; every page shares them.")
+    final = len(training.events)
+    numbers = {"Steps": final, "Merges": merges, "Removals": removals,
+               "Vocabulary": training.vocab_sizes[final],
+               "Corpus tokens": training.corpus_tokens[final]}
+    for col, (name, value) in zip(st.columns(len(numbers)), numbers.items()):
+        col.metric(name, f"{value:,}")
+    st.caption(md_escape(f"{ALGORITHM_LABELS[ctx.algorithm]} on {ctx.corpus_name}, removal "
+                         f"threshold {training.threshold:g}. {training.stop_message}"))
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.subheader("The first steps")
+        if training.events:
+            cards = "".join(step_card_html(training, k, byte_style, strong)
+                            for k in range(1, min(final, 6) + 1))
+            first = next((e.step for e in training.events if e.kind == "removal"), None)
+            if first is not None and first > 6:  # the first removal, wherever it is
+                cards += step_card_html(training, first, byte_style, strong)
+            st.html(f"<style>{CSS}</style>{cards}")
+        else:
+            st.info(md_escape(f"No step was made. {training.stop_message}"))
+        st.page_link("pages/1_Explore.py", label="Step through every merge and removal",
+                     icon="🔍")
+    with right:
+        vocab_curve(training, final, strong, key="home_vocab_curve")
+    st.subheader("Where next")
+    for col, (path, label, what) in zip(st.columns(4), (
+            ("pages/1_Explore.py", "Explore", "The step bar: each merge and removal, why it "
+             "was made, every word's split."),
+            ("pages/2_Tokenize.py", "Tokenize", "Any text cut at the chosen step."),
+            ("pages/3_Compare.py", "Compare", "PickyBPE beside BPE at the same vocabulary "
+             "size."),
+            ("pages/4_Vocabulary.py", "Vocabulary", "The tokens at a step, those made and "
+             "removed."))):
+        with col:
+            st.page_link(path, label=label)
+            st.caption(what)
 
 
 # -- Explore ------------------------------------------------------------------------------
@@ -75,12 +128,12 @@ def picky_explore(ctx) -> None:
         steps_table(training, step)
 
 
-def vocab_curve(training, step: int, strong: bool) -> None:
+def vocab_curve(training, step: int, strong: bool, key: str = "picky_vocab_curve") -> None:
     """The vocabulary's size at every step: up at a merge, down at a removal."""
     st.subheader("Vocabulary size")
     removed = training.removal_steps()
     st.plotly_chart(figures.vocab_size_figure(training.vocab_sizes, step, removed, strong),
-                    key="picky_vocab_curve",
+                    key=key,
                     config={"displaylogo": False, "typesetMath": False})
     st.caption(md_escape(
         f"Tokens in the vocabulary after each step: a merge adds one, a removal (▼, "
@@ -300,12 +353,12 @@ def picky_health(ctx) -> None:
 
 
 #: the pages that draw a PickyBPE training, each by its own view (the record's ``views``)
-PAGES = {"Explore": picky_explore, "Tokenize": picky_tokenize,
+PAGES = {"Home": picky_home, "Explore": picky_explore, "Tokenize": picky_tokenize,
          "Vocabulary": picky_vocabulary}
 #: Vocabulary's Health view of a PickyBPE training
 HEALTH = picky_health
 #: what the other pages say it does besides merging
 INSTEAD = "also removes tokens: its steps are merges and removals"
 
-__all__ = ["HEALTH", "INSTEAD", "PAGES", "picky_explore", "picky_health", "picky_tokenize",
-           "picky_vocabulary"]
+__all__ = ["HEALTH", "INSTEAD", "PAGES", "picky_explore", "picky_health", "picky_home",
+           "picky_tokenize", "picky_vocabulary"]

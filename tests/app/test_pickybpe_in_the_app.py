@@ -179,3 +179,18 @@ def test_an_opened_tokenizer_file_leaves_pickybpe_views_on_its_training(page, se
     assert bar["step"] == at.session_state["step"] == 12
     assert bar["n"] == len(picky_reference().events)
     assert "to use the opened file" in plain(" ".join(c.value for c in at.caption))
+
+
+def test_home_shows_what_pickybpe_made_and_its_first_removal():
+    expected = picky_reference()
+    at = open_page("app.py", algo="picky")
+    no_errors(at)
+    assert [t.value for t in at.title] == ["bpeviz: watch a tokenizer learn its vocabulary"]
+    merges = sum(e.kind == "merge" for e in expected.events)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Steps"] == f"{len(expected.events):,}"
+    assert shown["Merges"] == f"{merges:,}"
+    assert shown["Removals"] == f"{len(expected.events) - merges:,}"
+    assert shown["Vocabulary"] == f"{expected.vocab_sizes[-1]:,}"
+    first = next(e for e in expected.events if e.kind == "removal")
+    assert removal_headline(first) in text_only(html_text(at))
