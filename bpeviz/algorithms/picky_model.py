@@ -172,17 +172,22 @@ class PickyTraining:
                 touched = where.get(e.left_id, set()) & where.get(e.right_id, set())
             else:
                 touched = set(where.get(e.token_id, ()))
+            if e.kind == "merge":
+                gone, came = (e.left_id, e.right_id), (e.token_id,)
+            else:
+                gone, came = (e.token_id,), e.part_ids
             for i in touched:
                 old = words[i]
                 if e.kind == "merge":
                     new = replace_pair(old, e.left_id, e.right_id, e.token_id)
+                    if len(new) == len(old):
+                        continue
                 else:
                     new = [x for t in old for x in (e.part_ids if t == e.token_id else (t,))]
-                if new == old:
-                    continue
-                for t in set(old) - set(new):
-                    where[t].discard(i)
-                for t in new:
+                for t in gone:  # only the tokens the event took away can leave the word
+                    if t not in new:
+                        where[t].discard(i)
+                for t in came:
                     where.setdefault(t, set()).add(i)
                 words[i] = new
                 steps[i].append(e.step)
