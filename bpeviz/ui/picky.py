@@ -65,9 +65,9 @@ def picky_home(ctx) -> None:
         st.subheader("The first steps")
         if training.events:
             cards = "".join(step_card_html(training, k, byte_style, strong)
-                            for k in range(1, min(final, 6) + 1))
+                            for k in range(1, min(final, 3) + 1))
             first = next((e.step for e in training.events if e.kind == "removal"), None)
-            if first is not None and first > 6:  # the first removal, wherever it is
+            if first is not None and first > 3:  # the first removal, wherever it is
                 cards += step_card_html(training, first, byte_style, strong)
             st.html(f"<style>{CSS}</style>{cards}")
         else:
