@@ -6,8 +6,10 @@ from bpeviz import ui
 from bpeviz.analysis import views
 from bpeviz.analysis.curves import curve_landmarks
 from bpeviz.present import figures, glossary, render
+from bpeviz.ui.page_setup import own_view
 
 ctx = ui.page("Home")
+own_view(ctx, "Home")  # an algorithm with its own view of the page (PickyBPE's steps)
 training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
 final = ctx.at(len(training.merges))
 

@@ -4,7 +4,7 @@ import contextlib
 
 import streamlit as st
 
-from bpeviz import ui
+from bpeviz import algorithms, ui
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.curves import CURVE_POINTS, curve_landmarks
 from bpeviz.core.limits import LIMITS
@@ -199,12 +199,14 @@ def lockstep() -> None:
                "either side of a dashed line, where a training's next stage starts); the "
                "dots are the positions shown above.")
     if x == "step" and len(kinds) > 1:
-        pruning = ", ".join(render_compare.CONFIG_LETTERS[i]
-                            for i, c in enumerate(configurations) if axes[c.label] != kinds[0])
+        others = [(i, c) for i, c in enumerate(configurations) if axes[c.label] != kinds[0]]
+        letters = ", ".join(render_compare.CONFIG_LETTERS[i] for i, _ in others)
+        why = "; ".join(dict.fromkeys(
+            algorithms.get(c.training.algorithm).steps_scale for _, c in others
+            if algorithms.get(c.training.algorithm).steps_scale))
         st.caption(ui.md_escape(
-            f"{pruning}: against {' / '.join(kinds[1:])}s, on the top axis; a pruning round "
-            "removes many pieces and the vocabulary shrinks as the rounds go on, so a round "
-            "is not on the merge steps' scale. Against vocabulary size every configuration "
+            f"{letters}: against {' / '.join(kinds[1:])}s, on the top axis"
+            + (f"; {why}" if why else "") + ". Against vocabulary size every configuration "
             "shares one axis."))
 
 
@@ -230,8 +232,10 @@ for kind in dict.fromkeys(ui_compare.step_name(c.training) for c in trained):
                    "merge. Byte-level BPE starts higher: every character is one to four "
                    "bytes.")
     else:
+        cut = "; ".join(dict.fromkeys(algorithms.get(c.training.algorithm).steps_cut
+                                      for c in shown))
         st.caption(ui.md_escape(
-            f"Each line is the number of tokens the whole corpus takes after each {kind} "
-            "(every word cut by Viterbi with that round's pieces): fewer pieces, usually "
-            "more tokens. Its own chart: its steps are not merge steps."))
+            f"Each line is the number of tokens the whole corpus takes after each {kind}"
+            + (f" ({cut})" if cut else "") + ". Its own chart: its steps are not merge "
+            "steps."))
 languages_view.compare_curves(ctx, configurations, strong)  # one corpus per language

@@ -103,6 +103,12 @@ class Algorithm(Prose):
     hf_model: str = "BPE"
     #: what one step of a training is, in words a newcomer reads ("merge")
     step: str = "merge"
+    #: why its steps are not on the merge steps' scale, a clause for Compare's curves
+    #: ("a pruning round removes many pieces ..."); "" for merge steps
+    steps_scale: str = ""
+    #: how the corpus is cut after each of its steps and what that does to its tokens, a
+    #: clause for Compare's corpus-token chart; "" for merge steps
+    steps_cut: str = ""
     #: a short name for tight places (the Learn page's switch: "BPE"); the label if empty
     short_label: str = ""
     #: the sample (see :data:`bpeviz.samples.SAMPLES`) its Learn lesson starts on; "" for none

@@ -41,8 +41,13 @@ PICKY = Algorithm(
     # a PickyBPE tokenizer is no BPE model: its removals are not in any export format
     export_formats=(),
     step="event",
+    steps_scale=("its steps are merges and removals, and a removal takes a token away, so "
+                 "its vocabulary grows and shrinks and a step is not on the merge steps' "
+                 "scale"),
+    steps_cut=("every word cut by replaying that step's merges and removals: a merge takes "
+               "tokens away, a removal adds some back"),
     trainer="bpeviz.algorithms.picky_train.train_picky",
     sizes=("merges", "vocab"),
     settings=("threshold",),
-    offered=False,  # its removal steps have no pages yet: trained from the API and CLI
+    views="bpeviz.ui.picky",
 )

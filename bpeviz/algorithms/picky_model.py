@@ -12,7 +12,7 @@ tokens), then the earliest one after that, and so on.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +24,7 @@ import numpy as np
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import steps_at_most
+from bpeviz.engine.merge_word import replace_pair
 
 STOP_REASONS = {
     "merges": "made the requested number of merges",
@@ -152,6 +153,83 @@ class PickyTraining:
         if self._check_step(step) == 0:
             raise ValueError("step 0 is the starting vocabulary: nothing happened yet")
         return self.events[step - 1]
+
+    @cached_property
+    def _word_log(self) -> tuple[list[list[int]], list[list[tuple[int, ...]]]]:
+        """Each training word's splits as the events change them, found by replaying the
+        events on the words once: for word ``i``, the steps its split changed at (0
+        first) and its split from each of them."""
+        ids = {s: i for i, s in enumerate(self.vocab)}
+        words = [[ids.get(ch, _UNK) for ch in w] for w in self.words]
+        where: dict[int, set[int]] = {}
+        for i, w in enumerate(words):
+            for t in w:
+                where.setdefault(t, set()).add(i)
+        steps: list[list[int]] = [[0] for _ in words]
+        splits: list[list[tuple[int, ...]]] = [[tuple(w)] for w in words]
+        for e in self.events:
+            if e.kind == "merge":
+                touched = where.get(e.left_id, set()) & where.get(e.right_id, set())
+            else:
+                touched = set(where.get(e.token_id, ()))
+            if e.kind == "merge":
+                gone, came = (e.left_id, e.right_id), (e.token_id,)
+            else:
+                gone, came = (e.token_id,), e.part_ids
+            for i in touched:
+                old = words[i]
+                if e.kind == "merge":
+                    new = replace_pair(old, e.left_id, e.right_id, e.token_id)
+                    if len(new) == len(old):
+                        continue
+                else:
+                    new = [x for t in old for x in (e.part_ids if t == e.token_id else (t,))]
+                for t in gone:  # only the tokens the event took away can leave the word
+                    if t not in new:
+                        where[t].discard(i)
+                for t in came:
+                    where.setdefault(t, set()).add(i)
+                words[i] = new
+                steps[i].append(e.step)
+                splits[i].append(tuple(new))
+        return steps, splits
+
+    def splits_at(self, step: int) -> list[tuple[int, ...]]:
+        """The ids of every training word (in :attr:`words`' order) after ``step`` events,
+        read from one replay of the events (as fast as a look-up; the segmenter's
+        :meth:`PickyStep.encode_word` cuts every word the same).
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=4,
+        ...                 threshold=0.6)
+        >>> [[t.vocab[i] for i in ids] for ids in t.splits_at(3)][:3]
+        [['▁', 'hug'], ['▁', 'hug', 's'], ['▁', 'p', 'u', 'g']]
+        """
+        self._check_step(step)
+        found_steps, found = self._word_log
+        return [s[bisect_right(k, step) - 1] for k, s in zip(found_steps, found)]
+
+    def landmarks(self) -> list[tuple[int, str, str]]:
+        """Where a run of merges starts and each removal, named, with its kind: the step
+        bar ticks them and names the kind of its step, a removal in its own colour.
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=3,
+        ...                 threshold=0.6)
+        >>> t.landmarks()[1:3]
+        [(3, 'removal of “ug”', 'removal'), (4, 'merge', 'merge')]
+        """
+        found: list[tuple[int, str, str]] = []
+        for e in self.events:
+            if e.kind == "removal":
+                found.append((e.step, f"removal of “{e.token}”", "removal"))
+            elif not found or found[-1][2] != "merge":
+                found.append((e.step, "merge", "merge"))
+        return found
+
+    def removal_steps(self) -> list[int]:
+        """The steps that removed a token (the vocabulary shrank)."""
+        return [e.step for e in self.events if e.kind == "removal"]
 
     def steps_for_vocab_sizes(self, targets: Sequence[int] | np.ndarray) -> np.ndarray:
         """For each size, the latest step whose vocabulary is the largest of at most it."""

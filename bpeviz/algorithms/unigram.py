@@ -32,6 +32,10 @@ UNIGRAM = Algorithm(
     hf_model="Unigram",
     trainer="bpeviz.unigram.train_unigram",
     step="pruning round",
+    steps_scale=("a pruning round removes many pieces and the vocabulary shrinks as the "
+                 "rounds go on, so a round is not on the merge steps' scale"),
+    steps_cut=("every word cut by Viterbi with that round's pieces: fewer pieces, usually "
+               "more tokens"),
     step_kind="prune",
     sizes=("vocab",),
     settings=("variant", "shrinking_factor", "seed_size"),

@@ -104,6 +104,10 @@ def metric_curve(training: Training, text: str, steps: Sequence[int] | None = No
     ix = _index(text)
     quick, encoded = _SPANS_BY_ENCODER.get(get_algorithm(training.algorithm).encoder,
                                            (None, _encoded_spans))
+    if getattr(training, "options", None) is None:
+        # not a merge loop's training (its options are what the quick ways replay): a
+        # training of its own events (PickyBPE's merges and removals) encodes at each step
+        quick, encoded = None, _encoded_spans
     spans = (quick(training, text, steps) if quick is not None else None) or encoded(
         training, text)
     rows: list[dict[str, Any]] = []

@@ -96,10 +96,12 @@ def last_step(training: AnyTraining) -> int:
     return int(training.at().step)
 
 
-def landmarks(training: AnyTraining) -> list[tuple[int, str]]:
+def landmarks(training: AnyTraining) -> list[tuple[Any, ...]]:
     """The steps where a training's phase changes, each with what it is from there (a
-    training that has phases answers ``landmarks()``: SuperBPE's two stages); [] for
-    one phase. The step bar marks them and names the phase of its step.
+    training that has phases answers ``landmarks()``: SuperBPE's two stages, PickyBPE's
+    runs of merges and its removals); [] for one phase. The step bar marks them and names
+    the phase of its step. A landmark may add a third item, the kind of its phase
+    ("removal"), which the bar draws in its own style.
 
     >>> from bpeviz import Corpus, train
     >>> landmarks(train(Corpus.from_text("of the cat"), merges=2))
@@ -109,7 +111,9 @@ def landmarks(training: AnyTraining) -> list[tuple[int, str]]:
     [(0, 'stage 1: merges inside words'), (6, 'stage 2: merges across spaces')]
     """
     found = getattr(training, "landmarks", None)
-    return [(int(k), str(label)) for k, label in found()] if callable(found) else []
+    if not callable(found):
+        return []
+    return [(int(k), str(label), *(str(x) for x in kind)) for k, label, *kind in found()]
 
 
 def languages(training: AnyTraining) -> tuple[str, ...]:

@@ -291,6 +291,35 @@ def token_count_figure(series: Mapping[str, Sequence[int]], step: int | None = N
     return fig
 
 
+def vocab_size_figure(sizes: Sequence[int], step: int | None = None,
+                      shrinks: Sequence[int] = (), presentation: bool = False,
+                      shrink_name: str = "removal") -> go.Figure:
+    """The vocabulary's size against the step, step 0 first: a line that may go down as
+    well as up, the steps in ``shrinks`` (where it went down) marked, the step shown
+    dotted.
+
+    >>> fig = vocab_size_figure([5, 6, 5, 6], step=2, shrinks=[2])
+    >>> [t.name for t in fig.data], fig.data[1].x.tolist(), fig.data[1].y.tolist()
+    (['vocabulary size', 'removal'], [2], [5])
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    fig = go.Figure(go.Scatter(x=np.arange(len(sizes)), y=sizes, mode="lines",
+                               name="vocabulary size", line={"shape": "hv"},
+                               hovertemplate="step %{x}: %{y:,} tokens<extra></extra>"))
+    marked = np.asarray(shrinks, dtype=np.int64)
+    fig.add_trace(go.Scatter(x=marked, y=sizes[marked] if len(marked) else marked,
+                             mode="markers", name=chart_text(shrink_name),
+                             marker={"symbol": "triangle-down", "size": 9, "color": "#d62728"},
+                             hovertemplate=f"step %{{x}}: {chart_text(shrink_name)}, "
+                                           "%{y:,} tokens<extra></extra>"))
+    if step is not None:
+        fig.add_vline(x=step, line={"dash": "dot", "width": 2})
+    fig.update_layout(xaxis_title="step", yaxis_title="tokens in the vocabulary",
+                      height=300, margin={"t": 30, "b": 10}, font=_font(presentation),
+                      legend={"orientation": "h", "y": 1.14})
+    return fig
+
+
 #: the merge-strength chart draws at most this many bars (a bar per merge up to it; past
 #: it, the strongest merge of each run of consecutive merges): 50,000 bars cost Plotly and
 #: the browser about 0.3 s a rerun, and a 1,000-pixel chart cannot show them apart

@@ -26,6 +26,7 @@ from bpeviz.text import display
 from bpeviz.text.owned import OwnedCache
 from bpeviz.ui import stage
 from bpeviz.ui.messages import error
+from bpeviz.ui.page_setup import views_of
 from bpeviz.ui.state import bound, get, put
 from bpeviz.ui.tokenizer_file import imported
 from bpeviz.ui.training import snapshot
@@ -66,6 +67,10 @@ def chosen() -> bool:
 def draw(ctx: Any) -> None:
     """The Health view of the page's training, or of the opened tokenizer file."""
     st.subheader("Vocabulary health")  # under the page's title and its view choice
+    own = views_of(ctx.algorithm)
+    if getattr(own, "HEALTH", None) is not None:  # its views' own checks (PickyBPE's)
+        own.HEALTH(ctx)  # type: ignore[union-attr]
+        return
     training, setting, about = ctx.training, "step", ctx.corpus_name
     current = imported()
     if current is None and get("tok_source") == "imported":

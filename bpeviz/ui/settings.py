@@ -162,6 +162,17 @@ def _variant(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> A
     return unigram_settings.variant(prefix, chosen, compact, off)
 
 
+def _threshold(prefix: str, chosen: dict[str, Any], compact: bool, off: bool) -> Any:
+    if not _has(prefix, "threshold"):
+        return OMIT
+    value = bound(st.selectbox, "Removal threshold (IoS)", prefix + "threshold",
+                  list(state.THRESHOLDS), disabled=off,
+                  help="After each merge, a part of the new token whose Intersection over "
+                       "Self (the share of its uses inside the new token) is above this "
+                       "is removed from the vocabulary. Lower: more removals.")
+    return float(value)
+
+
 #: the widget of each option a record's ``settings`` may name, in the order they are
 #: drawn; an option without one is left at ``bpeviz.train``'s default
 WIDGETS: dict[str, Widget] = {
@@ -171,6 +182,7 @@ WIDGETS: dict[str, Widget] = {
     "tie_break": _tie,
     "min_frequency": _min_freq,
     "transition": _transition,
+    "threshold": _threshold,
     "variant": _variant,
     "global_merges": language_settings.global_merges,
     "ratio": language_settings.ratio,
@@ -200,6 +212,7 @@ DETAILS: dict[str, Callable[[Any], str]] = {
     "global_merges": lambda value: f"{value:,} global merges first",
     "ratio": lambda value: "ratios " + ", ".join(f"{k}={v:g}" for k, v in value.items()),
     "transition": lambda value: f"stage 2 from merge {value:,}",
+    "threshold": lambda value: f"removal threshold {value:g}",
 }
 
 

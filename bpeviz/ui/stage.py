@@ -123,7 +123,7 @@ def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
 
 def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
         words: dict[str, str] | None = None, box: str | None = None, box_key: str = "",
-        box_help: str = "", landmarks: list[tuple[int, str]] | None = None) -> int:
+        box_help: str = "", landmarks: list[tuple[Any, ...]] | None = None) -> int:
     """The step bar (◀ slider ▶, Play, speeds, page-wide keys) over ``lo..hi``, bound to
     ``setting``, and beside it, when ``box`` names it, a box Python owns for a typed
     value; returns the position Python knows. Explore's merges, Unigram's rounds and
@@ -131,7 +131,8 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
     through (a new one resets the bar); ``words``: what a step is called (``unit``,
     ``units``, ``name``; a merge by default); ``box_key``: the box's key prefix;
     ``landmarks``: steps where a phase starts, with its name (ticks on the slider, the
-    phase of the bar's step named beside Play)."""
+    phase of the bar's step named beside Play; a third item, its kind, styles it: a
+    PickyBPE removal in red)."""
     value = state.clamp(setting, lo, hi)
     if get("speed") not in SPEEDS:
         put("speed", "1")

@@ -122,6 +122,8 @@ PRETOKENIZER_CHOICES = ("auto", "whitespace", "gpt2", "none", "cl100k", "o200k",
 MARKERS = ("none", "</w>", "_")
 DEFAULT_STEP = 10
 MAX_TYPED = 1_000_000  # what a number box accepts; the interactive limit is checked after
+#: PickyBPE's removal thresholds offered (its paper tries 0.6 to 0.9)
+THRESHOLDS = ("0.5", "0.6", "0.7", "0.8", "0.9", "0.95", "0.99")
 TEXT_IN_URL = 200  # characters: a longer text (a pasted corpus) never goes into a link
 
 SETTINGS: dict[str, Setting] = {
@@ -144,6 +146,8 @@ SETTINGS: dict[str, Setting] = {
     "ratio": Setting("", max_len=200),
     "window_size": Setting(100, lo=1, hi=MAX_TYPED),
     "alpha": Setting(2.0, lo=0.1, hi=100),
+    # PickyBPE: the Intersection over Self above which a token is removed
+    "threshold": Setting("0.9", THRESHOLDS),
     "bytes": Setting("gpt2", ("gpt2", "hex")),
     "present": Setting(False),
     "step": Setting(DEFAULT_STEP, lo=0, hi=MAX_TYPED, always=True),
@@ -184,6 +188,7 @@ for _i, _algo in enumerate(algorithms.ALGORITHMS[:LIMITS.compare], 1):  # A, B, 
         # Unigram: to a vocabulary size (400 on the default sample: BPE's 200 merges' range)
         f"c{_i}_vocab": Setting(400, lo=1, hi=MAX_TYPED),
         f"c{_i}_uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
+        f"c{_i}_threshold": Setting("0.9", THRESHOLDS),  # PickyBPE's
     })
 # Compare: one position for every configuration (a step, or a vocabulary size), the view
 SETTINGS.update({

@@ -51,11 +51,13 @@ from bpeviz.ui import state as app_state
 from bpeviz.ui import train_options
 from tests.support import APP
 
-#: each page and the titles it shows (Explore's for a training that prunes: Unigram)
+#: each page and the titles it shows (Explore's for a training that prunes, Unigram, and
+#: one that also removes tokens, PickyBPE)
 TITLES = {
     "app.py": ("bpeviz: watch a tokenizer learn its vocabulary",),
     "pages/0_Learn.py": ("Learn tokenization in seven steps",),
-    "pages/1_Explore.py": ("Explore the merges", "Explore the pruning rounds"),
+    "pages/1_Explore.py": ("Explore the merges", "Explore the pruning rounds",
+                           "Explore the merges and removals"),
     "pages/2_Tokenize.py": ("Tokenize any text",),
     "pages/3_Compare.py": ("Compare configurations",),
     "pages/4_Vocabulary.py": ("The vocabulary",),
@@ -64,7 +66,7 @@ SETTINGS = app_state.SETTINGS
 #: the settings the sidebar draws (the corpus, the training, the display)
 SIDEBAR = {"source", "sample", "algo", "size_by", "merges", "vocab", "pretok", "marker",
            "marker_style", "scoring", "tie", "min_freq", "bytes", "present", "uvariant",
-           "uvocab", "ukeep"}
+           "uvocab", "ukeep", "threshold"}
 CHOICE_TYPES = ("selectbox", "radio", "segmented_control")
 NUMBER_TYPES = ("number_input",)
 TEXT_TYPES = ("text_area", "text_input")

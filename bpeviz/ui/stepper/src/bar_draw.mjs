@@ -10,12 +10,14 @@ export const SPEEDS = ["1", "2", "4", "10"];
 
 let landmarkLists = 0; // each bar's datalist of landmarks has its own id
 
-// the steps where a phase starts (data.landmarks: [[step, what it is from there], ...];
-// SuperBPE's stages): ticks on the slider, kept sorted in s.landmarks
+// the steps where a phase starts (data.landmarks: [[step, what it is from there, its
+// kind (optional: "removal")], ...]; SuperBPE's stages, PickyBPE's merges and removals):
+// ticks on the slider, kept sorted in s.landmarks
 export function drawLandmarks(s, data) {
   const found = (Array.isArray(data.landmarks) ? data.landmarks : [])
     .filter((m) => Array.isArray(m) && Number.isInteger(Number(m[0])))
-    .map((m) => [Number(m[0]), String(m[1] ?? "")]).sort((a, b) => a[0] - b[0]);
+    .map((m) => [Number(m[0]), String(m[1] ?? ""), String(m[2] ?? "")])
+    .sort((a, b) => a[0] - b[0]);
   s.landmarks = found;
   s.ticks.replaceChildren(...found.filter(([k]) => k > s.lo).map(([k, what]) => {
     const o = el("option");
@@ -29,9 +31,14 @@ export function drawLandmarks(s, data) {
 
 // what phase step k is in: the last landmark at or before it ("" for none)
 export function phaseAt(landmarks, k) {
-  let what = "";
-  for (const [step, name] of landmarks || []) if (step <= k) what = name;
-  return what;
+  return landmarkAt(landmarks, k)[1];
+}
+
+// the last landmark at or before step k, [step, name, kind] (["", "", ""] for none)
+export function landmarkAt(landmarks, k) {
+  let found = ["", "", ""];
+  for (const m of landmarks || []) if (m[0] <= k) found = m;
+  return [found[0], found[1] ?? "", found[2] ?? ""];
 }
 
 // the bar's elements, kept in `s` (s.prev, s.slider, s.play, s.speedButtons, ...)
@@ -118,7 +125,10 @@ export function drawControls(s) {
   s.stepBox.textContent = s.lo === 0 ? `${s.name} ${fmt(k)} of ${fmt(s.n)}`
     : `${s.name} ${fmt(k)} (${fmt(s.lo)} to ${fmt(s.n)})`;
   s.stepBox.setAttribute("data-bpeviz-step", String(k));
-  s.phase.textContent = phaseAt(s.landmarks, k);
+  const [, phase, kind] = landmarkAt(s.landmarks, k);
+  s.phase.textContent = phase;
+  if (kind) s.phase.setAttribute("data-kind", kind); // a removal stands out (stepper.css)
+  else s.phase.removeAttribute("data-kind");
   s.play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   s.play.classList.toggle("bv-on", s.playing);
   s.note.textContent = s.playing && !s.standalone

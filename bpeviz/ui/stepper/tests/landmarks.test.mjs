@@ -42,3 +42,30 @@ test("a training of one phase has no ticks and no phase; bad landmarks are skipp
   mountIn(mount, doc, "bar", bar(5, [["x", "no step"], "junk", [3, "from 3"]]));
   assert.equal(phase(), "from 3");
 });
+
+const PICKY = [[1, "merge", "merge"], [15, "removal of “ok”", "removal"], [16, "merge", "merge"]];
+const kind = () => host(doc, "bar").querySelector(".bv-stage-phase").getAttribute("data-kind");
+
+test("a removal is named beside Play in its own kind, and a merge after it is not", () => {
+  mountIn(mount, doc, "bar", bar(14, PICKY));
+  assert.deepEqual(host(doc, "bar").querySelector("datalist").children.map((o) => o.value),
+    ["1", "15", "16"]);
+  assert.equal(phase(), "merge");
+  assert.equal(kind(), "merge");
+  doc.press("ArrowRight");
+  assert.equal(shownStep(doc, "bar"), 15);
+  assert.equal(phase(), "removal of “ok”");
+  assert.equal(kind(), "removal");
+  doc.press("ArrowRight");
+  assert.equal(phase(), "merge");
+  assert.equal(kind(), "merge");
+  doc.press("Home");
+  assert.equal(phase(), "");
+  assert.equal(kind(), null, "step 0 is in no phase");
+});
+
+test("a landmark's name is drawn as text, never as markup", () => {
+  mountIn(mount, doc, "bar", bar(2, [[1, "<img src=x onerror=alert(1)>", "removal"]]));
+  assert.equal(phase(), "<img src=x onerror=alert(1)>");
+  assert.equal(host(doc, "bar").querySelector(".bv-stage-phase").children.length, 0);
+});

@@ -1,0 +1,196 @@
+"""PickyBPE in the app: offered in the sidebar with its removal threshold, every page
+runs with it chosen, Explore steps through its merges and removals (a removal named on
+the step bar and on the card, explained with its IoS numbers and the threshold; a merge
+explained as BPE's), its vocabulary size curve goes down at each removal, and Compare
+sets it beside BPE at the same vocabulary size. The bar's drawing of a removal is
+bpeviz/ui/stepper/tests/landmarks.test.mjs and
+tests/browser/test_a_removal_stands_out_on_a_projector.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import bpeviz
+from bpeviz.algorithms.picky_explain import removal_headline
+from bpeviz.samples import load_sample
+from tests.support.app import HOSTILE, html_bodies, html_text, ok, open_page, plain, stage
+
+EVERY_PAGE = ["app.py", "pages/0_Learn.py", "pages/1_Explore.py", "pages/2_Tokenize.py",
+              "pages/3_Compare.py", "pages/4_Vocabulary.py"]
+
+
+def picky_reference(threshold: float = 0.9, merges: int = 200):
+    """The training the app should show on the default sample, made by the engine."""
+    return bpeviz.train(load_sample("tour", "whitespace"), algorithm="picky", merges=merges,
+                        threshold=threshold)
+
+
+def no_errors(at, where: str = "") -> None:
+    ok(at)
+    assert not at.error, (where, [e.value for e in at.error])
+
+
+def text_only(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_the_sidebar_offers_pickybpe_with_its_threshold_and_trains_with_it():
+    at = open_page("pages/1_Explore.py")
+    box = next(b for b in at.sidebar.selectbox if b.label == "Algorithm")
+    assert "PickyBPE" in box.options
+    box.select("picky").run()
+    no_errors(at)
+    threshold = at.sidebar.selectbox(key="w_threshold")
+    assert threshold.value == "0.9"
+    threshold.select("0.6").run()
+    no_errors(at)
+    expected = picky_reference(0.6)
+    removals = sum(e.kind == "removal" for e in expected.events)
+    said = plain(" ".join(c.value for c in at.caption))
+    assert f"{len(expected.events):,} steps" in said and f"{removals:,} removals" in said
+    assert "threshold 0.6" in said
+    assert stage(at, "controls")["n"] == len(expected.events)
+
+
+@pytest.mark.parametrize("settings", [
+    {}, {"vocab_view": "health"}, {"merges": 0}, {"size_by": "vocab", "vocab": 300},
+    {"present": True, "threshold": "0.5"},
+    {"source": "paste", "paste": "a"},
+    {"source": "paste", "paste": "👨‍👩‍👧‍👦 👍🏽 e\u0301 שלום مرحبا 自然语言处理 a\u200bb\u00ad"},
+], ids=["default", "health-view", "no-merges", "vocab-size", "presentation", "one-char",
+        "emoji-rtl-cjk-invisible"])
+def test_every_page_runs_with_pickybpe_chosen(settings):
+    at = open_page("app.py", algo="picky", **settings)
+    for page in EVERY_PAGE:
+        at.switch_page(page).run()
+        no_errors(at, page)
+    assert at.session_state["algo"] == "picky"
+
+
+def test_a_removal_is_named_on_the_bar_and_the_card_and_explained_with_its_ios():
+    expected = picky_reference()
+    removal = next(e for e in expected.events if e.kind == "removal")
+    at = open_page("pages/1_Explore.py", algo="picky", step=removal.step)
+    no_errors(at)
+    bar = stage(at, "controls")
+    assert bar["step"] == removal.step
+    assert [removal.step, f"removal of “{removal.token}”", "removal"] in bar["landmarks"]
+    assert [removal.step + 1, "merge", "merge"] in bar["landmarks"] or \
+        expected.events[removal.step].kind == "removal"
+    shown = text_only(html_text(at))
+    # the card: the removal's sentence, as the issue words it
+    assert removal_headline(removal) in shown
+    assert "appears alone in" in shown and "below the threshold" in shown
+    # Why this step?: the IoS written out with its numbers and the threshold
+    total = removal.inside + removal.count
+    assert (f"= {removal.inside:,} / ({removal.inside:,} + {removal.count:,}) = "
+            f"{removal.inside:,} / {total:,}") in shown
+    assert "above the threshold 90%" in shown
+    card = next(b for b in html_bodies(at) if 'class="bv-card bv-picky"' in b)
+    assert 'data-kind="removal"' in card
+
+
+def test_a_merge_step_is_explained_as_bpes():
+    expected = picky_reference()
+    merge = expected.events[0]
+    at = open_page("pages/1_Explore.py", algo="picky", step=1)
+    no_errors(at)
+    shown = text_only(html_text(at))
+    assert f"occurs {merge.count:,} times in the corpus before any step" in shown
+    assert "As in BPE, the pair counted most is merged" in shown
+    assert "The pair counted most" in shown  # the card
+
+
+def test_the_vocabulary_size_curve_goes_down_at_each_removal():
+    expected = picky_reference()
+    at = open_page("pages/1_Explore.py", algo="picky")
+    no_errors(at)
+    chart = next(json.loads(el.proto.spec) for el in at.get("plotly_chart")
+                 if "tokens in the vocabulary" in el.proto.spec)
+    line, marks = chart["data"][0], chart["data"][1]
+    sizes = _values(line["y"])
+    assert sizes == list(expected.vocab_sizes)
+    downs = [k for k in range(1, len(sizes)) if sizes[k] < sizes[k - 1]]
+    assert downs and downs == [e.step for e in expected.events if e.kind == "removal"]
+    assert _values(marks["x"]) == downs
+
+
+def _values(column) -> list[int]:
+    """A Plotly column: a list, or a typed array Streamlit sent as {"dtype", "bdata"}."""
+    if isinstance(column, list):
+        return [int(v) for v in column]
+    import base64
+
+    import numpy as np
+    return np.frombuffer(base64.b64decode(column["bdata"]), dtype=column["dtype"]).tolist()
+
+
+def test_compare_sets_pickybpe_beside_bpe_at_the_same_vocabulary_size():
+    """Its column has its own threshold; one control moves both by vocabulary size."""
+    at = open_page("pages/3_Compare.py", c1_algo="bpe", c2_algo="picky", cmp_n=2,
+                   c2_threshold="0.6")
+    no_errors(at)
+    said = plain(" ".join(c.value for c in at.caption))
+    assert "Every configuration is moved by vocabulary size" in said, said
+    assert stage(at, "controls")["name"] == "Vocabulary size"
+    sizes = {letter: re.search(rf"\b{letter}: {name} \(.*?\): step [\d,]+ of [\d,]+, "
+                               r"([\d,]+) tokens in the vocabulary", said).group(1)
+             for letter, name in (("A", "BPE"), ("B", "PickyBPE"))}
+    assert set(sizes) == {"A", "B"} and sizes["A"] == sizes["B"], said
+    bpe = bpeviz.train(load_sample("tour", "whitespace"), algorithm="bpe", merges=200)
+    picky = picky_reference(0.6)
+    assert "PickyBPE (200 merges, whitespace, removal threshold 0.6)" in said
+    assert f"step {len(picky.events)} of {len(picky.events)}" in said
+    target = int(sizes["A"].replace(",", ""))
+    assert target in set(picky.vocab_sizes) and target <= bpe.vocab_size_at(200)
+    assert "its steps are merges and removals" in said
+
+
+def test_hostile_words_are_escaped_on_every_pickybpe_view():
+    at = open_page("pages/1_Explore.py", algo="picky", source="paste",
+                   paste=(HOSTILE + " ") * 5)
+    for page in ["pages/1_Explore.py", "pages/2_Tokenize.py", "pages/4_Vocabulary.py"]:
+        at.switch_page(page).run()
+        no_errors(at, page)
+        for body in html_bodies(at):
+            assert "<script>" not in body and "<img" not in body, page
+
+
+@pytest.mark.parametrize("page,settings", [("pages/2_Tokenize.py", {}),
+                                           ("pages/4_Vocabulary.py", {"vocab_view": "health"})],
+                         ids=["tokenize", "health"])
+def test_an_opened_tokenizer_file_leaves_pickybpe_views_on_its_training(page, settings):
+    from bpeviz import formats
+    from bpeviz.formats import import_files
+
+    bpe = bpeviz.train(load_sample("tour", "whitespace"), algorithm="bpe", merges=30)
+    files = formats.export(bpe.at(30), "hf")
+    opened = import_files({name: text.encode() for name, text in files.items()})
+    at = open_page("app.py", algo="picky", imported=(", ".join(files), opened),
+                   imp_step=30, tok_source="imported", step=12, **settings)
+    at.switch_page(page).run()
+    no_errors(at, page)
+    assert at.session_state["tok_source"] == "training"
+    bar = stage(at, "controls")
+    assert bar["step"] == at.session_state["step"] == 12
+    assert bar["n"] == len(picky_reference().events)
+    assert "to use the opened file" in plain(" ".join(c.value for c in at.caption))
+
+
+def test_home_shows_what_pickybpe_made_and_its_first_removal():
+    expected = picky_reference()
+    at = open_page("app.py", algo="picky")
+    no_errors(at)
+    assert [t.value for t in at.title] == ["bpeviz: watch a tokenizer learn its vocabulary"]
+    merges = sum(e.kind == "merge" for e in expected.events)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Steps"] == f"{len(expected.events):,}"
+    assert shown["Merges"] == f"{merges:,}"
+    assert shown["Removals"] == f"{len(expected.events) - merges:,}"
+    assert shown["Vocabulary"] == f"{expected.vocab_sizes[-1]:,}"
+    first = next(e for e in expected.events if e.kind == "removal")
+    assert removal_headline(first) in text_only(html_text(at))
