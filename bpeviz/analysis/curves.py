@@ -61,7 +61,9 @@ def curve_landmarks(training: Any, x: str = "step") -> list[tuple[int, str]]:
     >>> curve_landmarks(t), curve_landmarks(t, "vocab_size")
     ([(6, 'stage 2: merges across spaces')], [(262, 'stage 2: merges across spaces')])
     """
-    found = [(k, name) for k, name in landmarks(training) if k > 0]
+    # a landmark of a kind (PickyBPE's every removal and run of merges) is the step bar's
+    # to mark; a curve marks only where a phase starts (SuperBPE's stage 2)
+    found = [(mark[0], mark[1]) for mark in landmarks(training) if mark[0] > 0 and len(mark) == 2]
     if x == "vocab_size":
         return [(vocabulary_size(training, k), name) for k, name in found]
     return found
