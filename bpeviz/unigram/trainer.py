@@ -66,7 +66,7 @@ from functools import cache
 import numpy as np
 
 import bpeviz.unigram.lattice as lat
-from bpeviz.unigram._batch import Batch
+from bpeviz.unigram._batch import Batch, compiled_lattice
 from bpeviz.unigram.model import (
     SPM_SPECIALS,
     WS,
@@ -117,6 +117,63 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                 split_by_unicode_script: bool = True,
                 split_by_number: bool = True) -> list[tuple[str, float]]:
     """SentencePiece's seed: characters then frequent substrings, with log-probabilities."""
+    # sentencepiece 0.2.3 also reads a substring off the suffix array node "s + end of
+    # sentence" (its trailing boundary dropped). Such a node exists when s ends at least
+    # two sentences, one of them the last of the corpus (the only one followed by the end
+    # of the array rather than by the next sentence's "▁"); its count adds to s's.
+    bonus: Counter[str] = Counter()
+    last = data.last_word
+    if last is not None and data.line_ends:
+        tails = {last[i:] for i in range(len(last)) if 2 <= len(last) - i <= max_piece_length}
+        for word, at_end in zip(data.words, data.line_ends):
+            if at_end:
+                for i in range(max(0, len(word) - max_piece_length), len(word) - 1):
+                    if word[i:] in tails:
+                        bonus[word[i:]] += at_end
+    compiled = compiled_lattice()
+    if compiled is not None:
+        chars, found = _substrings_compiled(compiled, data, max_piece_length, list(bonus))
+    else:
+        chars, found = _substrings(data, max_piece_length)
+    candidates = []
+    for sub, freq, branching in found:
+        extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
+        if (branching or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
+            candidates.append(((freq if branching else 0) * len(sub) + extra * len(sub), sub))
+    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
+    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
+    # array's node order)
+    candidates.sort(reverse=True)
+    del candidates[seed_size:]
+    seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
+    seed += [(sub, score) for score, sub in candidates]
+    values = np.array([s for _, s in seed], dtype=np.float32)
+    total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
+    logsum = lat.f32(math.log(total))
+    return [(p, lat.f32(math.log(float(v)) - logsum)) for (p, _), v in zip(seed, values)]
+
+
+def _follow_code(ends: int) -> int:
+    """What follows a word for the branching test, as a first UTF-8 byte: ``▁`` (another
+    word), 0 (the sentence's end) or -1 (both: the word branches there)."""
+    if ends == (_MID | _END):
+        return -1
+    return ord(_lead(WS)) if ends == _MID else 0
+
+
+def _substrings_compiled(compiled, data: SentencePieceInput, max_piece_length: int,
+                         wanted: list[str]):
+    """:func:`_substrings` in C; the ones of ``wanted`` come with the branching ones."""
+    subs, freq, branching, chars = compiled.substrings(
+        list(data.words), list(data.counts), [_follow_code(e) for e in data.ends],
+        max_piece_length, ord(UNK_CHAR), wanted)
+    freqs = np.frombuffer(freq, dtype=np.int64).tolist()
+    return chars, zip(subs, freqs, bytes(branching))
+
+
+def _substrings(data: SentencePieceInput, max_piece_length: int):
+    """Every character's count, and every substring of 2 .. ``max_piece_length``
+    characters as ``(substring, frequency, right-branching)``."""
     chars: Counter[str] = Counter()
     subs: dict[str, list] = {}  # substring -> [frequency, next character or "" if branching]
     for word, count, ends in zip(data.words, data.counts, data.ends):
@@ -137,35 +194,7 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                     entry[0] += count
                     if entry[1] and entry[1] != nxt:
                         entry[1] = ""
-    # sentencepiece 0.2.3 also reads a substring off the suffix array node "s + end of
-    # sentence" (its trailing boundary dropped). Such a node exists when s ends at least
-    # two sentences, one of them the last of the corpus (the only one followed by the end
-    # of the array rather than by the next sentence's "▁"); its count adds to s's.
-    bonus: Counter[str] = Counter()
-    last = data.last_word
-    if last is not None and data.line_ends:
-        tails = {last[i:] for i in range(len(last)) if 2 <= len(last) - i <= max_piece_length}
-        for word, at_end in zip(data.words, data.line_ends):
-            if at_end:
-                for i in range(max(0, len(word) - max_piece_length), len(word) - 1):
-                    if word[i:] in tails:
-                        bonus[word[i:]] += at_end
-    candidates = []
-    for sub, (freq, nxt) in subs.items():
-        extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
-        if (nxt == "" or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
-            candidates.append(((freq if nxt == "" else 0) * len(sub) + extra * len(sub), sub))
-    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
-    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
-    # array's node order)
-    candidates.sort(reverse=True)
-    del candidates[seed_size:]
-    seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
-    seed += [(sub, score) for score, sub in candidates]
-    values = np.array([s for _, s in seed], dtype=np.float32)
-    total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
-    logsum = lat.f32(math.log(total))
-    return [(p, lat.f32(math.log(float(v)) - logsum)) for (p, _), v in zip(seed, values)]
+    return chars, ((sub, freq, nxt == "") for sub, (freq, nxt) in subs.items())
 
 
 # -- EM and pruning -------------------------------------------------------------------------
