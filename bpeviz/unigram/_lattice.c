@@ -864,7 +864,124 @@ done:
     return result;
 }
 
+/* ---- the M-step and the pruning's arithmetic (trainer.py), with libm's log ------------
+ * Python's math.log is libm's log, so these give the Python loops' results exactly. */
+static int f64_view(PyObject *o, Py_buffer *b, const char *name) {
+    if (PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (b->len % 8) {
+        PyErr_Format(PyExc_TypeError, "%s: expected 8-byte items", name);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* trainer.digamma, operation for operation */
+static double digamma(double x) {
+    double result = 0.0;
+    while (x < 7) {
+        result -= 1 / x;
+        x += 1;
+    }
+    x -= 0.5;
+    double xx = 1.0 / x;
+    double xx2 = xx * xx;
+    double xx4 = xx2 * xx2;
+    result += ((((log(x) + (1.0 / 24.0) * xx2) - (7.0 / 960.0) * xx4)
+                + ((31.0 / 8064.0) * xx4) * xx2) - ((127.0 / 30720.0) * xx4) * xx4);
+    return result;
+}
+
+static PyObject *py_digammas(PyObject *Py_UNUSED(m), PyObject *arg) {
+    Py_buffer b;
+    if (f64_view(arg, &b, "values") < 0) return NULL;
+    Py_ssize_t n = b.len / 8;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n * 8);
+    if (out) {
+        const double *x = b.buf;
+        double *o = (double *)PyByteArray_AS_STRING(out);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (!(x[i] > 0)) {  /* Python raises (1 / 0) or loops forever (nan) */
+                PyErr_SetString(PyExc_ValueError, "digamma needs positive values");
+                Py_DECREF(out);
+                out = NULL;
+                break;
+            }
+            o[i] = digamma(x[i]);
+        }
+    }
+    PyBuffer_Release(&b);
+    return out;
+}
+
+/* _prune's cost of each judged piece i: its alternative is alt[bounds[i] .. bounds[i + 1]) */
+static PyObject *py_prune_costs(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *ids_o, *alt_o, *bounds_o, *freq_o;
+    double vsum, total, logsum;
+    if (!PyArg_ParseTuple(args, "OOOOddd", &ids_o, &alt_o, &bounds_o, &freq_o, &vsum, &total,
+                          &logsum))
+        return NULL;
+    Py_buffer ib, ab, bb, fb;
+    if (f64_view(ids_o, &ib, "ids") < 0) return NULL;
+    if (f64_view(alt_o, &ab, "alternatives") < 0) { PyBuffer_Release(&ib); return NULL; }
+    if (f64_view(bounds_o, &bb, "bounds") < 0) {
+        PyBuffer_Release(&ib); PyBuffer_Release(&ab); return NULL;
+    }
+    if (f64_view(freq_o, &fb, "freq") < 0) {
+        PyBuffer_Release(&ib); PyBuffer_Release(&ab); PyBuffer_Release(&bb); return NULL;
+    }
+    const int64_t *ids = ib.buf, *alt = ab.buf, *bounds = bb.buf;
+    const double *freq = fb.buf;
+    Py_ssize_t n = ib.len / 8, n_alt = ab.len / 8, n_bounds = bb.len / 8, n_freq = fb.len / 8;
+    PyObject *result = NULL, *lost_out = PyByteArray_FromStringAndSize(NULL, n * 8);
+    PyObject *loss_out = PyByteArray_FromStringAndSize(NULL, n * 8);
+    if (!lost_out || !loss_out) goto done;
+    double *lost = (double *)PyByteArray_AS_STRING(lost_out);
+    double *loss = (double *)PyByteArray_AS_STRING(loss_out);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int64_t i = ids[k];
+        if (i < 0 || i + 1 >= n_bounds || i >= n_freq || bounds[i] < 0 ||
+            bounds[i + 1] > n_alt || bounds[i] > bounds[i + 1] || !(freq[i] > 0)) {
+            PyErr_SetString(PyExc_ValueError, "a judged piece is out of range or unused");
+            goto done;
+        }
+        float fi = (float)freq[i];
+        float f = (float)((double)fi / vsum);
+        float logprob_sp = (float)(log((double)fi) - logsum);
+        int64_t lo = bounds[i], hi = bounds[i + 1];
+        float grown = (float)(total + (double)(float)((double)fi * (double)(hi - lo - 1)));
+        float logsum_alt = (float)log((double)grown);
+        double logprob_alt = 0.0;
+        for (int64_t q = lo; q < hi; q++) {
+            int64_t a = alt[q];
+            if (a < 0 || a >= n_freq) {
+                PyErr_SetString(PyExc_ValueError, "an alternative piece is out of range");
+                goto done;
+            }
+            float with = (float)((double)(float)freq[a] + (double)fi);
+            logprob_alt = (double)(float)(logprob_alt + (log((double)with) - (double)logsum_alt));
+        }
+        float l = (float)((double)logprob_sp - logprob_alt);
+        lost[k] = (double)l;
+        loss[k] = (double)(float)((double)f * (double)l);
+    }
+    result = PyTuple_Pack(2, lost_out, loss_out);
+done:
+    Py_XDECREF(lost_out);
+    Py_XDECREF(loss_out);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&bb);
+    PyBuffer_Release(&fb);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"digammas", py_digammas, METH_O,
+     "digammas(values float64) -> float64 bytearray: trainer.digamma of each value."},
+    {"prune_costs", py_prune_costs, METH_VARARGS,
+     "prune_costs(ids, alternatives, bounds, freq, vsum, total, logsum) -> (lost, loss) "
+     "float64 bytearrays: _prune's float32 arithmetic for each judged piece."},
     {"substrings", py_substrings, METH_VARARGS,
      "substrings(words, counts, follow, max_len, unk_char, wanted) -> (subs, freq int64, "
      "branching uint8, chars): seed_pieces' counts of every substring of 2 .. max_len "

@@ -319,15 +319,24 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     return UnigramTraining("sentencepiece", tuple(steps), options, source=data)
 
 
+def _digammas(values: np.ndarray) -> np.ndarray:
+    """:func:`digamma` of each value (in C where built: the same operations, libm's log)."""
+    compiled = compiled_lattice()
+    if compiled is not None:
+        return np.frombuffer(compiled.digammas(np.ascontiguousarray(values, dtype=np.float64)),
+                             dtype=np.float64)
+    return np.array([digamma(v) for v in values.tolist()], dtype=np.float64)
+
+
 def _m_step(state: _State, expected: np.ndarray, n_seed: int) -> _State:
-    kept = [i for i in state.order if expected[i] >= 0.5]
-    total = float(np.cumsum(np.array([expected[i] for i in kept], dtype=np.float32),
-                            dtype=np.float32)[-1]) if kept else 1.0
+    order = np.array(state.order, dtype=np.int64)
+    kept = order[expected[order] >= 0.5]
+    counts = expected[kept].astype(np.float32)
+    total = float(np.cumsum(counts, dtype=np.float32)[-1]) if len(kept) else 1.0
     logsum = lat.f32(digamma(total))
     scores = state.scores.copy()
-    for i in kept:
-        scores[i] = digamma(float(np.float32(expected[i]))) - logsum
-    return _State(kept, scores, n_seed)
+    scores[kept] = _digammas(counts.astype(np.float64)) - logsum  # rounded to float32 here
+    return _State(kept.tolist(), scores, n_seed)
 
 
 def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
@@ -340,23 +349,23 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     # the text of each alternative (a character no live piece covers is its own text)
     ps = ps - piece_batch.word_start[pw]
     pe = pe - piece_batch.word_start[pw]
-    alt_text: dict[int, tuple[str, ...]] = {}
     own = state.scores.astype(np.float32)
-    alternatives: dict[int, list[int]] = {}
+    alternatives: set[int] = set()  # pieces with an alternative: pp[bounds[i]:bounds[i + 1]]
     splits_itself: set[int] = set()
-    order_pos = np.zeros(n_seed, dtype=np.int64)
     bounds = np.searchsorted(pw, np.arange(n_seed + 1))
+    own_l, whole_l = own.tolist(), whole_best.tolist()
     for i in state.order:
         if len(pieces[i]) == 1:
             continue  # one path only: always kept (if used)
-        if own[i] < whole_best[i]:  # the best split of the piece does not use it
+        if own_l[i] < whole_l[i]:  # the best split of the piece does not use it
             splits_itself.add(i)
         else:
-            alternatives[i] = pp[bounds[i]:bounds[i + 1]].tolist()
-            alt_text[i] = tuple(pieces[i][a:b] for a, b in
-                                zip(ps[bounds[i]:bounds[i + 1]].tolist(),
-                                    pe[bounds[i]:bounds[i + 1]].tolist()))
-    del order_pos, alt_best
+            alternatives.add(i)
+
+    def alt_text(i: int) -> tuple[str, ...]:
+        lo, hi = bounds[i], bounds[i + 1]
+        return tuple(pieces[i][a:b] for a, b in zip(ps[lo:hi].tolist(), pe[lo:hi].tolist()))
+    del alt_best
     # 2. Viterbi frequencies over the corpus
     vw, vp, _, _, _ = batch.viterbi(state.alive, state.scores, unk, state.unk_score)
     known = vp >= 0
@@ -366,30 +375,48 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     total = f32(float(freq[state.order].sum()))
     logsum = f32(math.log(total))
     kept: list[int] = []
-    candidates: list[tuple[float, int]] = []
     removed: list[Removal] = []
-    judged: dict[int, tuple[float, float]] = {}  # rank -> (log-prob lost per use, cost)
+    judged_ranks: list[int] = []
+    freq_l = freq.tolist()
     for rank, i in enumerate(state.order):
-        if freq[i] == 0:
+        if freq_l[i] == 0:
             removed.append(Removal(pieces[i], 0.0, "unused", uses=0.0,
-                                   log_prob=float(own[i])))
+                                   log_prob=own_l[i]))
         elif i in splits_itself:
-            removed.append(Removal(pieces[i], 0.0, "split", uses=float(freq[i]),
-                                   log_prob=float(own[i])))
+            removed.append(Removal(pieces[i], 0.0, "split", uses=freq_l[i],
+                                   log_prob=own_l[i]))
         elif i not in alternatives:
             kept.append(i)
         else:
+            judged_ranks.append(rank)
+    judged_ids = [state.order[r] for r in judged_ranks]
+    compiled = compiled_lattice()
+    if compiled is not None:
+        lost_b, loss_b = compiled.prune_costs(
+            np.array(judged_ids, dtype=np.int64), np.ascontiguousarray(pp, dtype=np.int64),
+            np.ascontiguousarray(bounds, dtype=np.int64), freq.astype(np.float64), vsum, total,
+            logsum)
+        lost_l = np.frombuffer(lost_b, dtype=np.float64).tolist()
+        loss_l = np.frombuffer(loss_b, dtype=np.float64).tolist()
+    else:
+        lost_l, loss_l = [], []
+        for i in judged_ids:
             # float32 at every step, as SentencePiece computes it
-            alt = alternatives[i]
-            fi = f32(freq[i])
+            alt = pp[bounds[i]:bounds[i + 1]].tolist()
+            fi = f32(freq_l[i])
             f = f32(fi / vsum)
             logprob_sp = f32(math.log(fi) - logsum)
             logsum_alt = f32(math.log(f32(total + f32(fi * (len(alt) - 1)))))
             logprob_alt = 0.0
             for n in alt:
-                logprob_alt = f32(logprob_alt + (math.log(f32(f32(freq[n]) + fi)) - logsum_alt))
-            judged[rank] = (f32(logprob_sp - logprob_alt), fi)
-            candidates.append((f32(f * f32(logprob_sp - logprob_alt)), rank))
+                logprob_alt = f32(logprob_alt + (math.log(f32(f32(freq_l[n]) + fi))
+                                                 - logsum_alt))
+            lost_l.append(f32(logprob_sp - logprob_alt))
+            loss_l.append(f32(f * f32(logprob_sp - logprob_alt)))
+    # rank -> (log-prob lost per use, uses)
+    judged = {rank: (lost, f32(freq_l[i]))
+              for rank, i, lost in zip(judged_ranks, judged_ids, lost_l)}
+    candidates = list(zip(loss_l, judged_ranks))
     pruned_size = max(desired, int(shrinking_factor * len(state.order)))
     candidates.sort(key=lambda x: (-x[0], x[1]))
     for loss, rank in candidates:
@@ -397,8 +424,8 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
         if len(kept) == pruned_size:
             lost, uses = judged[rank]
             removed.append(Removal(pieces[i], loss, "pruned", uses=float(uses),
-                                   log_prob=float(own[i]),
-                                   alternative=alt_text[i],
+                                   log_prob=own_l[i],
+                                   alternative=alt_text(i),
                                    nats=float(uses) * float(lost)))
         else:
             kept.append(i)

@@ -93,7 +93,7 @@ def test_each_loop_matches_on_random_words(monkeypatch, table, max_len, keep):
     order = [i for i in range(len(pieces)) if i == 0 or rng.random() < 0.7]
     state = _State(order, scores, len(pieces))
     for target in (words, pieces):
-        batches = both(monkeypatch, lambda: Batch(target, index, max_len))
+        batches = both(monkeypatch, lambda target=target: Batch(target, index, max_len))
         for name in ("occ_s", "occ_e", "occ_p", "char_piece"):
             assert np.array_equal(getattr(batches[0], name), getattr(batches[1], name))
         compiled, numpy = batches
