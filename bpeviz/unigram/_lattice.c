@@ -626,55 +626,73 @@ static int call_batch(PyObject *fn, PyObject *buffer, Py_ssize_t n) {
 
 /* One sweep of SentencePiece's float32 LogSumExp fold (NumPy's _sweep), level by level:
  * level k holds the positions k steps from the words' starts (forward) or ends
- * (backward); a position's value folds its incoming nodes in lattice order.
- * in_start[pos] .. in_start[pos + 1]: the incoming nodes of pos (src, score) in order. */
+ * (backward); a position's value folds its incoming nodes in lattice order, one rank (the
+ * r-th incoming node of every position) at a time, as NumPy does, so that each rank's
+ * log(exp(d) + 1) is one NumPy call. in_start[pos] .. in_start[pos + 1]: the incoming
+ * nodes of pos (src, score) in order. */
+typedef struct {
+    int64_t dst, lo;
+    int64_t left;  /* incoming nodes not yet folded */
+    float acc;
+} Fold;
+
 static int sweep(float *table, const int64_t *in_start, const int64_t *in_src,
                  const float *in_sc, const int64_t *word_pos, int forward,
-                 const int64_t *by_len, const int64_t *len_ge, int32_t max_len,
-                 float *acc, int64_t *dst_buf, float *vmax_buf, PyObject *buffer,
+                 const int64_t *word_len, Py_ssize_t n_words, int64_t *active,
+                 Fold *folds, int64_t *which, float *vmax_buf, PyObject *buffer,
                  PyObject *softplus) {
-    double *diff = (double *)PyByteArray_AS_STRING(buffer);
     const float fifty = 50.0f;
-    for (int32_t k = 1; k <= max_len; k++) {
-        int64_t nw = len_ge[k];  /* the words of at least k characters: by_len[0 .. nw) */
-        int32_t most = 0;
+    /* the words of at least k characters, in corpus order (memory order) */
+    int64_t nw = 0;
+    for (Py_ssize_t w = 0; w < n_words; w++)
+        if (word_len[w] > 0) active[nw++] = w;
+    for (int64_t k = 1; nw; k++) {
+        int64_t m = 0, still = 0;
         for (int64_t i = 0; i < nw; i++) {
-            int64_t w = by_len[i];
+            int64_t w = active[i];
+            if (word_len[w] > k) active[still++] = w;
             int64_t dst = forward ? word_pos[w] + k : word_pos[w] - k;
             int64_t lo = in_start[dst], hi = in_start[dst + 1];
             if (hi == lo) continue;
-            acc[i] = in_sc[lo] + table[in_src[lo]];
-            if (hi - lo - 1 > most) most = (int32_t)(hi - lo - 1);
+            folds[m].dst = dst;
+            folds[m].lo = lo;
+            folds[m].left = hi - lo - 1;
+            folds[m].acc = in_sc[lo] + table[in_src[lo]];
+            m++;
         }
-        for (int32_t r = 1; r <= most; r++) {
+        /* a position is done once its nodes are folded: it leaves the list (its value
+         * is final; no position of this level reads another of this level) */
+        for (int64_t r = 1; m; r++) {
+            double *diff = (double *)PyByteArray_AS_STRING(buffer);
             Py_ssize_t n = 0;
-            for (int64_t i = 0; i < nw; i++) {
-                int64_t w = by_len[i];
-                int64_t dst = forward ? word_pos[w] + k : word_pos[w] - k;
-                int64_t lo = in_start[dst], hi = in_start[dst + 1];
-                if (hi - lo <= r) continue;
-                float x = acc[i], y = in_sc[lo + r] + table[in_src[lo + r]];
+            int64_t kept = 0;
+            for (int64_t j = 0; j < m; j++) {
+                Fold f = folds[j];
+                if (!f.left) {
+                    table[f.dst] = f.acc;
+                    continue;
+                }
+                float x = f.acc, y = in_sc[f.lo + r] + table[in_src[f.lo + r]];
                 float vmin = x < y ? x : y, vmax = x < y ? y : x;
-                /* NumPy's minimum/maximum; no NaN can reach here (no +inf score) */
+                /* no NaN can reach here (no score is +inf) */
                 if (vmax > vmin + fifty || !isfinite(vmin)) {
-                    acc[i] = vmax;
+                    f.acc = vmax;
                 } else {
-                    dst_buf[n] = i;
+                    which[n] = kept;
                     vmax_buf[n] = vmax;
                     diff[n] = (double)(float)(vmin - vmax);
                     n++;
                 }
+                f.left--;
+                folds[kept++] = f;
             }
             if (call_batch(softplus, buffer, n) < 0) return -1;
             diff = (double *)PyByteArray_AS_STRING(buffer);
             for (Py_ssize_t j = 0; j < n; j++)
-                acc[dst_buf[j]] = (float)((double)vmax_buf[j] + diff[j]);
+                folds[which[j]].acc = (float)((double)vmax_buf[j] + diff[j]);
+            m = kept;
         }
-        for (int64_t i = 0; i < nw; i++) {
-            int64_t w = by_len[i];
-            int64_t dst = forward ? word_pos[w] + k : word_pos[w] - k;
-            if (in_start[dst + 1] > in_start[dst]) table[dst] = acc[i];
-        }
+        nw = still;
     }
     return 0;
 }
@@ -696,9 +714,10 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     Py_ssize_t size = L.size, nwords = L.n_words, npieces = L.n_pieces;
     /* nodes in lattice order (start, then end), as NumPy's lexsort((e, s)) */
     LVec ns = {0}, ne = {0}, np_ = {0};
-    float *alpha = NULL, *beta = NULL, *nsc = NULL, *in_sc = NULL, *acc = NULL, *vmax_buf = NULL;
+    float *alpha = NULL, *beta = NULL, *nsc = NULL, *in_sc = NULL, *vmax_buf = NULL;
+    Fold *folds = NULL;
     float *sums = NULL;
-    int64_t *in_start = NULL, *in_src = NULL, *by_len = NULL, *len_ge = NULL, *dst_buf = NULL;
+    int64_t *in_start = NULL, *in_src = NULL, *word_len = NULL, *active = NULL, *which = NULL;
     int32_t *nw = NULL;
     uint16_t *terms = NULL;
     if (cb.len / (Py_ssize_t)sizeof(double) != nwords) {
@@ -706,10 +725,8 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         goto done;
     }
     Py_ssize_t q = 0;
-    int32_t max_len = 0;
     for (Py_ssize_t w = 0; w < nwords; w++) {
         int64_t ws = L.word_start[w], we = L.word_end[w];
-        if (we - ws > max_len) max_len = (int32_t)(we - ws);
         for (int64_t s = ws; s < we; s++) {
             while (q < L.n_occ && L.occ_s[q] < s) q++;
             int64_t cp = L.char_piece[s];
@@ -733,13 +750,13 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     in_start = PyMem_RawCalloc((size_t)size + 2, sizeof(int64_t));
     in_src = PyMem_RawMalloc((size_t)(n + 1) * sizeof(int64_t));
     in_sc = PyMem_RawMalloc((size_t)(n + 1) * sizeof(float));
-    by_len = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
-    len_ge = PyMem_RawCalloc((size_t)max_len + 2, sizeof(int64_t));
-    acc = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(float));
+    word_len = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
+    active = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
+    folds = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(Fold));
     vmax_buf = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(float));
-    dst_buf = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
-    if (!nsc || !nw || !alpha || !beta || !in_start || !in_src || !in_sc || !by_len ||
-        !len_ge || !acc || !vmax_buf || !dst_buf) {
+    which = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
+    if (!nsc || !nw || !alpha || !beta || !in_start || !in_src || !in_sc || !word_len ||
+        !active || !folds || !vmax_buf || !which) {
         PyErr_NoMemory();
         goto done;
     }
@@ -753,18 +770,7 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         if (p < 0) { nsc[k] = L.unk_score; np_.v[k] = L.unk_index; }
         else nsc[k] = L.scores[p];
     }
-    /* the words by length, longest first: level k's words are a prefix */
-    for (Py_ssize_t w = 0; w < nwords; w++) len_ge[L.word_end[w] - L.word_start[w]]++;
-    for (int32_t k = max_len - 1; k >= 0; k--) len_ge[k] += len_ge[k + 1];
-    {
-        int64_t *fill = PyMem_RawCalloc((size_t)max_len + 2, sizeof(int64_t));
-        if (!fill) { PyErr_NoMemory(); goto done; }
-        for (Py_ssize_t w = 0; w < nwords; w++) {
-            int64_t len = L.word_end[w] - L.word_start[w];
-            by_len[len_ge[len + 1] + fill[len]++] = w;
-        }
-        PyMem_RawFree(fill);
-    }
+    for (Py_ssize_t w = 0; w < nwords; w++) word_len[w] = L.word_end[w] - L.word_start[w];
     buffer = PyByteArray_FromStringAndSize(NULL, (nwords + 1) * (Py_ssize_t)sizeof(double));
     if (!buffer) goto done;
     /* forward: the nodes ending at each position, by start (a stable counting sort) */
@@ -783,8 +789,8 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         }
         PyMem_RawFree(fill);
     }
-    if (sweep(alpha, in_start, in_src, in_sc, L.word_start, 1, by_len, len_ge, max_len, acc,
-              dst_buf, vmax_buf, buffer, softplus) < 0)
+    if (sweep(alpha, in_start, in_src, in_sc, L.word_start, 1, word_len, nwords, active, folds,
+              which, vmax_buf, buffer, softplus) < 0)
         goto done;
     /* backward: the nodes starting at each position, by end (already in that order) */
     for (Py_ssize_t i = 0; i < size; i++) beta[i] = -INFINITY;
@@ -793,8 +799,8 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     for (Py_ssize_t k = 0; k < n; k++) in_start[ns.v[k] + 1]++;
     for (Py_ssize_t i = 0; i < size; i++) in_start[i + 1] += in_start[i];
     for (Py_ssize_t k = 0; k < n; k++) { in_src[k] = ne.v[k]; in_sc[k] = nsc[k]; }
-    if (sweep(beta, in_start, in_src, in_sc, L.word_end, 0, by_len, len_ge, max_len, acc,
-              dst_buf, vmax_buf, buffer, softplus) < 0)
+    if (sweep(beta, in_start, in_src, in_sc, L.word_end, 0, word_len, nwords, active, folds,
+              which, vmax_buf, buffer, softplus) < 0)
         goto done;
     /* each node's expected count: count x exp(alpha + score + beta - log Z) */
     Py_DECREF(buffer);
@@ -852,11 +858,11 @@ done:
     PyMem_RawFree(in_start);
     PyMem_RawFree(in_src);
     PyMem_RawFree(in_sc);
-    PyMem_RawFree(by_len);
-    PyMem_RawFree(len_ge);
-    PyMem_RawFree(acc);
+    PyMem_RawFree(word_len);
+    PyMem_RawFree(active);
+    PyMem_RawFree(folds);
     PyMem_RawFree(vmax_buf);
-    PyMem_RawFree(dst_buf);
+    PyMem_RawFree(which);
     PyMem_RawFree(sums);
     PyMem_RawFree(terms);
     PyBuffer_Release(&cb);

@@ -301,7 +301,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     steps: list[UnigramStep] = []
     for k, st in enumerate(records):
         model = UnigramModel(tuple(pieces[i] for i in st.order),
-                             tuple(float(st.scores[i]) for i in st.order), specials)
+                             tuple(st.scores[st.order].tolist()), specials)
         *_, best = batch.viterbi(st.alive, st.scores, st.order[0], st.unk_score)
         removed_k: tuple[Removal, ...] = ()
         if k + 1 < len(records):
@@ -450,11 +450,14 @@ def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
 def _corpus_chars(data: SentencePieceInput) -> list[tuple[str, int]]:
     """Every character of the corpus with its count, most frequent first (SentencePiece's
     required characters, in the order its final cut adds them)."""
-    chars: Counter[str] = Counter()
+    by_count: dict[int, list[str]] = {}  # count -> words (Counter counts a string in C)
     for word, count in zip(data.words, data.counts):
-        for ch in word:
-            if ch != UNK_CHAR:
-                chars[ch] += count
+        by_count.setdefault(count, []).append(word)
+    chars: Counter[str] = Counter()
+    for count, words in by_count.items():
+        for ch, n in Counter("".join(words)).items():
+            chars[ch] += n * count
+    chars.pop(UNK_CHAR, None)
     return sorted(chars.items(), key=lambda x: (-x[1], x[0]))
 
 
