@@ -724,6 +724,14 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "counts: one float64 per word expected");
         goto done;
     }
+    {   /* at most every occurrence and one unknown node per position: no regrowth */
+        Py_ssize_t most = L.n_occ + size + 1;
+        ns.v = PyMem_RawMalloc((size_t)most * sizeof(int64_t));
+        ne.v = PyMem_RawMalloc((size_t)most * sizeof(int64_t));
+        np_.v = PyMem_RawMalloc((size_t)most * sizeof(int64_t));
+        if (!ns.v || !ne.v || !np_.v) { PyErr_NoMemory(); goto done; }
+        ns.cap = ne.cap = np_.cap = most;
+    }
     Py_ssize_t q = 0;
     for (Py_ssize_t w = 0; w < nwords; w++) {
         int64_t ws = L.word_start[w], we = L.word_end[w];
@@ -824,7 +832,8 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     for (Py_ssize_t k = 0; k < n; k++) {
         int32_t w = nw[k];
         double v = (double)(float)counts[w] * contrib[k];
-        size_t key = (size_t)(w % threads) * (size_t)npieces + (size_t)np_.v[k];
+        /* (piece, thread) side by side: a piece's terms share cache lines */
+        size_t key = (size_t)np_.v[k] * (size_t)threads + (size_t)(w % threads);
         if (terms[key] < 256) {
             sums[key] = (float)((double)sums[key] + v);
             terms[key]++;
@@ -837,8 +846,9 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     if (!expected_out || !logz_out) goto done;
     double *eo = (double *)PyByteArray_AS_STRING(expected_out);
     for (Py_ssize_t p = 0; p < npieces; p++) {
-        float e = sums[p];
-        for (int t = 1; t < threads; t++) e += sums[(size_t)t * (size_t)npieces + (size_t)p];
+        const float *by_thread = sums + (size_t)p * (size_t)threads;
+        float e = by_thread[0];
+        for (int t = 1; t < threads; t++) e += by_thread[t];
         eo[p] = (double)e;
     }
     double *lo = (double *)PyByteArray_AS_STRING(logz_out);

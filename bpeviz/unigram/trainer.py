@@ -78,24 +78,41 @@ from bpeviz.unigram.model import (
 from bpeviz.unigram.scripts import script
 from bpeviz.unigram.spm_input import _END, _MID, UNK_CHAR, SentencePieceInput
 
-
 # -- seed ------------------------------------------------------------------------------
+_BAD, _META, _INHERITED = "bad", "meta", "inherited"  # character classes beside scripts
+
+
+@cache
+def _char_class(ch: str, split_by_number: bool) -> str | None:
+    """What :func:`_valid_piece` needs of one character: never in a piece (``_BAD``),
+    ``▁`` (``_META``), a combining mark taking the script before it (``_INHERITED``), or
+    its script (kana and U+30FC as Han; None for a digit when digits do not split)."""
+    if ch in (UNK_CHAR, "\0", " "):
+        return _BAD
+    if ch == WS:
+        return _META
+    s = script(ch)
+    if s in ("Hiragana", "Katakana") or ch == "\u30fc":
+        s = "Han"
+    elif s == "Inherited":
+        return _INHERITED
+    if not split_by_number and ("0" <= ch <= "9" or "\uff10" <= ch <= "\uff19"):
+        return None
+    return s
+
+
 def _valid_piece(piece: str, split_by_unicode_script: bool, split_by_number: bool) -> bool:
     prev = None
     for pos, ch in enumerate(piece):
-        if ch in (UNK_CHAR, "\0", " "):
+        s = _char_class(ch, split_by_number)
+        if s is _BAD:
             return False
-        if ch == WS:
+        if s is _META:
             if pos > 0:
                 return False
             continue
-        s = script(ch)
-        if s in ("Hiragana", "Katakana") or ch == "\u30fc":
-            s = "Han"
-        elif s == "Inherited":
-            s = prev
-        if not split_by_number and ("0" <= ch <= "9" or "\uff10" <= ch <= "\uff19"):
-            s = None
+        if s is _INHERITED:
+            continue
         if split_by_unicode_script and s is not None and prev is not None and prev != s:
             return False
         prev = s
@@ -150,7 +167,9 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
     values = np.array([s for _, s in seed], dtype=np.float32)
     total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
     logsum = lat.f32(math.log(total))
-    return [(p, lat.f32(math.log(float(v)) - logsum)) for (p, _), v in zip(seed, values)]
+    # math.log, not np.log (whose last bit can differ); the float32 rounding in NumPy
+    logs = np.array([math.log(v) for v in values.tolist()], dtype=np.float64) - logsum
+    return list(zip([p for p, _ in seed], logs.astype(np.float32).tolist()))
 
 
 def _follow_code(ends: int) -> int:
@@ -306,8 +325,10 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         removed_k: tuple[Removal, ...] = ()
         if k + 1 < len(records):
             nxt = records[k + 1].alive
-            removed_k = tuple(why[k].get(pieces[i], Removal(pieces[i], None, "final"))
-                              for i in st.order if not nxt[i])
+            order = np.array(st.order, dtype=np.int64)
+            gone = [pieces[i] for i in order[~nxt[order]].tolist()]
+            removed_k = tuple(why[k][p] if p in why[k] else Removal(p, None, "final")
+                              for p in gone)
         steps.append(UnigramStep(k, model, float(-(best * counts).sum()), removed_k,
                                  word_t, count_t,
                                  tuple(pieces[i] for i in restored[k][1])))
@@ -414,8 +435,8 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
             lost_l.append(f32(logprob_sp - logprob_alt))
             loss_l.append(f32(f * f32(logprob_sp - logprob_alt)))
     # rank -> (log-prob lost per use, uses)
-    judged = {rank: (lost, f32(freq_l[i]))
-              for rank, i, lost in zip(judged_ranks, judged_ids, lost_l)}
+    uses_l = freq[judged_ids].astype(np.float32).tolist()  # f32(freq[i]), as above
+    judged = dict(zip(judged_ranks, zip(lost_l, uses_l)))
     candidates = list(zip(loss_l, judged_ranks))
     pruned_size = max(desired, int(shrinking_factor * len(state.order)))
     candidates.sort(key=lambda x: (-x[0], x[1]))
