@@ -233,12 +233,51 @@ static int int64_list(PyObject *seq, Py_ssize_t n, int64_t **out, const char *na
 }
 
 /* ---- substrings: seed_pieces' counting loop ----------------------------------------- */
+
+/* trainer._char_class, as numbers: these three, a script's number (>= 0), or NO_SCRIPT */
+#define CLASS_BAD (-1)
+#define CLASS_META (-2)
+#define CLASS_INHERITED (-3)
+#define NO_SCRIPT (-4)
+
+typedef struct {
+    const uint32_t *key;
+    const int32_t *cls;
+    uint64_t mask;
+    int by_script;
+} CharClasses;
+
+static inline int32_t char_class(const CharClasses *c, Py_UCS4 ch) {
+    uint64_t k = mix64(ch) & c->mask;
+    while (c->key[k] != 0xffffffffu) {
+        if (c->key[k] == ch) return c->cls[k];
+        k = (k + 1) & c->mask;
+    }
+    return CLASS_BAD;  /* only the unknown character is never counted */
+}
+
+/* trainer._valid_piece */
+static int valid_piece(const CharClasses *c, const Py_UCS4 *s, int32_t len) {
+    int32_t prev = NO_SCRIPT;
+    for (int32_t pos = 0; pos < len; pos++) {
+        int32_t cls = char_class(c, s[pos]);
+        if (cls == CLASS_BAD) return 0;
+        if (cls == CLASS_META) {
+            if (pos > 0) return 0;
+            continue;
+        }
+        if (cls == CLASS_INHERITED) continue;
+        if (c->by_script && cls != NO_SCRIPT && prev != NO_SCRIPT && prev != cls) return 0;
+        prev = cls;
+    }
+    return 1;
+}
 static PyObject *py_substrings(PyObject *Py_UNUSED(m), PyObject *args) {
-    PyObject *words_o, *counts_o, *follow_o, *wanted_o;
-    int max_len;
+    PyObject *words_o, *counts_o, *follow_o, *wanted_o, *classes_o;
+    int max_len, by_script;
     unsigned int unk;
-    if (!PyArg_ParseTuple(args, "OOOiIO", &words_o, &counts_o, &follow_o, &max_len, &unk,
-                          &wanted_o))
+    if (!PyArg_ParseTuple(args, "OOOiIOO!p", &words_o, &counts_o, &follow_o, &max_len, &unk,
+                          &wanted_o, &PyDict_Type, &classes_o, &by_script))
         return NULL;
     Texts words;
     if (texts_load(words_o, &words) < 0) return NULL;
@@ -252,6 +291,7 @@ static PyObject *py_substrings(PyObject *Py_UNUSED(m), PyObject *args) {
     uint64_t cmask = 255;
     uint32_t *ckey = NULL;
     int64_t *cval = NULL;
+    int32_t *cclass = NULL;
     int32_t cn = 0;
     LVec picked = {0};
     if (table_init(&table, words.chars) < 0) { texts_free(&words); return NULL; }
@@ -316,8 +356,31 @@ static PyObject *py_substrings(PyObject *Py_UNUSED(m), PyObject *args) {
         }
     }
     /* the branching substrings, then the wanted ones that are not */
+    /* every character's class (trainer._char_class as CLASS_* or a script number) */
+    cclass = PyMem_RawMalloc((cmask + 1) * sizeof(int32_t));
+    if (!cclass) { PyErr_NoMemory(); goto done; }
+    for (uint64_t q = 0; q <= cmask; q++) {
+        cclass[q] = CLASS_BAD;
+        if (ckey[q] == 0xffffffffu) continue;
+        Py_UCS4 c = ckey[q];
+        PyObject *key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, &c, 1);
+        if (!key) goto done;
+        PyObject *val = PyDict_GetItemWithError(classes_o, key);
+        Py_DECREF(key);
+        if (!val) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_KeyError, "a character of the words has no class");
+            goto done;
+        }
+        long v = PyLong_AsLong(val);
+        if (v == -1 && PyErr_Occurred()) goto done;
+        cclass[q] = (int32_t)v;
+    }
+    CharClasses classes = {ckey, cclass, cmask, by_script};
     for (int32_t id = 0; id < table.n; id++)
-        if (next[id] == -1 && lvec_push(&picked, id) < 0) goto done;
+        if (next[id] == -1 && valid_piece(&classes, words.chars + table.off[id], table.len[id]) &&
+            lvec_push(&picked, id) < 0)
+            goto done;
     int64_t n_branching = picked.n;
     if (wanted_o != Py_None) {
         Texts wanted;
@@ -329,7 +392,8 @@ static PyObject *py_substrings(PyObject *Py_UNUSED(m), PyObject *args) {
             uint64_t h = FNV_OFFSET, where;
             for (int32_t i = 0; i < len; i++) h = hash_step(h, s[i]);
             int32_t id = table_find(&table, s, len, h, &where);
-            if (id >= 0 && next[id] != -1 && lvec_push(&picked, id) < 0) {
+            if (id >= 0 && next[id] != -1 && valid_piece(&classes, s, len) &&
+                lvec_push(&picked, id) < 0) {
                 texts_free(&wanted);
                 goto done;
             }
@@ -374,6 +438,7 @@ done:
     PyMem_RawFree(next);
     PyMem_RawFree(ckey);
     PyMem_RawFree(cval);
+    PyMem_RawFree(cclass);
     PyMem_RawFree(picked.v);
     table_free(&table);
     texts_free(&words);
@@ -999,9 +1064,10 @@ static PyMethodDef module_methods[] = {
      "prune_costs(ids, alternatives, bounds, freq, vsum, total, logsum) -> (lost, loss) "
      "float64 bytearrays: _prune's float32 arithmetic for each judged piece."},
     {"substrings", py_substrings, METH_VARARGS,
-     "substrings(words, counts, follow, max_len, unk_char, wanted) -> (subs, freq int64, "
-     "branching uint8, chars): seed_pieces' counts of every substring of 2 .. max_len "
-     "characters; the branching ones, then those of `wanted` that are not."},
+     "substrings(words, counts, follow, max_len, unk_char, wanted, classes, by_script) -> "
+     "(subs, freq int64, branching uint8, chars): seed_pieces' counts of every substring of "
+     "2 .. max_len characters; the valid branching ones, then the valid ones of `wanted` "
+     "that are not branching."},
     {"occurrences", py_occurrences, METH_VARARGS,
      "occurrences(words, pieces, values, max_len) -> (occ_s, occ_e, occ_p, char_piece) "
      "int64 bytearrays, as Batch.__init__ computes them."},

@@ -148,14 +148,16 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                     if word[i:] in tails:
                         bonus[word[i:]] += at_end
     compiled = compiled_lattice()
-    if compiled is not None:
-        chars, found = _substrings_compiled(compiled, data, max_piece_length, list(bonus))
+    if compiled is not None:  # (only valid pieces come back)
+        chars, found = _substrings_compiled(compiled, data, max_piece_length, list(bonus),
+                                            split_by_unicode_script, split_by_number)
     else:
         chars, found = _substrings(data, max_piece_length)
     candidates = []
     for sub, freq, branching in found:
         extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
-        if (branching or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
+        if (branching or extra) and (compiled is not None or _valid_piece(
+                sub, split_by_unicode_script, split_by_number)):
             candidates.append(((freq if branching else 0) * len(sub) + extra * len(sub), sub))
     # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
     # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
@@ -180,12 +182,23 @@ def _follow_code(ends: int) -> int:
     return ord(_lead(WS)) if ends == _MID else 0
 
 
+_CLASS_CODES = {_BAD: -1, _META: -2, _INHERITED: -3, None: -4}  # as _lattice.c numbers them
+
+
 def _substrings_compiled(compiled, data: SentencePieceInput, max_piece_length: int,
-                         wanted: list[str]):
-    """:func:`_substrings` in C; the ones of ``wanted`` come with the branching ones."""
+                         wanted: list[str], split_by_unicode_script: bool,
+                         split_by_number: bool):
+    """:func:`_substrings` in C, keeping the valid pieces (:func:`_valid_piece`) only: the
+    branching ones, then those of ``wanted`` (whatever their branching)."""
+    scripts: dict[str, int] = {}
+    classes = {}
+    for ch in set("".join(data.words)):
+        cls = _char_class(ch, split_by_number)
+        classes[ch] = (_CLASS_CODES[cls] if cls in _CLASS_CODES
+                       else scripts.setdefault(cls, len(scripts)))
     subs, freq, branching, chars = compiled.substrings(
         list(data.words), list(data.counts), [_follow_code(e) for e in data.ends],
-        max_piece_length, ord(UNK_CHAR), wanted)
+        max_piece_length, ord(UNK_CHAR), wanted, classes, split_by_unicode_script)
     freqs = np.frombuffer(freq, dtype=np.int64).tolist()
     return chars, zip(subs, freqs, bytes(branching))
 
@@ -302,7 +315,8 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         if len(state.order) <= desired or len(state.order) == len(before):
             break
     state = _drop_unreachable(state, piece_batch, pieces, why[-1], n_seed)
-    final_pieces = _finalize(state, pieces, data, vocab_size - len(specials))
+    corpus_chars = [ch for ch, _ in _corpus_chars(data)]
+    final_pieces = _finalize(state, pieces, corpus_chars, vocab_size - len(specials))
     fs = np.zeros(n_seed, dtype=np.float32)
     f_order = []
     for p, sc in final_pieces:
@@ -313,7 +327,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     # every round keeps every character of the corpus (SentencePiece's model does, at
     # character_coverage=1.0): one that the round's re-estimation or pruning dropped
     # stays, scored as the final cut scores it; the trainer's own model goes on without it
-    chars = [index[ch] for ch, _ in _corpus_chars(data)]
+    chars = [index[ch] for ch in corpus_chars]
     restored = [_restore(st, chars) for st in records]
     records = [st for st, _ in restored]
     word_t, count_t = tuple(data.words), tuple(data.counts)
@@ -498,13 +512,13 @@ def _restore(state: _State, chars: list[int]) -> tuple[_State, list[int]]:
     return _State(state.order + missing, scores, len(scores)), missing
 
 
-def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
+def _finalize(state: _State, pieces: list[str], corpus_chars: list[str],
               size: int) -> list[tuple[str, float]]:
     current = {pieces[i]: float(state.scores[i]) for i in state.order}
     final: dict[str, float] = {}
     penalty = 0.0
     min_score = state.min_score
-    for ch, _ in _corpus_chars(data):
+    for ch in corpus_chars:
         if ch in current:
             final[ch] = current[ch]
         else:

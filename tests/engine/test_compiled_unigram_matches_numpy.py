@@ -68,17 +68,22 @@ def test_the_sentence_end_bonus_is_counted_identically(monkeypatch):
     assert_same_training(*both(monkeypatch, lambda: train_sentencepiece(data, 12)))
 
 
-LETTERS = st.sampled_from(["a", "b", "c", "\u2581", "é", "好", "\U0001f600", UNK_CHAR, "\t"])
+LETTERS = st.sampled_from(["a", "b", "c", "\u2581", "é", "好", "カ", "\u0301", "1", " ",
+                           "\U0001f600", UNK_CHAR, "\t"])
 WORDS = st.dictionaries(st.text(LETTERS, min_size=1, max_size=12),
                         st.integers(1, 40), min_size=1, max_size=30)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
-@given(table=WORDS, max_len=st.integers(1, 5), keep=st.integers(0, 2**32 - 1))
-def test_each_loop_matches_on_random_words(monkeypatch, table, max_len, keep):
+@given(table=WORDS, max_len=st.integers(1, 5), keep=st.integers(0, 2**32 - 1),
+       by_script=st.booleans(), by_number=st.booleans())
+def test_each_loop_matches_on_random_words(monkeypatch, table, max_len, keep, by_script,
+                                           by_number):
     data = words_input(table)
-    seeds = both(monkeypatch, lambda: seed_pieces(data, max_piece_length=max_len))
+    seeds = both(monkeypatch, lambda: seed_pieces(data, max_piece_length=max_len,
+                                                  split_by_unicode_script=by_script,
+                                                  split_by_number=by_number))
     assert seeds[0] == seeds[1]
     seed = seeds[0]
     if not seed:
