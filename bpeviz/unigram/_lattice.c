@@ -702,24 +702,16 @@ typedef struct {
 } Fold;
 
 static int sweep(float *table, const int64_t *in_start, const int64_t *in_src,
-                 const float *in_sc, const int64_t *word_pos, int forward,
-                 const int64_t *word_len, Py_ssize_t n_words, int64_t *active,
-                 Fold *folds, int64_t *which, float *vmax_buf, PyObject *buffer,
-                 PyObject *softplus) {
+                 const float *in_sc, const int64_t *pos_of_rank, const int64_t *level_start,
+                 int64_t n_levels, Fold *folds, int64_t *which, float *vmax_buf,
+                 PyObject *buffer, PyObject *softplus) {
     const float fifty = 50.0f;
-    /* the words of at least k characters, in corpus order (memory order) */
-    int64_t nw = 0;
-    for (Py_ssize_t w = 0; w < n_words; w++)
-        if (word_len[w] > 0) active[nw++] = w;
-    for (int64_t k = 1; nw; k++) {
-        int64_t m = 0, still = 0;
-        for (int64_t i = 0; i < nw; i++) {
-            int64_t w = active[i];
-            if (word_len[w] > k) active[still++] = w;
-            int64_t dst = forward ? word_pos[w] + k : word_pos[w] - k;
-            int64_t lo = in_start[dst], hi = in_start[dst + 1];
+    for (int64_t level = 0; level < n_levels; level++) {
+        int64_t m = 0;
+        for (int64_t rank = level_start[level]; rank < level_start[level + 1]; rank++) {
+            int64_t lo = in_start[rank], hi = in_start[rank + 1];
             if (hi == lo) continue;
-            folds[m].dst = dst;
+            folds[m].dst = pos_of_rank[rank];
             folds[m].lo = lo;
             folds[m].left = hi - lo - 1;
             folds[m].acc = in_sc[lo] + table[in_src[lo]];
@@ -757,8 +749,52 @@ static int sweep(float *table, const int64_t *in_start, const int64_t *in_src,
                 folds[which[j]].acc = (float)((double)vmax_buf[j] + diff[j]);
             m = kept;
         }
+    }
+    return 0;
+}
+
+/* The sweep's order of positions: level 1 of every word (in corpus order), then level 2,
+ * ...: pos_of_rank[rank], rank_of[pos]; level k is level_start[k - 1] .. level_start[k].
+ * Laying the incoming nodes out in this order lets a sweep read them front to back. */
+static int64_t sweep_order(const int64_t *word_pos, const int64_t *word_len, Py_ssize_t n_words,
+                           int forward, int64_t *active, int64_t *pos_of_rank, int64_t *rank_of,
+                           int64_t *level_start) {
+    int64_t nw = 0, rank = 0, level = 0;
+    for (Py_ssize_t w = 0; w < n_words; w++)
+        if (word_len[w] > 0) active[nw++] = w;
+    for (int64_t k = 1; nw; k++) {
+        level_start[level++] = rank;
+        int64_t still = 0;
+        for (int64_t i = 0; i < nw; i++) {
+            int64_t w = active[i];
+            if (word_len[w] > k) active[still++] = w;
+            int64_t pos = forward ? word_pos[w] + k : word_pos[w] - k;
+            pos_of_rank[rank] = pos;
+            rank_of[pos] = rank++;
+        }
         nw = still;
     }
+    level_start[level] = rank;
+    return level;
+}
+
+/* in_start/in_src/in_sc: the nodes grouped by their destination's rank (forward: the end,
+ * backward: the start), in node order within a group (a stable counting sort) */
+static int group_by_rank(const int64_t *dst, const int64_t *src, const float *nsc,
+                         Py_ssize_t n, const int64_t *rank_of, int64_t ranks,
+                         int64_t *in_start, int64_t *in_src, float *in_sc) {
+    memset(in_start, 0, ((size_t)ranks + 2) * sizeof(int64_t));
+    for (Py_ssize_t k = 0; k < n; k++) in_start[rank_of[dst[k]] + 1]++;
+    for (int64_t i = 0; i < ranks; i++) in_start[i + 1] += in_start[i];
+    int64_t *fill = PyMem_RawMalloc(((size_t)ranks + 1) * sizeof(int64_t));
+    if (!fill) { PyErr_NoMemory(); return -1; }
+    memcpy(fill, in_start, ((size_t)ranks + 1) * sizeof(int64_t));
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int64_t at = fill[rank_of[dst[k]]]++;
+        in_src[at] = src[k];
+        in_sc[at] = nsc[k];
+    }
+    PyMem_RawFree(fill);
     return 0;
 }
 
@@ -783,6 +819,7 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     Fold *folds = NULL;
     float *sums = NULL;
     int64_t *in_start = NULL, *in_src = NULL, *word_len = NULL, *active = NULL, *which = NULL;
+    int64_t *pos_of_rank = NULL, *rank_of = NULL, *level_start = NULL;
     int32_t *nw = NULL;
     uint16_t *terms = NULL;
     if (cb.len / (Py_ssize_t)sizeof(double) != nwords) {
@@ -846,34 +883,32 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     for (Py_ssize_t w = 0; w < nwords; w++) word_len[w] = L.word_end[w] - L.word_start[w];
     buffer = PyByteArray_FromStringAndSize(NULL, (nwords + 1) * (Py_ssize_t)sizeof(double));
     if (!buffer) goto done;
-    /* forward: the nodes ending at each position, by start (a stable counting sort) */
+    /* forward: each position folds the nodes ending there, by start */
+    int64_t max_len = 0, ranks = 0;
+    for (Py_ssize_t w = 0; w < nwords; w++) {
+        if (word_len[w] > max_len) max_len = word_len[w];
+        ranks += word_len[w];
+    }
+    pos_of_rank = PyMem_RawMalloc(((size_t)ranks + 1) * sizeof(int64_t));
+    rank_of = PyMem_RawMalloc(((size_t)size + 1) * sizeof(int64_t));
+    level_start = PyMem_RawMalloc(((size_t)max_len + 2) * sizeof(int64_t));
+    if (!pos_of_rank || !rank_of || !level_start) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < size; i++) alpha[i] = -INFINITY;
     for (Py_ssize_t w = 0; w < nwords; w++) alpha[L.word_start[w]] = 0.0f;
-    for (Py_ssize_t k = 0; k < n; k++) in_start[ne.v[k] + 1]++;
-    for (Py_ssize_t i = 0; i < size; i++) in_start[i + 1] += in_start[i];
-    {
-        int64_t *fill = PyMem_RawMalloc((size_t)(size + 1) * sizeof(int64_t));
-        if (!fill) { PyErr_NoMemory(); goto done; }
-        memcpy(fill, in_start, (size_t)(size + 1) * sizeof(int64_t));
-        for (Py_ssize_t k = 0; k < n; k++) {
-            int64_t at = fill[ne.v[k]]++;
-            in_src[at] = ns.v[k];
-            in_sc[at] = nsc[k];
-        }
-        PyMem_RawFree(fill);
-    }
-    if (sweep(alpha, in_start, in_src, in_sc, L.word_start, 1, word_len, nwords, active, folds,
-              which, vmax_buf, buffer, softplus) < 0)
+    int64_t levels = sweep_order(L.word_start, word_len, nwords, 1, active, pos_of_rank,
+                                 rank_of, level_start);
+    if (group_by_rank(ne.v, ns.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0 ||
+        sweep(alpha, in_start, in_src, in_sc, pos_of_rank, level_start, levels, folds, which,
+              vmax_buf, buffer, softplus) < 0)
         goto done;
-    /* backward: the nodes starting at each position, by end (already in that order) */
+    /* backward: each position folds the nodes starting there, by end */
     for (Py_ssize_t i = 0; i < size; i++) beta[i] = -INFINITY;
     for (Py_ssize_t w = 0; w < nwords; w++) beta[L.word_end[w]] = 0.0f;
-    memset(in_start, 0, ((size_t)size + 2) * sizeof(int64_t));
-    for (Py_ssize_t k = 0; k < n; k++) in_start[ns.v[k] + 1]++;
-    for (Py_ssize_t i = 0; i < size; i++) in_start[i + 1] += in_start[i];
-    for (Py_ssize_t k = 0; k < n; k++) { in_src[k] = ne.v[k]; in_sc[k] = nsc[k]; }
-    if (sweep(beta, in_start, in_src, in_sc, L.word_end, 0, word_len, nwords, active, folds,
-              which, vmax_buf, buffer, softplus) < 0)
+    levels = sweep_order(L.word_end, word_len, nwords, 0, active, pos_of_rank, rank_of,
+                         level_start);
+    if (group_by_rank(ns.v, ne.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0 ||
+        sweep(beta, in_start, in_src, in_sc, pos_of_rank, level_start, levels, folds, which,
+              vmax_buf, buffer, softplus) < 0)
         goto done;
     /* each node's expected count: count x exp(alpha + score + beta - log Z) */
     Py_DECREF(buffer);
@@ -935,6 +970,9 @@ done:
     PyMem_RawFree(in_sc);
     PyMem_RawFree(word_len);
     PyMem_RawFree(active);
+    PyMem_RawFree(pos_of_rank);
+    PyMem_RawFree(rank_of);
+    PyMem_RawFree(level_start);
     PyMem_RawFree(folds);
     PyMem_RawFree(vmax_buf);
     PyMem_RawFree(which);
