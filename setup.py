@@ -9,11 +9,13 @@ import sys
 
 from setuptools import Extension, setup
 
-# the Unigram loops must round every float32 operation as NumPy does: no fused multiply-add
+# the Unigram loops must round every float32 operation as NumPy does: no fused multiply-add;
+# and they call libm's log (Python's math.log), linked explicitly where it is a library
 NO_FMA = [] if sys.platform == "win32" else ["-ffp-contract=off"]
+LIBM = [] if sys.platform == "win32" else ["m"]
 
 setup(ext_modules=[
     Extension("bpeviz.engine._merge", ["bpeviz/engine/_merge.c"], optional=True),
     Extension("bpeviz.unigram._lattice", ["bpeviz/unigram/_lattice.c"], optional=True,
-              extra_compile_args=NO_FMA),
+              extra_compile_args=NO_FMA, libraries=LIBM),
 ])

@@ -6,6 +6,10 @@ that line. The lattice algorithms of :mod:`bpeviz.unigram.lattice` then run for 
 words together, one batch per local end (or local start) position, so that Python only
 loops over word lengths, never over words.
 
+The same loops are compiled in ``_lattice.c`` (:func:`compiled_lattice`), walking each
+word directly; this NumPy code is the reference they are tested against, step for step,
+and what runs where the extension is not built or ``BPEVIZ_ENGINE=python``.
+
 Piece indices are indices into the trainer's seed list; ``alive`` says which are in the
 current vocabulary. An unknown node (no live one-character piece at a position) gets
 the index ``unk_index`` (SentencePiece's trainer counts it for the piece at id 0).
