@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -71,13 +72,24 @@ class Batch:
         else:
             self._occurrences(words, index, max_len)
             char_piece = self.char_piece
-        word_of = np.repeat(np.arange(len(words)), lengths + 1)
-        self.word_of_pos = word_of
         self.char_piece = char_piece
-        self.occ_w = word_of[self.occ_s] if len(self.occ_s) else np.zeros(0, dtype=np.int64)
+
+    # what only the NumPy loops read, made when first read (the compiled ones never do)
+    @cached_property
+    def word_of_pos(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_words), self.word_end - self.word_start + 1)
+
+    @cached_property
+    def occ_w(self) -> np.ndarray:
+        if not len(self.occ_s):
+            return np.zeros(0, dtype=np.int64)
+        return self.word_of_pos[self.occ_s]
+
+    @cached_property
+    def char_pos(self) -> np.ndarray:
         is_char = np.ones(self.size, dtype=bool)
         is_char[self.word_end] = False
-        self.char_pos = np.nonzero(is_char)[0]
+        return np.nonzero(is_char)[0]
 
     def _occurrences(self, words: Sequence[str], index: Mapping[str, int], max_len: int) -> None:
         prefixes = {p[:k] for p in index for k in range(1, len(p) + 1)}
