@@ -2,14 +2,22 @@
 
     python -m bench.unigram                    # 0.1 MB at 1,000 and 2,000; 1 MB at 2,000
     python -m bench.unigram 1:2000 1:8000      # MB:vocabulary pairs
+    python -m bench.unigram 5:8000 --before /tmp/wt-before   # also another checkout's bpeviz
 
 Both train on the same file with ``normalization_rule_name="identity"``,
 ``character_coverage=1.0``, ``byte_fallback=False``, ``split_digits=False`` and otherwise
 sentencepiece's defaults (16 threads); bpeviz emulates the 16 threads' float32 sums.
+``--before DIR`` times the bpeviz of another checkout (built, e.g. a ``git worktree`` of
+the commit before a change) in a process of its own, right after these two, says whether
+its final pieces and scores are the same, and prints the load average, since the times
+are only comparable measured side by side.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -21,9 +29,23 @@ from bench.data import corpus_path, describe
 from bpeviz.unigram.spm_input import sentencepiece_input
 from bpeviz.unigram.trainer import train_sentencepiece
 
+# run in the other checkout: its training time and final pieces, as JSON
+_BEFORE = """
+import json, sys, time
+from pathlib import Path
+from bpeviz.unigram.spm_input import sentencepiece_input
+from bpeviz.unigram.trainer import train_sentencepiece
+start = time.perf_counter()
+training = train_sentencepiece(sentencepiece_input(Path(sys.argv[1]).read_text(encoding="utf-8")),
+                               int(sys.argv[2]))
+print(json.dumps({"time": time.perf_counter() - start, "pieces": list(training.final.pieces),
+                  "scores": list(training.final.model.scores)}))
+"""
 
-def compare(size_mb: float, vocab_size: int) -> None:
+
+def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None:
     path = corpus_path(size_mb)
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         prefix = str(Path(tmp) / "m")
         start = time.perf_counter()
@@ -43,13 +65,27 @@ def compare(size_mb: float, vocab_size: int) -> None:
     print(f"{describe(size_mb)}, vocabulary {vocab_size:,}: {shared}/{len(theirs)} pieces shared "
           f"({shared / len(theirs):.2%}), same order {list(ours) == theirs}; "
           f"{len(training.steps) - 1} rounds; bpeviz {ours_time:.1f} s, "
-          f"sentencepiece {spm_time:.1f} s")
+          f"sentencepiece {spm_time:.1f} s ({ours_time / spm_time:.2f}x)")
+    if before is not None:
+        run = subprocess.run([sys.executable, "-c", _BEFORE, str(path), str(vocab_size)],
+                             cwd=before, env={**os.environ, "PYTHONPATH": str(before)},
+                             capture_output=True, text=True, check=True)
+        old = json.loads(run.stdout.strip().splitlines()[-1])
+        same = old["pieces"] == list(ours) and old["scores"] == list(training.final.model.scores)
+        print(f"  before ({before}): {old['time']:.1f} s ({old['time'] / spm_time:.2f}x "
+              f"sentencepiece), same pieces and scores {same}; load average "
+              f"{load:.2f} -> {os.getloadavg()[0]:.2f}")
 
 
 def main(argv: list[str]) -> None:
+    before = None
+    if "--before" in argv:
+        at = argv.index("--before")
+        before = Path(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
     pairs = [a.split(":") for a in argv] or [["0.1", "1000"], ["0.1", "2000"], ["1", "2000"]]
     for size, vocab in pairs:
-        compare(float(size), int(vocab))
+        compare(float(size), int(vocab), before)
 
 
 if __name__ == "__main__":

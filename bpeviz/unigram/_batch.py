@@ -6,6 +6,10 @@ that line. The lattice algorithms of :mod:`bpeviz.unigram.lattice` then run for 
 words together, one batch per local end (or local start) position, so that Python only
 loops over word lengths, never over words.
 
+The same loops are compiled in ``_lattice.c`` (:func:`compiled_lattice`), walking each
+word directly; this NumPy code is the reference they are tested against, step for step,
+and what runs where the extension is not built or ``BPEVIZ_ENGINE=python``.
+
 Piece indices are indices into the trainer's seed list; ``alive`` says which are in the
 current vocabulary. An unknown node (no live one-character piece at a position) gets
 the index ``unk_index`` (SentencePiece's trainer counts it for the piece at id 0).
@@ -13,16 +17,46 @@ the index ``unk_index`` (SentencePiece's trainer counts it for the piece at id 0
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 import numpy as np
+
+try:  # the same loops in C (_lattice.c), built by `python setup.py build_ext --inplace`
+    from bpeviz.unigram import _lattice as _compiled
+except ImportError:  # not built: the NumPy code below gives the same results, slower
+    _compiled = None
+
+
+def compiled_lattice():
+    """The compiled loops (``bpeviz.unigram._lattice``), or None where they are not built or
+    ``BPEVIZ_ENGINE=python`` asks for the reference code (as for the merge loop)."""
+    return None if os.environ.get("BPEVIZ_ENGINE") == "python" else _compiled
+
+
+def _softplus(buffer: bytearray, n: int) -> None:
+    """``log(exp(d) + 1)`` of the first ``n`` float64 of ``buffer``, in place: the step of
+    SentencePiece's LogSumExp that :func:`_sweep` computes with these same NumPy calls, so
+    the compiled sweep, which hands it its batches, rounds exactly as the NumPy one."""
+    d = np.frombuffer(buffer, dtype=np.float64, count=n)
+    d[:] = np.log(np.exp(d) + 1.0)
+
+
+def _exp(buffer: bytearray, n: int) -> None:
+    """``exp`` of the first ``n`` float64 of ``buffer``, in place (NumPy's, see _softplus)."""
+    d = np.frombuffer(buffer, dtype=np.float64, count=n)
+    np.exp(d, out=d)
+
+
+def _int64(buffer: bytearray) -> np.ndarray:
+    return np.frombuffer(buffer, dtype=np.int64)
 
 
 class Batch:
     """Every occurrence of every seed piece in ``words``."""
 
     def __init__(self, words: Sequence[str], index: Mapping[str, int], max_len: int) -> None:
-        prefixes = {p[:k] for p in index for k in range(1, len(p) + 1)}
         lengths = np.fromiter((len(w) for w in words), dtype=np.int64, count=len(words))
         self.n_words = len(words)
         self.word_start = np.zeros(len(words), dtype=np.int64)
@@ -30,6 +64,35 @@ class Batch:
             self.word_start[1:] = np.cumsum(lengths + 1)[:-1]
         self.word_end = self.word_start + lengths
         self.size = int(self.word_end[-1]) + 1 if len(words) else 0
+        self.compiled = compiled_lattice()
+        if self.compiled is not None:
+            occ = self.compiled.occurrences(list(words), list(index), list(index.values()),
+                                            max_len)
+            self.occ_s, self.occ_e, self.occ_p, char_piece = map(_int64, occ)
+        else:
+            self._occurrences(words, index, max_len)
+            char_piece = self.char_piece
+        self.char_piece = char_piece
+
+    # what only the NumPy loops read, made when first read (the compiled ones never do)
+    @cached_property
+    def word_of_pos(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_words), self.word_end - self.word_start + 1)
+
+    @cached_property
+    def occ_w(self) -> np.ndarray:
+        if not len(self.occ_s):
+            return np.zeros(0, dtype=np.int64)
+        return self.word_of_pos[self.occ_s]
+
+    @cached_property
+    def char_pos(self) -> np.ndarray:
+        is_char = np.ones(self.size, dtype=bool)
+        is_char[self.word_end] = False
+        return np.nonzero(is_char)[0]
+
+    def _occurrences(self, words: Sequence[str], index: Mapping[str, int], max_len: int) -> None:
+        prefixes = {p[:k] for p in index for k in range(1, len(p) + 1)}
         occ_s: list[int] = []
         occ_e: list[int] = []
         occ_p: list[int] = []
@@ -53,13 +116,13 @@ class Batch:
         self.occ_s = np.array(occ_s, dtype=np.int64)
         self.occ_e = np.array(occ_e, dtype=np.int64)
         self.occ_p = np.array(occ_p, dtype=np.int64)
-        word_of = np.repeat(np.arange(len(words)), lengths + 1)
-        self.word_of_pos = word_of
         self.char_piece = char_piece
-        self.occ_w = word_of[self.occ_s] if len(occ_s) else np.zeros(0, dtype=np.int64)
-        is_char = np.ones(self.size, dtype=bool)
-        is_char[self.word_end] = False
-        self.char_pos = np.nonzero(is_char)[0]
+
+    def _arrays(self, alive: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, ...]:
+        """What the compiled loops read: the batch and the current vocabulary."""
+        return (self.occ_s, self.occ_e, self.occ_p, self.char_piece, self.word_start,
+                self.word_end, np.ascontiguousarray(alive, dtype=bool),
+                np.ascontiguousarray(scores, dtype=np.float32))
 
     # -- nodes of the current vocabulary -------------------------------------------
     def nodes(self, alive: np.ndarray, scores: np.ndarray, unk_index: int, unk_score: float,
@@ -87,6 +150,11 @@ class Batch:
         Float32 sums; among equal sums the last piece that starts earliest wins.
         A word with no path (``skip_whole`` on one character) has score ``-inf``.
         """
+        if self.compiled is not None:
+            pw, pp, ps, pe, best = self.compiled.viterbi(self._arrays(alive, scores),
+                                                         int(unk_index), float(unk_score),
+                                                         bool(skip_whole))
+            return (*map(_int64, (pw, pp, ps, pe)), np.frombuffer(best, dtype=np.float64))
         s, e, p, sc = self.nodes(alive, scores, unk_index, unk_score, skip_whole)
         sc = sc.astype(np.float32)
         w = self.word_of_pos[s]
@@ -130,7 +198,8 @@ class Batch:
             starts_l.append(back_s[c])
             ends_l.append(c)
             cur[active] = back_s[c]
-            active = cur > self.word_start
+            # (back_s checked again: a word with no path must not join in later rounds)
+            active = (cur > self.word_start) & (back_s[cur] >= 0)
         if not words_l:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty, empty, scores_out
@@ -150,6 +219,12 @@ class Batch:
         in lattice order, sums per thread over the words ``i % threads``, then merged),
         so that pieces with equal expected counts get equal scores, as there.
         """
+        if self.compiled is not None and len(alive) == n_pieces:
+            expected, logz = self.compiled.expected(
+                self._arrays(alive, scores), int(unk_index), float(unk_score),
+                np.ascontiguousarray(counts, dtype=np.float64), int(threads), _softplus, _exp)
+            return (np.frombuffer(expected, dtype=np.float64).copy(),
+                    np.frombuffer(logz, dtype=np.float64).copy())
         s, e, p, sc = self.nodes(alive, scores, unk_index, unk_score)
         sc = sc.astype(np.float32)
         w = self.word_of_pos[s]

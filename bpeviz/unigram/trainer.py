@@ -66,7 +66,7 @@ from functools import cache
 import numpy as np
 
 import bpeviz.unigram.lattice as lat
-from bpeviz.unigram._batch import Batch
+from bpeviz.unigram._batch import Batch, compiled_lattice
 from bpeviz.unigram.model import (
     SPM_SPECIALS,
     WS,
@@ -78,24 +78,41 @@ from bpeviz.unigram.model import (
 from bpeviz.unigram.scripts import script
 from bpeviz.unigram.spm_input import _END, _MID, UNK_CHAR, SentencePieceInput
 
-
 # -- seed ------------------------------------------------------------------------------
+_BAD, _META, _INHERITED = "bad", "meta", "inherited"  # character classes beside scripts
+
+
+@cache
+def _char_class(ch: str, split_by_number: bool) -> str | None:
+    """What :func:`_valid_piece` needs of one character: never in a piece (``_BAD``),
+    ``▁`` (``_META``), a combining mark taking the script before it (``_INHERITED``), or
+    its script (kana and U+30FC as Han; None for a digit when digits do not split)."""
+    if ch in (UNK_CHAR, "\0", " "):
+        return _BAD
+    if ch == WS:
+        return _META
+    s = script(ch)
+    if s in ("Hiragana", "Katakana") or ch == "\u30fc":
+        s = "Han"
+    elif s == "Inherited":
+        return _INHERITED
+    if not split_by_number and ("0" <= ch <= "9" or "\uff10" <= ch <= "\uff19"):
+        return None
+    return s
+
+
 def _valid_piece(piece: str, split_by_unicode_script: bool, split_by_number: bool) -> bool:
     prev = None
     for pos, ch in enumerate(piece):
-        if ch in (UNK_CHAR, "\0", " "):
+        s = _char_class(ch, split_by_number)
+        if s is _BAD:
             return False
-        if ch == WS:
+        if s is _META:
             if pos > 0:
                 return False
             continue
-        s = script(ch)
-        if s in ("Hiragana", "Katakana") or ch == "\u30fc":
-            s = "Han"
-        elif s == "Inherited":
-            s = prev
-        if not split_by_number and ("0" <= ch <= "9" or "\uff10" <= ch <= "\uff19"):
-            s = None
+        if s is _INHERITED:
+            continue
         if split_by_unicode_script and s is not None and prev is not None and prev != s:
             return False
         prev = s
@@ -117,6 +134,78 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                 split_by_unicode_script: bool = True,
                 split_by_number: bool = True) -> list[tuple[str, float]]:
     """SentencePiece's seed: characters then frequent substrings, with log-probabilities."""
+    # sentencepiece 0.2.3 also reads a substring off the suffix array node "s + end of
+    # sentence" (its trailing boundary dropped). Such a node exists when s ends at least
+    # two sentences, one of them the last of the corpus (the only one followed by the end
+    # of the array rather than by the next sentence's "▁"); its count adds to s's.
+    bonus: Counter[str] = Counter()
+    last = data.last_word
+    if last is not None and data.line_ends:
+        tails = {last[i:] for i in range(len(last)) if 2 <= len(last) - i <= max_piece_length}
+        for word, at_end in zip(data.words, data.line_ends):
+            if at_end:
+                for i in range(max(0, len(word) - max_piece_length), len(word) - 1):
+                    if word[i:] in tails:
+                        bonus[word[i:]] += at_end
+    compiled = compiled_lattice()
+    if compiled is not None:  # (only valid pieces come back)
+        chars, found = _substrings_compiled(compiled, data, max_piece_length, list(bonus),
+                                            split_by_unicode_script, split_by_number)
+    else:
+        chars, found = _substrings(data, max_piece_length)
+    candidates = []
+    for sub, freq, branching in found:
+        extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
+        if (branching or extra) and (compiled is not None or _valid_piece(
+                sub, split_by_unicode_script, split_by_number)):
+            candidates.append(((freq if branching else 0) * len(sub) + extra * len(sub), sub))
+    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
+    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
+    # array's node order)
+    candidates.sort(reverse=True)
+    del candidates[seed_size:]
+    seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
+    seed += [(sub, score) for score, sub in candidates]
+    values = np.array([s for _, s in seed], dtype=np.float32)
+    total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
+    logsum = lat.f32(math.log(total))
+    # math.log, not np.log (whose last bit can differ); the float32 rounding in NumPy
+    logs = np.array([math.log(v) for v in values.tolist()], dtype=np.float64) - logsum
+    return list(zip([p for p, _ in seed], logs.astype(np.float32).tolist()))
+
+
+def _follow_code(ends: int) -> int:
+    """What follows a word for the branching test, as a first UTF-8 byte: ``▁`` (another
+    word), 0 (the sentence's end) or -1 (both: the word branches there)."""
+    if ends == (_MID | _END):
+        return -1
+    return ord(_lead(WS)) if ends == _MID else 0
+
+
+_CLASS_CODES = {_BAD: -1, _META: -2, _INHERITED: -3, None: -4}  # as _lattice.c numbers them
+
+
+def _substrings_compiled(compiled, data: SentencePieceInput, max_piece_length: int,
+                         wanted: list[str], split_by_unicode_script: bool,
+                         split_by_number: bool):
+    """:func:`_substrings` in C, keeping the valid pieces (:func:`_valid_piece`) only: the
+    branching ones, then those of ``wanted`` (whatever their branching)."""
+    scripts: dict[str, int] = {}
+    classes = {}
+    for ch in set("".join(data.words)):
+        cls = _char_class(ch, split_by_number)
+        classes[ch] = (_CLASS_CODES[cls] if cls in _CLASS_CODES
+                       else scripts.setdefault(cls, len(scripts)))
+    subs, freq, branching, chars = compiled.substrings(
+        list(data.words), list(data.counts), [_follow_code(e) for e in data.ends],
+        max_piece_length, ord(UNK_CHAR), wanted, classes, split_by_unicode_script)
+    freqs = np.frombuffer(freq, dtype=np.int64).tolist()
+    return chars, zip(subs, freqs, bytes(branching))
+
+
+def _substrings(data: SentencePieceInput, max_piece_length: int):
+    """Every character's count, and every substring of 2 .. ``max_piece_length``
+    characters as ``(substring, frequency, right-branching)``."""
     chars: Counter[str] = Counter()
     subs: dict[str, list] = {}  # substring -> [frequency, next character or "" if branching]
     for word, count, ends in zip(data.words, data.counts, data.ends):
@@ -137,35 +226,7 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                     entry[0] += count
                     if entry[1] and entry[1] != nxt:
                         entry[1] = ""
-    # sentencepiece 0.2.3 also reads a substring off the suffix array node "s + end of
-    # sentence" (its trailing boundary dropped). Such a node exists when s ends at least
-    # two sentences, one of them the last of the corpus (the only one followed by the end
-    # of the array rather than by the next sentence's "▁"); its count adds to s's.
-    bonus: Counter[str] = Counter()
-    last = data.last_word
-    if last is not None and data.line_ends:
-        tails = {last[i:] for i in range(len(last)) if 2 <= len(last) - i <= max_piece_length}
-        for word, at_end in zip(data.words, data.line_ends):
-            if at_end:
-                for i in range(max(0, len(word) - max_piece_length), len(word) - 1):
-                    if word[i:] in tails:
-                        bonus[word[i:]] += at_end
-    candidates = []
-    for sub, (freq, nxt) in subs.items():
-        extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
-        if (nxt == "" or extra) and _valid_piece(sub, split_by_unicode_script, split_by_number):
-            candidates.append(((freq if nxt == "" else 0) * len(sub) + extra * len(sub), sub))
-    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
-    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
-    # array's node order)
-    candidates.sort(reverse=True)
-    del candidates[seed_size:]
-    seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
-    seed += [(sub, score) for score, sub in candidates]
-    values = np.array([s for _, s in seed], dtype=np.float32)
-    total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
-    logsum = lat.f32(math.log(total))
-    return [(p, lat.f32(math.log(float(v)) - logsum)) for (p, _), v in zip(seed, values)]
+    return chars, ((sub, freq, nxt == "") for sub, (freq, nxt) in subs.items())
 
 
 # -- EM and pruning -------------------------------------------------------------------------
@@ -254,7 +315,8 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         if len(state.order) <= desired or len(state.order) == len(before):
             break
     state = _drop_unreachable(state, piece_batch, pieces, why[-1], n_seed)
-    final_pieces = _finalize(state, pieces, data, vocab_size - len(specials))
+    corpus_chars = [ch for ch, _ in _corpus_chars(data)]
+    final_pieces = _finalize(state, pieces, corpus_chars, vocab_size - len(specials))
     fs = np.zeros(n_seed, dtype=np.float32)
     f_order = []
     for p, sc in final_pieces:
@@ -265,20 +327,22 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     # every round keeps every character of the corpus (SentencePiece's model does, at
     # character_coverage=1.0): one that the round's re-estimation or pruning dropped
     # stays, scored as the final cut scores it; the trainer's own model goes on without it
-    chars = [index[ch] for ch, _ in _corpus_chars(data)]
+    chars = [index[ch] for ch in corpus_chars]
     restored = [_restore(st, chars) for st in records]
     records = [st for st, _ in restored]
     word_t, count_t = tuple(data.words), tuple(data.counts)
     steps: list[UnigramStep] = []
     for k, st in enumerate(records):
         model = UnigramModel(tuple(pieces[i] for i in st.order),
-                             tuple(float(st.scores[i]) for i in st.order), specials)
+                             tuple(st.scores[st.order].tolist()), specials)
         *_, best = batch.viterbi(st.alive, st.scores, st.order[0], st.unk_score)
         removed_k: tuple[Removal, ...] = ()
         if k + 1 < len(records):
             nxt = records[k + 1].alive
-            removed_k = tuple(why[k].get(pieces[i], Removal(pieces[i], None, "final"))
-                              for i in st.order if not nxt[i])
+            order = np.array(st.order, dtype=np.int64)
+            gone = [pieces[i] for i in order[~nxt[order]].tolist()]
+            removed_k = tuple(why[k][p] if p in why[k] else Removal(p, None, "final")
+                              for p in gone)
         steps.append(UnigramStep(k, model, float(-(best * counts).sum()), removed_k,
                                  word_t, count_t,
                                  tuple(pieces[i] for i in restored[k][1])))
@@ -290,15 +354,24 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
     return UnigramTraining("sentencepiece", tuple(steps), options, source=data)
 
 
+def _digammas(values: np.ndarray) -> np.ndarray:
+    """:func:`digamma` of each value (in C where built: the same operations, libm's log)."""
+    compiled = compiled_lattice()
+    if compiled is not None:
+        return np.frombuffer(compiled.digammas(np.ascontiguousarray(values, dtype=np.float64)),
+                             dtype=np.float64)
+    return np.array([digamma(v) for v in values.tolist()], dtype=np.float64)
+
+
 def _m_step(state: _State, expected: np.ndarray, n_seed: int) -> _State:
-    kept = [i for i in state.order if expected[i] >= 0.5]
-    total = float(np.cumsum(np.array([expected[i] for i in kept], dtype=np.float32),
-                            dtype=np.float32)[-1]) if kept else 1.0
+    order = np.array(state.order, dtype=np.int64)
+    kept = order[expected[order] >= 0.5]
+    counts = expected[kept].astype(np.float32)
+    total = float(np.cumsum(counts, dtype=np.float32)[-1]) if len(kept) else 1.0
     logsum = lat.f32(digamma(total))
     scores = state.scores.copy()
-    for i in kept:
-        scores[i] = digamma(float(np.float32(expected[i]))) - logsum
-    return _State(kept, scores, n_seed)
+    scores[kept] = _digammas(counts.astype(np.float64)) - logsum  # rounded to float32 here
+    return _State(kept.tolist(), scores, n_seed)
 
 
 def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
@@ -311,23 +384,23 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     # the text of each alternative (a character no live piece covers is its own text)
     ps = ps - piece_batch.word_start[pw]
     pe = pe - piece_batch.word_start[pw]
-    alt_text: dict[int, tuple[str, ...]] = {}
     own = state.scores.astype(np.float32)
-    alternatives: dict[int, list[int]] = {}
+    alternatives: set[int] = set()  # pieces with an alternative: pp[bounds[i]:bounds[i + 1]]
     splits_itself: set[int] = set()
-    order_pos = np.zeros(n_seed, dtype=np.int64)
     bounds = np.searchsorted(pw, np.arange(n_seed + 1))
+    own_l, whole_l = own.tolist(), whole_best.tolist()
     for i in state.order:
         if len(pieces[i]) == 1:
             continue  # one path only: always kept (if used)
-        if own[i] < whole_best[i]:  # the best split of the piece does not use it
+        if own_l[i] < whole_l[i]:  # the best split of the piece does not use it
             splits_itself.add(i)
         else:
-            alternatives[i] = pp[bounds[i]:bounds[i + 1]].tolist()
-            alt_text[i] = tuple(pieces[i][a:b] for a, b in
-                                zip(ps[bounds[i]:bounds[i + 1]].tolist(),
-                                    pe[bounds[i]:bounds[i + 1]].tolist()))
-    del order_pos, alt_best
+            alternatives.add(i)
+
+    def alt_text(i: int) -> tuple[str, ...]:
+        lo, hi = bounds[i], bounds[i + 1]
+        return tuple(pieces[i][a:b] for a, b in zip(ps[lo:hi].tolist(), pe[lo:hi].tolist()))
+    del alt_best
     # 2. Viterbi frequencies over the corpus
     vw, vp, _, _, _ = batch.viterbi(state.alive, state.scores, unk, state.unk_score)
     known = vp >= 0
@@ -337,30 +410,48 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     total = f32(float(freq[state.order].sum()))
     logsum = f32(math.log(total))
     kept: list[int] = []
-    candidates: list[tuple[float, int]] = []
     removed: list[Removal] = []
-    judged: dict[int, tuple[float, float]] = {}  # rank -> (log-prob lost per use, cost)
+    judged_ranks: list[int] = []
+    freq_l = freq.tolist()
     for rank, i in enumerate(state.order):
-        if freq[i] == 0:
+        if freq_l[i] == 0:
             removed.append(Removal(pieces[i], 0.0, "unused", uses=0.0,
-                                   log_prob=float(own[i])))
+                                   log_prob=own_l[i]))
         elif i in splits_itself:
-            removed.append(Removal(pieces[i], 0.0, "split", uses=float(freq[i]),
-                                   log_prob=float(own[i])))
+            removed.append(Removal(pieces[i], 0.0, "split", uses=freq_l[i],
+                                   log_prob=own_l[i]))
         elif i not in alternatives:
             kept.append(i)
         else:
+            judged_ranks.append(rank)
+    judged_ids = [state.order[r] for r in judged_ranks]
+    compiled = compiled_lattice()
+    if compiled is not None:
+        lost_b, loss_b = compiled.prune_costs(
+            np.array(judged_ids, dtype=np.int64), np.ascontiguousarray(pp, dtype=np.int64),
+            np.ascontiguousarray(bounds, dtype=np.int64), freq.astype(np.float64), vsum, total,
+            logsum)
+        lost_l = np.frombuffer(lost_b, dtype=np.float64).tolist()
+        loss_l = np.frombuffer(loss_b, dtype=np.float64).tolist()
+    else:
+        lost_l, loss_l = [], []
+        for i in judged_ids:
             # float32 at every step, as SentencePiece computes it
-            alt = alternatives[i]
-            fi = f32(freq[i])
+            alt = pp[bounds[i]:bounds[i + 1]].tolist()
+            fi = f32(freq_l[i])
             f = f32(fi / vsum)
             logprob_sp = f32(math.log(fi) - logsum)
             logsum_alt = f32(math.log(f32(total + f32(fi * (len(alt) - 1)))))
             logprob_alt = 0.0
             for n in alt:
-                logprob_alt = f32(logprob_alt + (math.log(f32(f32(freq[n]) + fi)) - logsum_alt))
-            judged[rank] = (f32(logprob_sp - logprob_alt), fi)
-            candidates.append((f32(f * f32(logprob_sp - logprob_alt)), rank))
+                logprob_alt = f32(logprob_alt + (math.log(f32(f32(freq_l[n]) + fi))
+                                                 - logsum_alt))
+            lost_l.append(f32(logprob_sp - logprob_alt))
+            loss_l.append(f32(f * f32(logprob_sp - logprob_alt)))
+    # rank -> (log-prob lost per use, uses)
+    uses_l = freq[judged_ids].astype(np.float32).tolist()  # f32(freq[i]), as above
+    judged = dict(zip(judged_ranks, zip(lost_l, uses_l)))
+    candidates = list(zip(loss_l, judged_ranks))
     pruned_size = max(desired, int(shrinking_factor * len(state.order)))
     candidates.sort(key=lambda x: (-x[0], x[1]))
     for loss, rank in candidates:
@@ -368,8 +459,8 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
         if len(kept) == pruned_size:
             lost, uses = judged[rank]
             removed.append(Removal(pieces[i], loss, "pruned", uses=float(uses),
-                                   log_prob=float(own[i]),
-                                   alternative=alt_text[i],
+                                   log_prob=own_l[i],
+                                   alternative=alt_text(i),
                                    nats=float(uses) * float(lost)))
         else:
             kept.append(i)
@@ -394,11 +485,14 @@ def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
 def _corpus_chars(data: SentencePieceInput) -> list[tuple[str, int]]:
     """Every character of the corpus with its count, most frequent first (SentencePiece's
     required characters, in the order its final cut adds them)."""
-    chars: Counter[str] = Counter()
+    by_count: dict[int, list[str]] = {}  # count -> words (Counter counts a string in C)
     for word, count in zip(data.words, data.counts):
-        for ch in word:
-            if ch != UNK_CHAR:
-                chars[ch] += count
+        by_count.setdefault(count, []).append(word)
+    chars: Counter[str] = Counter()
+    for count, words in by_count.items():
+        for ch, n in Counter("".join(words)).items():
+            chars[ch] += n * count
+    chars.pop(UNK_CHAR, None)
     return sorted(chars.items(), key=lambda x: (-x[1], x[0]))
 
 
@@ -418,13 +512,13 @@ def _restore(state: _State, chars: list[int]) -> tuple[_State, list[int]]:
     return _State(state.order + missing, scores, len(scores)), missing
 
 
-def _finalize(state: _State, pieces: list[str], data: SentencePieceInput,
+def _finalize(state: _State, pieces: list[str], corpus_chars: list[str],
               size: int) -> list[tuple[str, float]]:
     current = {pieces[i]: float(state.scores[i]) for i in state.order}
     final: dict[str, float] = {}
     penalty = 0.0
     min_score = state.min_score
-    for ch, _ in _corpus_chars(data):
+    for ch in corpus_chars:
         if ch in current:
             final[ch] = current[ch]
         else:
