@@ -209,6 +209,50 @@ class PickyTraining:
         found_steps, found = self._word_log
         return [s[bisect_right(k, step) - 1] for k, s in zip(found_steps, found)]
 
+    def word_history(self, index: int) -> tuple[list[int], list[int], list[int]]:
+        """Every token training word ``index`` ever holds, as a merge training's split log
+        gives them (:meth:`bpeviz.engine.splitlog.SplitLog.history`): (token ids, the step
+        each appears at, the step it goes at), so that its split after step ``k`` is the
+        tokens with ``made <= k < gone``, in order. A token that stays where it was (the
+        same token at the same character) keeps its entry from one split to the next, so
+        only what an event made appears at its step; a removal's parts appear there too.
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=4,
+        ...                 threshold=0.6)
+        >>> tokens, made, gone = t.word_history(0)
+        >>> [(t.vocab[i], m) for i, m, g in zip(tokens, made, gone) if m <= 3 < g]
+        [('▁', 0), ('hug', 2)]
+        """
+        self._check_step(0)
+        found_steps, found = self._word_log
+        vocab, end = self.vocab, len(self.events) + 1
+        tokens: list[int] = []
+        made: list[int] = []
+        gone: list[int] = []
+        starts: list[int] = []  # the character each entry starts at
+        open_: dict[tuple[int, int], int] = {}  # (character, token) -> its entry
+        for step, split in zip(found_steps[index], found[index]):
+            now: dict[tuple[int, int], int] = {}
+            at = 0
+            for t in split:
+                key = (at, t)
+                entry = open_.pop(key, None)
+                if entry is None:
+                    entry = len(tokens)
+                    tokens.append(t)
+                    made.append(step)
+                    gone.append(end)
+                    starts.append(at)
+                now[key] = entry
+                at += 1 if t == _UNK else len(vocab[t])
+            for entry in open_.values():  # gone at this step
+                gone[entry] = step
+            open_ = now
+        # in the word's order: the tokens alive at one step never share a character
+        order = sorted(range(len(tokens)), key=lambda e: (starts[e], made[e]))
+        return [tokens[e] for e in order], [made[e] for e in order], [gone[e] for e in order]
+
     def landmarks(self) -> list[tuple[int, str, str]]:
         """Where a run of merges starts and each removal, named, with its kind: the step
         bar ticks them and names the kind of its step, a removal in its own colour.

@@ -77,8 +77,9 @@ def notes(training: Training, symbols: Iterable[Symbol], byte_style: str = "gpt2
 
     alg = get_algorithm(training.algorithm)
     prefix = alg.continuing_prefix
-    marker = training.options.marker
-    glued = training.options.marker_style == "glued"
+    options = getattr(training, "options", None)  # none for PickyBPE's own trainer
+    marker = getattr(options, "marker", None)
+    glued = getattr(options, "marker_style", "") == "glued"
     found: dict[str, Note] = {}
     marks: dict[str, None] = {}
     invisible: dict[str, None] = {}
@@ -275,7 +276,11 @@ def chip_note(training: Training, symbol: Symbol, byte_style: str = "gpt2") -> s
     ''
     """
     keys = []
-    options = training.options
+    # a training with its own trainer (PickyBPE's) may have no merge options: no marker,
+    # its record's special tokens
+    options = getattr(training, "options", None)
+    specials = getattr(options, "special_tokens",
+                       get_algorithm(training.algorithm).special_tokens)
     if isinstance(symbol, bytes):
         if byte_style == "hex":
             if any(not 0x21 <= b <= 0x7E for b in symbol):
@@ -288,18 +293,19 @@ def chip_note(training: Training, symbol: Symbol, byte_style: str = "gpt2") -> s
         if not _is_text(symbol):
             keys.append("partial")
     elif isinstance(symbol, str):
-        marker = options.marker
+        marker = getattr(options, "marker", None)
         prefix = get_algorithm(training.algorithm).continuing_prefix
         if prefix and symbol.startswith(prefix) and len(symbol) > len(prefix):
             keys.append("wordpiece-prefix")
         if marker and symbol.endswith(marker):
             keys.append("marker" if symbol == marker else
-                        "glued-marker" if options.marker_style == "glued" else "marker-end")
-        if symbol == "[UNK]" and symbol in options.special_tokens:
+                        "glued-marker" if getattr(options, "marker_style", "") == "glued"
+                        else "marker-end")
+        if symbol == "[UNK]" and symbol in specials:
             keys.append("unk")
         if any(ch in " \t\n" for ch in symbol):
             keys.append("space")
-    return "; ".join(CHIP_NOTES[k].format(marker=options.marker) for k in keys)
+    return "; ".join(CHIP_NOTES[k].format(marker=getattr(options, "marker", None)) for k in keys)
 
 
 class ChipNotes:

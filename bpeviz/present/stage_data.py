@@ -164,12 +164,14 @@ def stage_words(training: Training, rows: pd.DataFrame, byte_style: str = "gpt2"
     of the tokens they use. Byte-level words whose tokens cut a character add, per
     token, the index in ``notes`` of the character it is part of (-1: none)."""
 
-    log = training._log
+    # a training whose steps are not the merge loop's (PickyBPE's removals) gives each
+    # word's history itself, in the split log's form
+    history = getattr(training, "word_history", None) or training._log.history
     words, used, parts = [], set(), []
     alg, vocab = get_algorithm(training.algorithm), training.vocab
     for index, word, count in zip(rows.index.tolist(), rows["word"].tolist(),
                                   rows["count"].tolist()):
-        tokens, made, merged = log.history(int(index))
+        tokens, made, merged = history(int(index))
         used.update(tokens)
         shown = visible(word[:max_chars]) + ("…" if len(word) > max_chars else "")
         words.append([int(index), shown, int(count), tokens, made, merged])

@@ -142,35 +142,22 @@ def vocab_curve(training, step: int, strong: bool, key: str = "picky_vocab_curve
 
 
 def word_splits(training, step: int, byte_style: str, strong: bool) -> None:
-    """Every word's split at ``step``, the most frequent first; those the step changed
-    marked."""
+    """Every word's split, the most frequent first, drawn by the browser at the bar's
+    step from each word's history (:meth:`PickyTraining.word_history`): the words a step
+    changed highlighted, the tokens it made outlined."""
     st.subheader("Word splits")
-    now = training.splits_at(step)
-    before = training.splits_at(step - 1) if step else None
     search = st.text_input("Search words", key="picky_word_search", max_chars=200,
                            placeholder="substring")
     order = sorted(range(len(training.words)), key=lambda i: -training.counts[i])
-    rows, changed = [], 0
-    for i in order:
-        word = training.words[i]
-        if search and search not in word:
-            continue
-        ids = now[i]
-        moved = before is not None and before[i] != ids
-        changed += moved
-        if len(rows) < WORDS_SHOWN:
-            rows.append((i, word, training.counts[i], [training.vocab[t] for t in ids], ids,
-                         moved))
+    shown = [i for i in order if not search or search in training.words[i]][:WORDS_SHOWN]
     st.caption(md_escape(
-        f"{len(rows):,} words shown, most frequent first; "
-        + (f"{changed:,} split differently than at step {step - 1:,}." if step else
-           "step 0: every word is its characters.")))
-    if rows:
-        new = None
-        if step and training.events[step - 1].kind == "merge":
-            new = training.events[step - 1].token_id
+        f"{len(shown):,} words shown, most frequent first; each split follows the bar, the "
+        "words its step changed highlighted and the tokens it made outlined."))
+    if shown:
+        rows = pd.DataFrame({"word": [training.words[i] for i in shown],
+                             "count": [training.counts[i] for i in shown]}, index=shown)
         with st.container(height=480 if len(rows) > 12 else "content", border=False):
-            st.html(render.splits_html(rows, byte_style, new, strong))
+            stage.words(training, rows, byte_style, strong)
     else:
         st.info("No word matches.")
 

@@ -194,3 +194,27 @@ def test_home_shows_what_pickybpe_made_and_its_first_removal():
     assert shown["Vocabulary"] == f"{expected.vocab_sizes[-1]:,}"
     first = next(e for e in expected.events if e.kind == "removal")
     assert removal_headline(first) in text_only(html_text(at))
+
+
+def test_every_words_split_follows_the_bar_through_merges_and_removals():
+    # the browser draws each word at the bar's step from its history: the tokens alive at
+    # step k are the engine's split at k, for merges and removals alike
+    at = open_page("pages/1_Explore.py", algo="picky", threshold="0.6")
+    no_errors(at)
+    training = picky_reference(0.6)
+    data = stage(at, "words")
+    assert data["n"] == len(training.events)
+    removals = [e.step for e in training.events if e.kind == "removal"]
+    assert removals
+    checked = {0, 1, removals[0] - 1, removals[0], removals[-1], len(training.events)}
+    for k in checked:
+        splits = training.splits_at(k)
+        for index, _word, _count, tokens, made, gone, *_ in data["words"]:
+            alive = [t for t, m, g in zip(tokens, made, gone) if m <= k < g]
+            assert alive == list(splits[index]), (k, index)
+    # a removal's step highlights the words it split back
+    k = removals[0]
+    before, after = training.splits_at(k - 1), training.splits_at(k)
+    changed = {w[0] for w in data["words"] if k in w[4]}
+    assert changed == {w[0] for w in data["words"] if before[w[0]] != after[w[0]]}
+    assert changed, "the first removal splits a word on the page back"
