@@ -16,24 +16,13 @@ it prints.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
-from typing import Any
 
 import bpeviz
 from bench.data import corpus_text, describe
+from bench.superbpe import best
 from bpeviz import Corpus
 
 DEV_MB = 0.05
-
-
-def best(run: Callable[[], Any], repeats: int = 3) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def languages(size_mb: float) -> tuple[dict[str, str], dict[str, str]]:

@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 try:  # the same loops in C (_lattice.c), built by `python setup.py build_ext --inplace`
-    from bpeviz.unigram import _lattice as _compiled
+    import bpeviz.unigram._lattice as _compiled
 except ImportError:  # not built: the NumPy code below gives the same results, slower
     _compiled = None
 
