@@ -265,17 +265,23 @@ def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str]
 
 def numbers(metrics: list[dict[str, Any]], last: int, history: str, *, setting: str = "step",
             note: str | None = None, notes: list[str] | None = None,
+            counts: list[int] | None = None, first: str | None = None,
             name: str = "numbers") -> None:
     """Metrics beside the card, drawn by the browser at the bar's step with their change
     from the step before: each ``{"label", "help", "values": a number per step, "good":
     "up" | "down", "digits", "least"}`` (the stage script's numbers role); under them
-    ``notes[k]``, or ``note`` with "{step}" and "{n}" filled in."""
+    ``notes[k]``, or ``note`` with "{step}", "{n}" and "{count}" (``counts[k]``) filled
+    in, ``first`` instead at step 0."""
     data: dict[str, Any] = {"role": "numbers", "step": int(get(setting)), "n": last,
                             "hist": history, "metrics": metrics}
     if notes is not None:
         data["notes"] = notes
     elif note is not None:
         data["note"] = note
+    if counts is not None:
+        data["counts"] = counts
+    if first is not None:
+        data["first"] = first
     mount(f"{KEY}_{name}", data)
 
 
@@ -293,13 +299,10 @@ def merge_numbers(training: Training) -> None:
 def changed_words(training: Training) -> None:
     """How many words the bar's merge changed (Explore's word list), one line drawn by
     the browser at the bar's step, as the highlighted words below it are."""
-    data: dict[str, Any] = {"role": "numbers", "step": int(get("step")),
-                            "n": len(training.merges), "hist": _history_id(training),
-                            "metrics": [], "counts": stage_data.changed_words_per_step(training),
-                            "note": "Merge {step} changed {count} of the corpus's words "
-                                    "(highlighted below).",
-                            "first": "Step 0: no merge has changed a word yet."}
-    mount(f"{KEY}_changed_words", data)
+    numbers([], len(training.merges), _history_id(training),
+            counts=stage_data.changed_words_per_step(training),
+            note="Merge {step} changed {count} of the corpus's words (highlighted below).",
+            first="Step 0: no merge has changed a word yet.", name="changed_words")
 
 
 def language_choice(training: Training) -> None:
