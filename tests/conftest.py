@@ -23,16 +23,22 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def require_built(built: bool, what: str) -> None:
+    """Skip when the C extension ``what`` names is not built; under CI fail instead (CI
+    builds it)."""
+    if not built:
+        message = f"{what} is not built (python setup.py build_ext --inplace)"
+        if in_ci():
+            pytest.fail(f"{message}; CI must build it", pytrace=False)
+        pytest.skip(message)
+
+
 def require_compiled() -> None:
     """Skip when ``bpeviz.engine._merge`` is not built; under CI fail instead (CI builds it)."""
     from bpeviz import engine
 
-    if engine._compiled is None:
-        message = ("the compiled merge loop bpeviz.engine._merge is not built "
-                   "(python setup.py build_ext --inplace)")
-        if in_ci():
-            pytest.fail(f"{message}; CI must build it", pytrace=False)
-        pytest.skip(message)
+    require_built(engine._compiled is not None,
+                  "the compiled merge loop bpeviz.engine._merge")
 
 
 @pytest.fixture

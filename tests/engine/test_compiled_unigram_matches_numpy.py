@@ -17,18 +17,13 @@ from bench.data import corpus_text
 from bpeviz.unigram._batch import Batch
 from bpeviz.unigram.spm_input import UNK_CHAR, sentencepiece_input, words_input
 from bpeviz.unigram.trainer import _State, _word_order, seed_pieces, train_sentencepiece
-from tests.conftest import in_ci
+from tests.conftest import require_built
 
 
 @pytest.fixture(autouse=True)
 def lattice_built():
     """Skipped where the extension is not built; a failure under CI, which builds it."""
-    if batch_module._compiled is None:
-        message = ("bpeviz.unigram._lattice is not built "
-                   "(python setup.py build_ext --inplace)")
-        if in_ci():
-            pytest.fail(f"{message}; CI must build it", pytrace=False)
-        pytest.skip(message)
+    require_built(batch_module._compiled is not None, "bpeviz.unigram._lattice")
 
 
 def both(monkeypatch, make):
