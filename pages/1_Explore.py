@@ -273,7 +273,7 @@ def pair_details(snap, pairs, pair) -> None:
     ui.put("pair", pair)
     vocab = training.vocab
     st.selectbox("Pair details", options, index=options.index(pair),
-                 key=ui.pair_box_key(snap.step), on_change=ui.pair_boxed,
+                 key=ui.pair_box_key(snap.step, pair, tuple(options)), on_change=ui.pair_boxed,
                  args=(snap.step, pair, tuple(options)),
                  format_func=lambda p: f"{display.label(vocab[p[0]], byte_style)} + "
                                        f"{display.label(vocab[p[1]], byte_style)}")

@@ -6,6 +6,8 @@ globals, its training among them, for as long as Streamlit keeps the callback.
 
 from __future__ import annotations
 
+import zlib
+
 import streamlit as st
 
 from bpeviz.ui.state import get, put
@@ -29,10 +31,15 @@ def pair_chosen() -> None:
     put("pair_step", int(get("step")))
 
 
-def pair_box_key(step: int) -> str:
-    """The Pair details box's key at ``step``: one box per step, so that a box is never
-    given a new value by the app, only by the user."""
-    return f"w_pair_{int(step)}"
+def pair_box_key(step: int, drawn: tuple[int, int], options: tuple = ()) -> str:
+    """The Pair details box's key at ``step``, drawn showing ``drawn`` among ``options``:
+    one box per step and per what it offers, so that a box is never given a new value by
+    the app, only by the user. Another training at the same step (another algorithm,
+    corpus or vocabulary) draws another box: a value kept from the old one may name ids
+    the new vocabulary does not have."""
+    ints = [(int(a), int(b)) for a, b in (drawn, *options)]  # numpy's ints print apart
+    digest = zlib.crc32(repr(ints).encode())
+    return f"w_pair_{int(step)}_{digest:08x}"
 
 
 def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
@@ -47,7 +54,7 @@ def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
     Only one of the drawn options is a choice too: a request crossing a change of
     training (another algorithm, the same step) carries a label this box's options do
     not hold, and Streamlit hands the label itself to the callback."""
-    value = st.session_state.get(pair_box_key(step))
+    value = st.session_state.get(pair_box_key(step, drawn, options))
     if not isinstance(value, tuple) or value == tuple(drawn) or value not in options:
         return
     put("pair", (int(value[0]), int(value[1])))
