@@ -3,6 +3,11 @@
     python -m bench.unigram                    # 0.1 MB at 1,000 and 2,000; 1 MB at 2,000
     python -m bench.unigram 1:2000 1:8000      # MB:vocabulary pairs
     python -m bench.unigram 5:8000 --before /tmp/wt-before   # also another checkout's bpeviz
+    python -m bench.unigram 100:8000           # past the stdlib's 32 MB: bench.train_files' text
+
+Up to the stdlib's size (about 32 MB) the text is ``bench.data``'s; a larger corpus is
+the first ``size`` MB of ``bench.train_files``' folder (the stdlib, the installed
+packages' text files and ``/usr/share/doc``; 178 MB of it distinct), written as one file.
 
 Both train on the same file with ``normalization_rule_name="identity"``,
 ``character_coverage=1.0``, ``byte_fallback=False``, ``split_digits=False`` and otherwise
@@ -25,7 +30,7 @@ from pathlib import Path
 
 import sentencepiece as spm
 
-from bench.data import corpus_path, describe
+from bench.data import MB, available_bytes, cache_dir, corpus_path, describe
 from bpeviz.unigram.spm_input import sentencepiece_input
 from bpeviz.unigram.trainer import train_sentencepiece
 
@@ -43,8 +48,37 @@ print(json.dumps({"time": time.perf_counter() - start, "pieces": list(training.f
 """
 
 
+def corpus(size_mb: float) -> tuple[Path, str]:
+    """The file to train on, and what it holds."""
+    if size_mb * MB <= available_bytes():
+        return corpus_path(size_mb), describe(size_mb)
+    from bench.train_files import corpus_folder
+
+    path = cache_dir() / f"unigram-files-{size_mb:g}.txt"
+    folder, distinct = corpus_folder(int(size_mb + FILE_ROOM))
+    if not path.exists():
+        with path.open("wb") as out:
+            left = int(size_mb * MB)
+            for part in sorted(folder.glob("*.txt")):
+                data = part.read_bytes()
+                if len(data) >= left:  # cut at a line end
+                    data = data[:data.rfind(b"\n", 0, left) + 1]
+                out.write(data)
+                left -= len(data)
+                if left <= 0:
+                    break
+    size = path.stat().st_size
+    return path, (f"{size / MB:.2f} MB of real text (bench.train_files: the stdlib, the "
+                  f"installed packages' text files, /usr/share/doc; "
+                  f"{min(size / MB, distinct):.0f} MB of it distinct)")
+
+
+#: bench.train_files writes whole 10 MB files: ask for one more than the size
+FILE_ROOM = 10
+
+
 def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None:
-    path = corpus_path(size_mb)
+    path, what = corpus(size_mb)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         prefix = str(Path(tmp) / "m")
@@ -62,7 +96,7 @@ def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None
     ours_time = time.perf_counter() - start
     ours = training.final.pieces
     shared = len(set(ours) & set(theirs))
-    print(f"{describe(size_mb)}, vocabulary {vocab_size:,}: {shared}/{len(theirs)} pieces shared "
+    print(f"{what}, vocabulary {vocab_size:,}: {shared}/{len(theirs)} pieces shared "
           f"({shared / len(theirs):.2%}), same order {list(ours) == theirs}; "
           f"{len(training.steps) - 1} rounds; bpeviz {ours_time:.1f} s, "
           f"sentencepiece {spm_time:.1f} s ({ours_time / spm_time:.2f}x)")

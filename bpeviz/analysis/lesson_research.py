@@ -38,7 +38,7 @@ from bpeviz.analysis.lesson_parts import (
     _times,
 )
 from bpeviz.core.training import train
-from bpeviz.samples import PARALLEL_LANGUAGES, parallel_text
+from bpeviz.samples import PARALLEL_LANGUAGES, parallel_text, split_off_dev
 from bpeviz.text.corpus import Corpus
 
 #: the examples' settings: small enough to train on every first visit in well under a
@@ -175,12 +175,10 @@ def picky_section() -> LessonSection:
 def parity_texts() -> tuple[dict[str, str], dict[str, str]]:
     """The parity example's training and dev texts: the story in each language, its last
     paragraph kept apart as the dev text."""
-    train_texts, dev_texts = {}, {}
-    for lang in PARITY_LANGUAGES:
-        paragraphs = parallel_text(lang).split("\n\n")
-        train_texts[lang] = "\n\n".join(paragraphs[:-1])
-        dev_texts[lang] = paragraphs[-1]
-    return train_texts, dev_texts
+    texts, dev = split_off_dev({lang: parallel_text(lang).encode("utf-8")
+                                for lang in PARITY_LANGUAGES})
+    return ({lang: data.decode("utf-8") for lang, data in texts.items()},
+            {lang: data.decode("utf-8") for lang, data in dev.items()})
 
 
 def parity_section() -> LessonSection:

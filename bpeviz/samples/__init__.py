@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -89,6 +90,27 @@ def parallel_sample() -> tuple[dict[str, bytes], dict[str, bytes] | None]:
     if not all(f.is_file() for f in found.values()):
         return texts, None
     return texts, {lang: f.read_bytes() for lang, f in found.items()}
+
+
+def split_off_dev(texts: dict[str, bytes]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    r"""Each language's text without its last paragraph, and that paragraph as its dev
+    text: of a parallel text, a parallel dev set (the same content in every language).
+
+    >>> train, dev = split_off_dev({"en": b"Title\n\nOne.\n\nTwo.\n", "de": b"Titel\n\nZwei."})
+    >>> train
+    {'en': b'Title\n\nOne.', 'de': b'Titel'}
+    >>> dev
+    {'en': b'Two.\n', 'de': b'Zwei.'}
+    """
+    train, dev = {}, {}
+    for language, data in texts.items():
+        paragraphs = [p for p in re.split(rb"\n\s*\n", data) if p.strip()]
+        if len(paragraphs) < 2:
+            raise ValueError(f"the {language} text has one paragraph: none is left to hold out")
+        ending = b"\n" if data.endswith(b"\n") else b""
+        train[language] = b"\n\n".join(paragraphs[:-1])
+        dev[language] = paragraphs[-1].strip(b"\n") + ending
+    return train, dev
 
 
 def load_sample(sample_id: str, pretokenizer: str = "whitespace") -> Corpus:

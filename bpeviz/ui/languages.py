@@ -1,6 +1,7 @@
 """The sidebar's corpus for an algorithm that trains on one corpus per language
 (:func:`bpeviz.core.training.takes_languages`: parity-aware BPE): the shipped parallel
-sample, a text pasted per language, or a file uploaded per language.
+sample (its last paragraph held out as dev texts, if asked), a text pasted per language,
+or a file uploaded per language, each with a dev text pasted or uploaded if asked.
 
 What the user typed is kept in the session (``lang_paste``: language -> text, and the
 language list ``langs``), so a bad entry (a language named twice, a language with no
@@ -18,13 +19,14 @@ import streamlit as st
 
 from bpeviz.core.limits import LIMITS
 from bpeviz.present.render import md_escape
-from bpeviz.samples import PARALLEL_ABOUT, parallel_sample
+from bpeviz.samples import PARALLEL_ABOUT, parallel_sample, split_off_dev
 from bpeviz.ui.state import bound
 
 #: what a language may be called: letters, digits, "-" and "_", up to 20 of them
 LANGUAGE_NAME = re.compile(r"[^\W][\w-]{0,19}")
 #: the session's pasted texts, pasted dev texts and uploaded files, by language
 PASTED, DEV_PASTED, UPLOADED = "lang_paste", "lang_dev_paste", "lang_upload"
+DEV_UPLOADED = "lang_dev_upload"
 
 
 @dataclass(frozen=True)
@@ -94,15 +96,15 @@ def _keep_paste(widget_key: str, language: str) -> None:
     st.session_state.setdefault(PASTED, {})[language] = st.session_state.get(widget_key) or ""
 
 
-def _keep_upload(widget_key: str, language: str) -> None:
+def _keep_upload(widget_key: str, language: str, store: str = UPLOADED) -> None:
     uploaded = st.session_state.get(widget_key)
     if uploaded is not None:
-        st.session_state.setdefault(UPLOADED, {})[language] = (uploaded.name,
-                                                                uploaded.getvalue())
+        st.session_state.setdefault(store, {})[language] = (uploaded.name,
+                                                             uploaded.getvalue())
 
 
-def _forget_upload(language: str) -> None:
-    st.session_state.setdefault(UPLOADED, {}).pop(language, None)
+def _forget_upload(language: str, store: str = UPLOADED) -> None:
+    st.session_state.setdefault(store, {}).pop(language, None)
 
 
 def _keep_dev(widget_key: str, language: str) -> None:
@@ -130,17 +132,29 @@ def _paste_box(language: str, dev: bool = False) -> str:
     return kept
 
 
-def _upload_box(language: str) -> tuple[str, bytes] | None:
-    key = f"w_lang_upload_{language}"
-    st.file_uploader(f"{language}: UTF-8 text or word<TAB>count file", key=key,
-                     on_change=_keep_upload, args=(key, language),
+def _upload_box(language: str, dev: bool = False) -> tuple[str, bytes] | None:
+    """A file box for ``language``'s text (``dev``: its dev text); the file is kept in
+    the session until the user forgets it."""
+    store, part = (DEV_UPLOADED, "dev_upload") if dev else (UPLOADED, "upload")
+    key = f"w_lang_{part}_{language}"
+    what = "dev text (UTF-8)" if dev else "UTF-8 text or word<TAB>count file"
+    st.file_uploader(f"{language}: {what}", key=key,
+                     on_change=_keep_upload, args=(key, language, store),
                      max_upload_size=LIMITS.upload_bytes // 1_000_000)
-    found = st.session_state.get(UPLOADED, {}).get(language)
+    found = st.session_state.get(store, {}).get(language)
     if found is not None:
-        st.caption(md_escape(f"{language}: using {found[0]} ({len(found[1]):,} bytes)"))
-        st.button(f"Forget the {language} file", key=f"forget_lang_{language}",
-                  on_click=_forget_upload, args=(language,))
+        st.caption(md_escape(f"{language}: using {found[0]} ({len(found[1]):,} bytes)"
+                             + (" as its dev text" if dev else "")))
+        st.button(f"Forget the {language} {'dev ' if dev else ''}file",
+                  key=f"forget_lang_{part}_{language}",
+                  on_click=_forget_upload, args=(language, store))
     return found
+
+
+def _dev_toggle() -> bool:
+    return bool(bound(st.toggle, "A dev text per language too", "lang_dev",
+                      help="Compare the languages on a dev text each (the paper's setting) "
+                           "instead of on their training texts."))
 
 
 def language_source() -> LanguageTexts | Missing:
@@ -153,6 +167,14 @@ def language_source() -> LanguageTexts | Missing:
     if source == "sample":
         texts, dev = parallel_sample()
         st.caption(md_escape(PARALLEL_ABOUT + (" Each has a dev text." if dev else "")))
+        if dev is None and bound(
+                st.toggle, "Hold out the last paragraph as dev texts", "sample_dev",
+                help="Train on the story without its last paragraph, and compare the "
+                     "languages on that paragraph (the same text in each: a parallel dev "
+                     "set, the paper's setting) instead of on their training texts."):
+            texts, dev = split_off_dev(texts)
+            return LanguageTexts(texts, dev, f"the parallel sample ({', '.join(texts)}; "
+                                             "its last paragraph as dev texts)")
         return LanguageTexts(texts, dev, f"the parallel sample ({', '.join(texts)})")
     given = bound(st.text_input, "Languages", "langs", max_chars=200,
                   help="The languages' names, separated by commas (e.g. en, hi, zh): one "
@@ -168,9 +190,7 @@ def language_source() -> LanguageTexts | Missing:
             text = _paste_box(language)
             if text and not text.isspace():
                 texts[language] = text.encode("utf-8", "surrogatepass")
-        if bound(st.toggle, "A dev text per language too", "lang_dev",
-                 help="Compare the languages on a dev text each (the paper's setting) "
-                      "instead of on their training texts."):
+        if _dev_toggle():
             dev = {}
             for language in names:
                 text = _paste_box(language, dev=True)
@@ -184,6 +204,12 @@ def language_source() -> LanguageTexts | Missing:
             found = _upload_box(language)
             if found is not None:
                 texts[language] = found[1]
+        if _dev_toggle():
+            dev = {}
+            for language in names:
+                found = _upload_box(language, dev=True)
+                if found is not None:
+                    dev[language] = found[1]
         what = "Upload a file for"
     lacking = [language for language in names if language not in texts]
     if lacking:
@@ -192,7 +218,8 @@ def language_source() -> LanguageTexts | Missing:
                        "translated). What you typed is kept.")
     no_dev = [language for language in names if dev is not None and language not in dev]
     if no_dev:
-        return Missing(f"Paste a dev text for {', '.join(no_dev)} in the sidebar (every "
+        verb = "Paste" if source == "paste" else "Upload"
+        return Missing(f"{verb} a dev text for {', '.join(no_dev)} in the sidebar (every "
                        "language's, or turn dev texts off). What you typed is kept.")
     how = "pasted" if source == "paste" else "uploaded"
     return LanguageTexts(texts, dev, f"{', '.join(names)} ({how}"

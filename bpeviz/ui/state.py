@@ -163,6 +163,8 @@ SETTINGS: dict[str, Setting] = {
     # kept apart (bpeviz.ui.languages)
     "langs": Setting("en, hi", url=False),
     "lang_dev": Setting(False, url=False),  # and a dev text per language
+    # the parallel sample's last paragraph held out as every language's dev text
+    "sample_dev": Setting(False),
     "imp_step": Setting(0, url=False),
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),

@@ -236,3 +236,39 @@ def test_dev_texts_pasted_per_language_decide_which_language_gets_each_merge():
     notes = language_choice(at)["notes"]
     assert notes[1:] == [expected.why(k) for k in range(1, len(expected.merges) + 1)]
     assert "the most tokens on its dev text" in notes[1]
+
+
+def test_dev_files_uploaded_per_language_decide_which_language_gets_each_merge():
+    at = choose_parity(open_page("pages/1_Explore.py"))
+    at.session_state["lang_upload"] = {"en": ("story.en.txt", TEXTS["en"]),
+                                       "hi": ("story.hi.txt", TEXTS["hi"])}
+    at.sidebar.segmented_control(key="w_source").set_value("upload").run()
+    at.sidebar.toggle(key="w_lang_dev").set_value(True).run()
+    ok(at)
+    assert "Upload a dev text for en, hi" in plain(" ".join(i.value for i in at.info))
+    dev = {"en": "The library opens at eight.", "hi": "पुस्तकालय आठ बजे खुलता है।"}
+    at.session_state["lang_dev_upload"] = {
+        lang: (f"dev.{lang}.txt", text.encode("utf-8")) for lang, text in dev.items()}
+    no_error(at.run(), "Explore")
+    expected = bpeviz.train({"en": SAMPLE["en"], "hi": SAMPLE["hi"]}, algorithm="parity",
+                            merges=200, dev=dev)
+    notes = language_choice(at)["notes"]
+    assert notes[1:] == [expected.why(k) for k in range(1, len(expected.merges) + 1)]
+    assert "the most tokens on its dev text" in notes[1]
+    assert "en: using dev.en.txt (27 bytes) as its dev text" in " ".join(
+        plain(c.value) for c in at.sidebar.caption)
+
+
+def test_the_sample_can_hold_out_its_last_paragraph_as_parallel_dev_texts():
+    at = choose_parity(open_page("pages/1_Explore.py"))
+    at.sidebar.toggle(key="w_sample_dev").set_value(True).run()
+    no_error(at, "Explore")
+    train, dev = {}, {}
+    for lang, text in SAMPLE.items():  # the story without its last paragraph, and that one
+        *kept, last = [p for p in text.split("\n\n") if p.strip()]
+        train[lang], dev[lang] = "\n\n".join(kept), last.strip("\n") + "\n"
+    expected = bpeviz.train(train, algorithm="parity", merges=200, dev=dev)
+    notes = language_choice(at)["notes"]
+    assert notes[1:] == [expected.why(k) for k in range(1, len(expected.merges) + 1)]
+    assert "the most tokens on its dev text" in notes[1]
+    assert plain(at.query_params["sample_dev"]) == "1", "the link holds the choice"
