@@ -41,7 +41,7 @@ def explore() -> None:
     with card:
         stage.card(training, byte_style, strong)
     with numbers:
-        stage.language_choice(training)  # one corpus per language: who got the merge
+        stage.step_sentence(training)  # who got the merge, or SuperBPE's stage and superword
         stage.merge_numbers(training)  # drawn by the browser with the card, at its step
         stage.language_numbers(training)  # and each language's tokens
         if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style

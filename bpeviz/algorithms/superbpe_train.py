@@ -79,11 +79,15 @@ class SuperBPETraining(Training):
 
     @property
     def stop_message(self) -> str:
-        """How long it trained, and where its stages are (what the app and the CLI say)."""
+        """How long it trained, and where its stages are (what the app and the CLI say);
+        short when it made the merges asked for (the page's title line says how many)."""
         n, t = len(self.merges), self.transition
         stages = (f"stage 1, merges 1-{t:,}, inside words" if t else "no stage 1") + (
             f"; stage 2, merges {t + 1:,}-{n:,}, across spaces" if n > t else
             "; stage 2 not reached")
+        if self.stop_reason == "merges":  # one line beside the title's merge count
+            return (f"Stage 2, across spaces, from merge {t + 1:,}." if n > t else
+                    "Stage 2 not reached: every merge is inside a word.")
         return f"{super().stop_message[:-1]} ({stages})."
 
     def landmarks(self) -> list[tuple[int, str]]:
@@ -124,6 +128,40 @@ class SuperBPETraining(Training):
             text += (f" Passed over before it: {shown}{more} (a colon before a space, or "
                      f"more than four words).")
         return text
+
+    def step_notes(self) -> list[str]:
+        """What is said beside the card at each step, step 0 first: the two stages, then
+        each merge's stage and, in stage 2, whether its token crosses a space (a
+        superword, its spaces drawn as the byte style draws them).
+
+        >>> t = train_superbpe("of the cat, of the dog, and of the bird.", merges=10,
+        ...                    transition=8)
+        >>> for i in (0, 8, 9):
+        ...     print(t.step_notes()[i])  # doctest: +NORMALIZE_WHITESPACE
+        Stage 1, merges 1-8: byte-level BPE inside GPT-2's words, never across a space;
+        stage 2, merges 9-10: across spaces, superwords of up to four words.
+        Merge 8, stage 1: inside a word, never across a space.
+        Merge 9, stage 2: “ĠofĠthe” crosses a space: a superword.
+        """
+        n, t = len(self.merges), self.transition
+        first = (f"Stage 1, merges 1-{t:,}: byte-level BPE inside GPT-2's words, never across "
+                 "a space" if t else "No stage 1")
+        first += (f"; stage 2, merges {t + 1:,}-{n:,}: across spaces, superwords of up to "
+                  "four words." if n > t else "; stage 2 was not reached.")
+        notes = [first]
+        for k in range(1, n + 1):
+            if k <= t:
+                notes.append(f"Merge {k:,}, stage 1: inside a word, never across a space.")
+                continue
+            token = f"“{display(self.merges[k - 1].token)}”"
+            note = (f"Merge {k:,}, stage 2: {token} crosses a space: a superword."
+                    if self.superword(k) else
+                    f"Merge {k:,}, stage 2: {token} stays inside a word.")
+            skipped = self.passed_over.get(k, ())
+            if skipped:
+                note += f" {len(skipped):,} passed over before it (a limit broken)."
+            notes.append(note)
+        return notes
 
     def explain(self, step: int) -> Explanation:
         """Why merge ``step`` was chosen: stage 1's own explanation for its steps (the

@@ -133,7 +133,8 @@ def languages(training: AnyTraining) -> tuple[str, ...]:
 def step_notes(training: AnyTraining) -> list[str] | None:
     """A sentence per step, step 0 first, for a training that says something of each
     step of its own (``step_notes()``: which language got each merge, and on which
-    numbers); None for the others. The card's numbers show the one of the bar's step."""
+    numbers; SuperBPE's stage of each merge and its superwords); None for the others.
+    The card's numbers show the one of the bar's step."""
     found = getattr(training, "step_notes", None)
     return [str(note) for note in found()] if callable(found) else None
 

@@ -305,15 +305,16 @@ def changed_words(training: Training) -> None:
             first="Step 0: no merge has changed a word yet.", name="changed_words")
 
 
-def language_choice(training: Training) -> None:
-    """For a training on one corpus per language: which language got the bar's merge and
-    on which numbers (the training's ``step_notes``, a sentence per step), drawn by the
-    browser with the card, at every key. Nothing for a training of one corpus."""
+def step_sentence(training: Training) -> None:
+    """For a training that says something of each of its steps (``step_notes``: which
+    language got the merge and on which numbers, or SuperBPE's stage and superwords), the
+    bar's step's sentence, drawn by the browser with the card, at every key. Nothing for
+    the others."""
     notes = protocol.step_notes(training)
-    if not protocol.languages(training) or notes is None:
+    if notes is None:
         return
     numbers([], len(training.merges), _history_id(training), notes=notes,
-            name="language_choice")
+            name="step_sentence")
 
 
 def language_numbers(training: Training) -> None:

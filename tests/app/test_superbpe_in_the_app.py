@@ -5,6 +5,8 @@ starts, the stage of the bar's step beside Play: bpeviz/ui/stepper/tests/landmar
 
 from __future__ import annotations
 
+import json
+
 import bpeviz
 from bpeviz.core.tracing import text_words
 from bpeviz.samples import sample_bytes
@@ -32,8 +34,7 @@ def test_superbpe_trains_to_the_transition_chosen_in_the_sidebar():
     assert [tuple(m[:3]) for m in card["merges"]] == [
         (m.left_id, m.right_id, m.token_id) for m in expected.merges]
     said = captions(at)
-    assert "stage 1, merges 1-150, inside words; stage 2, merges 151-200, across spaces" \
-        in said
+    assert "200 merges. Stage 2, across spaces, from merge 151." in said
     # the step bar marks where stage 2 starts and names the stage of its step
     assert stage(at, "controls")["landmarks"] == [[0, "stage 1: merges inside words"],
                                                   [151, "stage 2: merges across spaces"]]
@@ -46,7 +47,7 @@ def test_an_empty_transition_is_ninety_percent_of_the_merges_on_every_page():
         ok(at.switch_page(page).run())
         assert not at.error, (page, [e.value for e in at.error])
     at.switch_page("pages/1_Explore.py").run()
-    assert "stage 2, merges 181-200, across spaces" in captions(ok(at))
+    assert "Stage 2, across spaces, from merge 181." in captions(ok(at))
 
 
 def test_a_pre_tokenizer_that_drops_spaces_is_refused_with_a_sentence():
@@ -71,3 +72,18 @@ def test_why_this_split_traces_each_stage_two_piece_of_the_text():
     for word in words:
         at.selectbox(key="split_word").set_value(word).run()
         assert not at.error, (word, [e.value for e in at.error])
+
+
+def test_beside_the_card_each_step_names_its_stage_and_its_superwords():
+    """A sentence per step goes to the browser with the card (drawn at the bar's step):
+    the stage of the merge and, in stage 2, whether its token crosses a space."""
+    at = choose_superbpe(open_page("pages/1_Explore.py"))
+    expected = bpeviz.train(TEXT, algorithm="superbpe", merges=200)
+    sent = [json.loads(el.proto.json) for el in at.get("bidi_component")
+            if '"role": "numbers"' in (el.proto.json or "").replace('":"', '": "')]
+    notes = next(d["notes"] for d in sent if "notes" in d)
+    assert notes == expected.step_notes() and len(notes) == 201
+    superword = next(k for k in range(181, 201) if expected.superword(k))
+    assert "crosses a space: a superword" in notes[superword]
+    assert "Ġ" in notes[superword], "its space is drawn, not left blank"
+    assert notes[180] == "Merge 180, stage 1: inside a word, never across a space."
