@@ -39,51 +39,47 @@ class SentencePieceInput:
 def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[str]:
     """The lines of ``text`` as ``spm_train`` normalizes them (``identity`` rule)."""
     out = []
+    # a line of at most a quarter of the limit in characters is within it in bytes (a
+    # character takes at most 4): only longer lines are encoded to be measured
+    short = max_sentence_length // 4
     for line in text.split("\n"):
-        if not line or len(line.encode("utf-8", "surrogatepass")) > max_sentence_length:
+        if not line or (len(line) > short and len(line.encode(
+                "utf-8", "surrogatepass")) > max_sentence_length):
             continue
         if UNK_CHAR in line:
             continue
-        words = line.split(" ")
-        norm = "".join(WS + w for w in words if w)
-        if not norm:
+        words = list(filter(None, line.split(" ")))
+        if not words:
             continue
-        for meta in ("<unk>", "</s>", "<s>"):
-            norm = norm.replace(meta, UNK_CHAR)
+        norm = WS + WS.join(words)
+        if "<" in norm:
+            for meta in ("<unk>", "</s>", "<s>"):
+                norm = norm.replace(meta, UNK_CHAR)
         out.append(norm)
     return out
 
 
-def _split_words(sentence: str) -> list[str]:
-    words: list[str] = []
-    start = 0
-    for i, ch in enumerate(sentence):
-        if ch == WS and i > start:
-            words.append(sentence[start:i])
-            start = i
-    if start < len(sentence):
-        words.append(sentence[start:])
-    return words
-
-
 def sentencepiece_input(text: str, max_sentence_length: int = 4192) -> SentencePieceInput:
     """Words, counts and followers of ``text`` read as ``spm_train`` reads it."""
+    # counted without their leading "▁" (every word has one): a sentence is "▁" and its
+    # words joined by "▁", so its words are what str.split finds between them (in C)
     counts: Counter[str] = Counter()
     line_ends: Counter[str] = Counter()
-    ends: dict[str, int] = {}
+    inside: set[str] = set()  # the words followed by another word somewhere
     last = None
     for sentence in sentencepiece_sentences(text, max_sentence_length):
-        words = _split_words(sentence)
-        for i, w in enumerate(words):
-            counts[w] += 1
-            ends[w] = ends.get(w, 0) | (_END if i == len(words) - 1 else _MID)
-        if words:
-            line_ends[words[-1]] += 1
-            last = words[-1]
-    words_t = tuple(counts)
-    return SentencePieceInput(words_t, tuple(counts[w] for w in words_t),
-                              tuple(ends[w] for w in words_t),
-                              tuple(line_ends[w] for w in words_t), last)
+        parts = sentence[1:].split(WS)
+        counts.update(parts)  # in first-appearance order
+        last = parts[-1]
+        line_ends[last] += 1
+        if len(parts) > 1:
+            inside.update(parts[:-1])
+    parts_t = tuple(counts)
+    return SentencePieceInput(tuple(WS + p for p in parts_t), tuple(counts.values()),
+                              tuple((_MID if p in inside else 0)
+                                    | (_END if p in line_ends else 0) for p in parts_t),
+                              tuple(line_ends[p] for p in parts_t),
+                              None if last is None else WS + last)
 
 
 def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> SentencePieceInput:
