@@ -32,6 +32,9 @@ STOP_REASONS = {
     "no_pairs": "no pair with a count above 0 was left to merge",
 }
 _UNK = PICKY.special_tokens.index("[UNK]")
+#: the most encodings :meth:`PickyTraining.text_history` makes (a word at each step that
+#: may change it): beyond, the text is cut at the settled step only
+TEXT_HISTORY_STEPS = 20_000
 
 
 def _percent(x: float) -> str:
@@ -252,6 +255,59 @@ class PickyTraining:
         # in the word's order: the tokens alive at one step never share a character
         order = sorted(range(len(tokens)), key=lambda e: (starts[e], made[e]))
         return [tokens[e] for e in order], [made[e] for e in order], [gone[e] for e in order]
+
+    def text_history(self, text: str,
+                     most_steps: int = TEXT_HISTORY_STEPS) -> dict[str, Any] | None:
+        """The tokens of ``text`` at every step, in the form a browser steps through
+        (:func:`bpeviz.present.text_history.text_history`'s): ``words``, ``[offset, form
+        index]`` of each word of the text; ``forms``, each distinct word's pieces where
+        they change, ``[step, ids, starts, ends, flags]`` (offsets in the word, flag 2:
+        unknown). Only a step whose token (made or removed) is in a word can change its
+        cut, so only those are tried; None when the text's words together need more than
+        ``most_steps`` encodings (the page then cuts at the settled step).
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun hugs hugs", merges=4,
+        ...                 threshold=0.6)
+        >>> h = t.text_history("hugs hug")
+        >>> h["words"], [v[0] for v in h["forms"][0]]
+        ([[0, 0], [5, 1]], [0, 1, 2, 4])
+        >>> [t.vocab[i] for i in h["forms"][1][-1][1]]
+        ['▁hug']
+        """
+        spans = _word_spans(text)
+        forms: list[str] = []
+        index: dict[str, int] = {}
+        words: list[list[int]] = []
+        for start, end in spans:
+            form = WORD_START + text[start:end]
+            if form not in index:
+                index[form] = len(forms)
+                forms.append(form)
+            words.append([start, index[form]])
+        vocab = self.vocab
+        tried = [[e.step for e in self.events if vocab[e.token_id] in form] for form in forms]
+        if sum(len(steps) + 1 for steps in tried) > most_steps:
+            return None
+        at: dict[int, PickyStep] = {}
+        versions = []
+        for form, steps in zip(forms, tried):
+            found: list[list[Any]] = []
+            last: list[int] | None = None
+            for k in (0, *steps):
+                ids = (at.get(k) or at.setdefault(k, self.at(k))).encode_word(form)
+                if ids == last:
+                    continue
+                last = ids
+                starts, ends, pos = [], [], -1  # the ▁ covers no character of the text
+                for i in ids:
+                    size = 1 if i == _UNK else len(vocab[i])
+                    starts.append(max(pos, 0))
+                    ends.append(pos + size)
+                    pos += size
+                found.append([k, ids, starts, ends, [2 if i == _UNK else 0 for i in ids]])
+            versions.append(found)
+        return {"words": words, "forms": versions}
 
     def landmarks(self) -> list[tuple[int, str, str]]:
         """Where a run of merges starts and each removal, named, with its kind: the step

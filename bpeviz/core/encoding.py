@@ -113,7 +113,9 @@ def decode(snapshot: AtStep, ids: Sequence[int]) -> str:
 
 def unk_token(training: TrainingData) -> str | None:
     """The vocabulary's unknown token: the first of :data:`UNK_TOKENS` it holds, or None."""
-    vocab = set(training.vocab[: training.n_base]) | set(training.options.special_tokens)
+    # a training without merge options (PickyBPE's) lists its special tokens in its base
+    options = getattr(training, "options", None)
+    vocab = set(training.vocab[: training.n_base]) | set(getattr(options, "special_tokens", ()))
     return next((name for name in UNK_TOKENS if name in vocab), None)
 
 

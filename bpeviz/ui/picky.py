@@ -244,11 +244,16 @@ def picky_tokenize(ctx) -> None:
     a.metric("Tokens", f"{len(tokens):,}")
     b.metric("Characters per token", f"{len(text) / max(len(tokens), 1):.2f}")
     c.metric("Unknown", f"{unk:,}", help="Characters the vocabulary lacks ([UNK])")
-    st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
+    # drawn by the browser at the bar's step from the text's tokens at every step; a text
+    # whose words need too many encodings for that is cut at the settled step
+    followed = stage.tokens(training, text, byte_style, strong)
+    if not followed:
+        st.html(render.tokens_html(text, tokens, byte_style, strong=strong))
     st.caption(md_escape(
         f"{len(text):,} characters cut into {len(tokens):,} tokens at step {step:,} of "
         f"{len(training.events):,}. {ctx.alg.encode_words} Each word starts with ▁, the "
-        "space before it."))
+        "space before it." + ("" if followed else " This text is long: its tokens are "
+                              "redrawn when the step settles, not while it moves.")))
 
 
 # -- Vocabulary ---------------------------------------------------------------------------

@@ -349,7 +349,7 @@ _HISTORIES: weakref.WeakKeyDictionary[Training, OrderedDict[str, dict[str, Any]]
 _HISTORIES_LOCK = threading.Lock()
 
 
-def _text_history(training: Training, text: str) -> dict[str, Any]:
+def _text_history(training: Training, text: str) -> dict[str, Any] | None:
     """:func:`bpeviz.present.text_history.text_history`, the last few texts of each
     training kept."""
     with _HISTORIES_LOCK:
@@ -358,7 +358,8 @@ def _text_history(training: Training, text: str) -> dict[str, Any]:
         if found is not None:
             kept.move_to_end(text)
             return found
-    found = text_history(training, text)
+    own = getattr(training, "text_history", None)  # a training that steps text its own way
+    found = own(text) if callable(own) else text_history(training, text)
     with _HISTORIES_LOCK:
         kept = _HISTORIES.setdefault(training, OrderedDict())
         kept[text] = found
@@ -368,12 +369,16 @@ def _text_history(training: Training, text: str) -> dict[str, Any]:
 
 
 def tokens(training: Training, text: str, byte_style: str = "gpt2", strong: bool = False,
-           show_whitespace: bool = False, max_tokens: int = 3000) -> None:
+           show_whitespace: bool = False, max_tokens: int = 3000) -> bool:
     """``text`` cut into the tokens of the browser's step (Tokenize): the text's tokens
     at every step travel once (:mod:`bpeviz.present.text_history`), the browser redraws them;
-    the tokens a merge just made are outlined."""
+    the tokens a merge just made are outlined. False, and nothing drawn, when the training
+    leaves this text to the settled step (its ``text_history`` gave None)."""
+    history = _text_history(training, text)
+    if history is None:
+        return False
     data = {"role": "tokens", "step": int(get("step")), "n": len(training.merges),
             "hist": _history_id(training), "strong": strong, "showWs": show_whitespace,
-            "maxTokens": max_tokens,
-            **stage_tokens(training, text, byte_style, _text_history(training, text))}
+            "maxTokens": max_tokens, **stage_tokens(training, text, byte_style, history)}
     mount(f"{KEY}_tokens", data)
+    return True

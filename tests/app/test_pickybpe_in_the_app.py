@@ -218,3 +218,24 @@ def test_every_words_split_follows_the_bar_through_merges_and_removals():
     changed = {w[0] for w in data["words"] if k in w[4]}
     assert changed == {w[0] for w in data["words"] if before[w[0]] != after[w[0]]}
     assert changed, "the first removal splits a word on the page back"
+
+
+def test_tokenize_sends_the_texts_tokens_at_every_step_to_the_browser():
+    """Tokenize draws PickyBPE's tokens at the bar's step in the browser, from the
+    text's tokens at every step, merges and removals alike: each step the browser can
+    draw is what encoding at that step gives."""
+    from bpeviz.present.text_history import tokens_at
+
+    expected = picky_reference()
+    text = "The tokenizer learns tokens: lowest newer"
+    at = open_page("pages/2_Tokenize.py", algo="picky", text=text, text_edited=True)
+    no_errors(at, "Tokenize")
+    data = stage(at, "tokens")
+    assert data["text"] == text and data["n"] == len(expected.events)
+    history = {"words": data["words"], "forms": data["forms"]}
+    for step in range(len(expected.events) + 1):
+        assert tokens_at(history, step) == [
+            (t.id, t.start, t.end, 2 if t.unk else 0)
+            for t in expected.at(step).encode(text)], step
+    labels = {int(i) for i in data["labels"]}
+    assert {t for form in data["forms"] for v in form for t in v[1]} <= labels
