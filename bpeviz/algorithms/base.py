@@ -129,6 +129,11 @@ class Algorithm(Prose):
     #: the app's module that draws its pages when the merge pages cannot (its ``PAGES``
     #: maps a page title to a view of the page's context): "bpeviz.ui.unigram"; "" for none
     views: str = ""
+    #: the module that reads its vocabulary's health when the merge trainings' and
+    #: Unigram's reading cannot: its ``health(step, corpus)`` (a
+    #: :class:`bpeviz.analysis.health.Health`) and ``unused_by_step(training, corpus)``;
+    #: "bpeviz.analysis.health_picky"; "" for those
+    health: str = ""
     #: how Hugging Face ranks the initial symbols when its ids order them otherwise than
     #: ours, for the ``ids`` tie rule (which compares Hugging Face's ids): a key of one
     #: symbol, None for a symbol that keeps its place before the others (a special

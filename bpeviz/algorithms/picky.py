@@ -50,4 +50,5 @@ PICKY = Algorithm(
     sizes=("merges", "vocab"),
     settings=("threshold",),
     views="bpeviz.ui.picky",
+    health="bpeviz.analysis.health_picky",
 )

@@ -24,6 +24,7 @@ import numpy as np
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import steps_at_most
+from bpeviz.core.snapshot import SNAPSHOT_VIEWS
 from bpeviz.engine.merge_word import replace_pair
 
 STOP_REASONS = {
@@ -196,6 +197,11 @@ class PickyTraining:
                 steps[i].append(e.step)
                 splits[i].append(tuple(new))
         return steps, splits
+
+    def split_changes(self) -> tuple[list[list[int]], list[list[tuple[int, ...]]]]:
+        """For each training word, the steps its split changed at (0 first) and its
+        split (token ids) from each of them."""
+        return self._word_log
 
     def splits_at(self, step: int) -> list[tuple[int, ...]]:
         """The ids of every training word (in :attr:`words`' order) after ``step`` events,
@@ -373,12 +379,14 @@ class PickyStep:
                 removals.setdefault(e.token_id, []).append(i)
         return merges, removals
 
-    def encode_word(self, word: str) -> list[int]:
-        """The ids of one word (``▁`` + its characters), as the segmenter cuts it."""
+    def encode_word(self, word: str, whole: bool = True) -> list[int]:
+        """The ids of one word (``▁`` + its characters), as the segmenter cuts it: a
+        word in the vocabulary is its own token; with ``whole=False`` it too is cut by
+        replaying the events on its characters (what makes a token reachable)."""
         ids = self._ids
-        whole = ids.get(word)
-        if whole is not None and whole in self.present:
-            return [whole]
+        found = ids.get(word) if whole else None
+        if found is not None and found in self.present:
+            return [found]
         merges, removals = self._maps
         events = self.training.events
         tokens = [ids.get(ch, _UNK) if len(ch) == 1 else _UNK for ch in word]
@@ -419,6 +427,16 @@ class PickyStep:
                     new.extend(e.part_ids if t == e.token_id else (t,))
                 last = best_split
             tokens = new
+
+    def health(self, corpus: Any = None) -> Any:
+        """What is wrong with this step's vocabulary (unreachable, unused and
+        near-duplicate tokens), counted on ``corpus`` (a text or a Corpus; None: the
+        training's own): :func:`bpeviz.analysis.health_picky.picky_health`."""
+        view = SNAPSHOT_VIEWS.get("health")
+        if view is None:
+            raise RuntimeError("import bpeviz first: it wires health to "
+                               "bpeviz.analysis.health")
+        return view(self, corpus)
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text`` as strings."""

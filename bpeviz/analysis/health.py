@@ -43,6 +43,7 @@ nor unused. :func:`unused_by_step` counts the unused merged tokens after every s
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -114,10 +115,19 @@ def health(step: Any, corpus: Corpus | str | None = None) -> Health:
     counted on ``corpus`` (a text or a Corpus), or on the training's own corpus."""
     if isinstance(step, Snapshot):
         return _merge_health(step, corpus)
+    own = _own_reading(getattr(step, "training", None))
+    if own is not None:  # an algorithm whose steps are read their own way (PickyBPE's)
+        return own.health(step, corpus)
     if not hasattr(getattr(step, "model", None), "lattice"):
         raise ValueError(f"vocabulary health reads a step of merges or of scored pieces "
                          f"(Unigram), not a {type(step).__name__}")
     return _piece_health(step, corpus)
+
+
+def _own_reading(training: Any) -> Any:
+    """The module its record names to read its health (``Algorithm.health``), or None."""
+    name = get_algorithm(training.algorithm).health if training is not None else ""
+    return importlib.import_module(name) if name else None
 
 
 # -- the corpus the unused tokens are counted on --------------------------------------------
@@ -417,6 +427,9 @@ def unused_by_step(training: Any, corpus: Corpus | str | None = None) -> pd.Seri
     """How many tokens made so far are unused after every step (index: the step): for
     merges, the merged tokens that no word's split holds (the training's merge forest,
     read once for all steps); for Unigram rounds, the pieces no best cut holds."""
+    own = _own_reading(training)
+    if own is not None:
+        return own.unused_by_step(training, corpus)
     if not hasattr(training, "_log"):
         counts = []
         for k in range(len(getattr(training, "steps", (None,)))):  # each round's best cuts

@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis.health import KINDS, Health, health, unused_by_step
 from bpeviz.core.training import Training
 from bpeviz.present.render import esc, md_escape
@@ -97,6 +98,9 @@ def view(training: Any, setting: str, byte_style: str, strong: bool) -> None:
     if isinstance(training, Training):
         step = stage.controls(training, setting=setting, empty_note=True)
         at, unit = snapshot(training, step), "step"
+    elif get_algorithm(training.algorithm).step_kind != "prune":  # events (PickyBPE's)
+        step = stage.controls(training, setting=setting)
+        at, unit = training.at(step), "step"
     else:  # pruning rounds (Unigram): health reads a round as it reads a step
         step = round_controls(training)
         at, unit = training.at(step), "round"

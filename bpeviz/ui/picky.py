@@ -11,8 +11,6 @@ drawn in Python for the steps around the bar's and swapped in by the browser
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pandas as pd
 import streamlit as st
 
@@ -303,45 +301,21 @@ def picky_vocabulary(ctx) -> None:
             help="In the vocabulary at this step")})
 
 
-def unused_frame(training, step: int) -> pd.DataFrame:
-    """The merged tokens in the vocabulary at ``step`` that no word of the corpus, cut at
-    that step, uses: id, token, the step that made it and its uses when made."""
-    now = training.at(step)
-    uses: Counter[int] = Counter()
-    for ids, count in zip(training.splits_at(step), training.counts):
-        for t in ids:
-            uses[t] += count
-    made: dict[int, int] = {}
-    for e in training.events[:step]:
-        if e.kind == "merge":
-            made.setdefault(e.token_id, e.step)
-    ids = [i for i in sorted(now.present) if i >= training.n_base and not uses[i]]
-    return pd.DataFrame({
-        "id": ids, "token": [display.visible(training.vocab[i]) for i in ids],
-        "made at step": [made.get(i, 0) for i in ids],
-        "count when made": [training.events[made[i] - 1].count if i in made else 0
-                            for i in ids]})
-
-
 def picky_health(ctx) -> None:
-    """Vocabulary's Health view for a PickyBPE training: the merged tokens the corpus no
-    longer uses at the bar's step (what its removals are meant to take away)."""
+    """Vocabulary's Health view for a PickyBPE training: the same checks, table and
+    unused curve as a merge training's, read from its events
+    (:mod:`bpeviz.analysis.health_picky`), and what its removals have to do with them."""
+    from bpeviz.ui import health_view
+
     training = ctx.training
     cut_with_the_training("The Health view")
-    step = stage.controls(training)
-    frame = unused_frame(training, step)
-    merged = sum(1 for i in training.at(step).present if i >= training.n_base)
     st.caption(md_escape(
-        f"Unused at step {step:,}: {len(frame):,} of the {merged:,} merged tokens in the "
-        "vocabulary are used by no word of the corpus cut at this step (every use became "
-        "part of longer tokens). PickyBPE removes a token once it almost only occurs inside "
-        f"a bigger one (its IoS above the threshold, {training.threshold:g}), so these are "
-        "the absorbed tokens its removals have not taken away yet. The unreachable, "
-        "near-duplicate and partial-character checks read trainings of merges only."))
-    if len(frame):
-        st.dataframe(frame, hide_index=True, width="stretch", height=420)
-    else:
-        st.info("Every merged token in the vocabulary is used by the corpus at this step.")
+        "What is wrong with the vocabulary of the PickyBPE training: tokens encoding never "
+        "yields, tokens the corpus no longer uses, near-duplicates, each with the reason "
+        "found. PickyBPE removes a token once it almost only occurs inside a bigger one "
+        f"(its IoS above the threshold, {training.threshold:g}): its unused tokens are the "
+        "absorbed ones its removals have not taken away (yet)."))
+    health_view.view(training, "step", ctx.byte_style, ctx.presentation)
 
 
 #: the pages that draw a PickyBPE training, each by its own view (the record's ``views``)

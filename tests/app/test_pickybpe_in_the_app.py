@@ -239,3 +239,20 @@ def test_tokenize_sends_the_texts_tokens_at_every_step_to_the_browser():
             for t in expected.at(step).encode(text)], step
     labels = {int(i) for i in data["labels"]}
     assert {t for form in data["forms"] for v in form for t in v[1]} <= labels
+
+
+def test_the_health_view_reads_pickybpes_events_with_every_check():
+    from bpeviz.analysis.health import health, unused_by_step
+
+    expected = picky_reference()
+    at = open_page("pages/4_Vocabulary.py", algo="picky", vocab_view="health", step=120)
+    no_errors(at, "Health")
+    found = health(expected.at(120))
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Unused"] == f"{len(found.unused):,}"
+    assert shown["Near-duplicates"] == f"{len(found.near_duplicates):,}"
+    said = plain(" ".join(m.value for m in at.markdown))
+    assert all(line.split(":")[0] in said for line in found.summary)
+    chart = next(el for el in at.get("plotly_chart") if "chart_unused" in el.proto.id)
+    ys = json.loads(chart.proto.spec)["data"][0]["y"]
+    assert _values(ys) == unused_by_step(expected).tolist()
