@@ -47,6 +47,16 @@ def on_corpus(ctx: Context) -> Context:
     if current is None:
         return ctx
     names, opened = current
+    if opened.corpus.words and bound(
+            st.toggle, "Explore the opened training on its own corpus", "own_corpus",
+            help=f"Step through the merges of {names} on the words it was trained on "
+                 f"({len(opened.corpus.words):,} distinct words, as saved with it)."):
+        st.info(md_escape(
+            f"{names} (opened training) on its own corpus: {len(opened.corpus.words):,} "
+            f"distinct words, {len(opened.merges):,} merges. The sidebar's corpus and "
+            "training settings do not apply."), icon="📂")
+        return replace(ctx, training=opened, corpus=opened.corpus,
+                       corpus_name=f"the corpus of {names}")
     on = bound(st.toggle, "Explore the opened tokenizer's merges on this corpus", "replay",
                help=f"Replays the merges of {names} on the sidebar's corpus: the same "
                     "merges in the same order, with counts from your text. A merge that "

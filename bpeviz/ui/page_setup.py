@@ -26,6 +26,7 @@ from bpeviz.ui.context import Context, training_problems
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.languages import LanguageTexts, Missing, language_source
 from bpeviz.ui.messages import error, show_resets, warning
+from bpeviz.ui.opened_path import open_startup_training
 from bpeviz.ui.paste_keeper import keep_paste
 from bpeviz.ui.settings import Settings, display_settings, training_settings
 from bpeviz.ui.state import bound, get, put
@@ -188,6 +189,7 @@ def page(title: str, *, uses_training: bool = True) -> Context:
                        initial_sidebar_state="expanded")
     page_errors.guard()
     ignored = state.start_run(title)
+    unopened = open_startup_training()  # a training given on the command line
     st.html(style_block(bool(get("present"))))
     with st.sidebar:
         links = state.url_params()
@@ -218,6 +220,8 @@ def page(title: str, *, uses_training: bool = True) -> Context:
     state.write_url()
     if takes_languages(chosen.algorithm) != per_language:
         st.rerun()  # the algorithm changed under this run: draw its corpus inputs
+    if unopened:
+        error(unopened)
     if ignored:
         warning("This link had settings that could not be used, and were left at their "
                 f"defaults: {', '.join(ignored)}.")

@@ -169,6 +169,7 @@ SETTINGS: dict[str, Setting] = {
     "tree_token": Setting(0, url=False),
     "tok_source": Setting("training", ("training", "imported"), url=False),
     "replay": Setting(False, url=False),  # explore the opened tokenizer on the corpus
+    "own_corpus": Setting(False, url=False),  # explore an opened training on its corpus
     # Unigram: the trainer's variant, the pruning round shown, the lattice's word
     "uvariant": Setting("sentencepiece", ("sentencepiece", "course")),
     # Unigram's size (None: chosen for the corpus, unigram.teaching), the share a round keeps
