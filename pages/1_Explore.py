@@ -127,7 +127,8 @@ def why_html(step: int) -> str:
 
 
 #: sort orders as the (narrow) Sort box shows them
-SORT_LABELS = {"changed first, then corpus order": "changed first"}
+SORT_LABELS = {"changed first, then corpus order": "changed first",
+               "changed first, then most frequent": "changed, frequent"}
 
 
 def word_splits(snap) -> None:
@@ -137,7 +138,9 @@ def word_splits(snap) -> None:
     with c1:
         search = state.bound(st.text_input, "Search words", "search", widget_key="word_search",
                              placeholder="substring", max_chars=200)
-    sort = c2.selectbox("Sort", list(views.SORTS), key="word_sort",
+    orders = list(views.SORTS)
+    sort = c2.selectbox("Sort", orders, key="word_sort",
+                        index=orders.index(views.default_sort(len(frame))),
                         format_func=lambda k: SORT_LABELS.get(k, k))
     only = c3.checkbox("Changed only", key="word_changed",
                        help="Only the words this merge changed")

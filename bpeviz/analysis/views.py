@@ -145,11 +145,27 @@ def words_frame(snapshot: Snapshot) -> pd.DataFrame:
 
 SORTS = {
     "changed first, then corpus order": None,
+    "changed first, then most frequent": None,
     "corpus order": None,
     "most frequent": ("count", False),
     "most tokens": ("tokens", False),
     "alphabetical": ("word", True),
 }
+
+
+#: from this many distinct words on, Explore lists the most frequent first (the order
+#: of first appearance says little about a corpus that large)
+LARGE_CORPUS_WORDS = 10_000
+
+
+def default_sort(n_words: int) -> str:
+    """The word list's order before the user picks one, for a corpus of ``n_words``.
+
+    >>> default_sort(43), default_sort(191_738)
+    ('changed first, then corpus order', 'changed first, then most frequent')
+    """
+    return ("changed first, then most frequent" if n_words >= LARGE_CORPUS_WORDS
+            else "changed first, then corpus order")
 
 
 def select_words(frame: pd.DataFrame, search: str = "",
@@ -163,6 +179,8 @@ def select_words(frame: pd.DataFrame, search: str = "",
         rows = rows[rows["word"].str.contains(search, regex=False, case=False)]
     if sort == "changed first, then corpus order":
         return rows.sort_values("changed", ascending=False, kind="stable")
+    if sort == "changed first, then most frequent":
+        return rows.sort_values(["changed", "count"], ascending=False, kind="stable")
     if sort in SORTS and SORTS[sort] is not None:
         column, ascending = SORTS[sort]
         return rows.sort_values(column, ascending=ascending, kind="stable")

@@ -75,3 +75,19 @@ def test_a_training_opened_on_the_vocabulary_page_explores_its_own_corpus(saved)
     assert [tuple(m[:3]) for m in card["merges"]] == [
         (m.left_id, m.right_id, m.token_id) for m in training.merges]
     assert len(stage(at, "words")["words"]) == len(training.corpus.words)
+
+
+def test_a_large_corpus_lists_its_most_frequent_words_first(tmp_path, monkeypatch):
+    """Past 10,000 distinct words the order of first appearance says little: the list
+    comes changed first, then most frequent (the search still looks through all)."""
+    counts = {f"w{i:05d}x": (i * 7919) % 1000 + 1 for i in range(12_000)}
+    training = bpeviz.train(bpeviz.Corpus.from_counts(counts), algorithm="bpe", merges=5)
+    path = tmp_path / "large.json"
+    bpeviz.save(training, path)
+    monkeypatch.setenv(ENV, str(path))
+    at = open_page("pages/1_Explore.py", step=0)  # step 0: no word changed
+    assert ok(at).selectbox(key="word_sort").value == "changed first, then most frequent"
+    shown = stage(at, "words")["words"]
+    assert [w[2] for w in shown] == sorted(counts.values(), reverse=True)[:len(shown)]
+    at.text_input(key="word_search").input("w11999").run()
+    assert [w[1] for w in stage(ok(at), "words")["words"]] == ["w11999x"]
