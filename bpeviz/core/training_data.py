@@ -125,7 +125,7 @@ class TrainingData:
 
     @property
     def stop_message(self) -> str:
-        return f"Stopped after {len(self.merges)} merges: {STOP_REASONS[self.stop_reason]}."
+        return f"Stopped after {len(self.merges):,} merges: {STOP_REASONS[self.stop_reason]}."
 
     #: what a step number is called where it is shown (a step is a merge)
     step_unit = "step"

@@ -31,7 +31,7 @@ import { cutAt, runAt, versionAt } from "./history.mjs";
 import { keyAction, keyRows } from "./keys.mjs";
 import { hexText, namesTitle, visibleText } from "./marks.mjs";
 import { bounds, clamp, followStep, whole } from "./numbers.mjs";
-import { buildNumbers, drawNumbers, signedText } from "./numbers_view.mjs";
+import { buildNumbers, drawNumbers, signedText, valueText } from "./numbers_view.mjs";
 import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
@@ -132,6 +132,6 @@ export default mount;
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
   bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
-  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, signedText, versionAt,
+  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, signedText, valueText, versionAt,
   visibleText, whole,
 };

@@ -15,6 +15,16 @@ function written(x, digits = 0) {
     maximumFractionDigits: digits });
 }
 
+// A value as the metric box writes it, and its title: a whole number of eight digits or
+// more (a big corpus's tokens) in millions or billions, so that it fits the box beside
+// the card ("391.27 M"), the exact value in the title; others written out, no title.
+export function valueText(x, digits = 0) {
+  const big = digits === 0 && Number.isFinite(x) && Math.abs(x) >= 1e7;
+  if (!big) return [written(x, digits), ""];
+  const [unit, size] = Math.abs(x) >= 1e10 ? [" B", 1e9] : [" M", 1e6];
+  return [written(x / size, 2) + unit, written(x)];
+}
+
 // a change as the page writes it: "+1", "-2,000", "+0.5"; "0" for none; null for no change
 export function signedText(delta, digits = 0) {
   if (delta === null || !Number.isFinite(delta)) return null;
@@ -47,7 +57,9 @@ function show(one, k) {
   };
   const digits = whole(m.digits, 0);
   const now = at(k), before = k > 0 ? at(k - 1) : null;
-  one.value.textContent = now === null ? "–" : written(now, digits);
+  const [text, exact] = now === null ? ["–", ""] : valueText(now, digits);
+  one.value.textContent = text;
+  if (exact) one.value.title = exact; else one.value.removeAttribute?.("title");
   const change = now === null || before === null ? null : now - before;
   const shown = change === null || Math.abs(change) < (Number(m.least) || 0) ? null
     : signedText(change, digits);
@@ -71,7 +83,7 @@ export function drawNumbers(f, k) {
   const template = k === 0 && typeof d.first === "string" ? d.first
     : String(d.note ?? "These numbers are for step {step} of {n}.");
   f.note.textContent = notes ? String(notes[k] ?? "")
-    : template.replaceAll("{step}", String(k)).replaceAll("{n}", fmt(n))
+    : template.replaceAll("{step}", fmt(k)).replaceAll("{n}", fmt(n))
       .replaceAll("{count}", count);
   f.root.dataset.step = String(k);
 }

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, test } from "node:test";
 
 import { host, loadStage, mountIn, setUp, shownStep, text } from "./stage.mjs";
 
-const { default: mount, signedText } = await loadStage();
+const { default: mount, signedText, valueText } = await loadStage();
 
 let doc, restore;
 beforeEach(() => ({ doc, restore } = setUp()));
@@ -39,6 +39,13 @@ test("changes are signed with thousands separators", () => {
   assert.equal(signedText(null), null);
   assert.equal(signedText(-0.04, 1), "0");
   assert.equal(signedText(2.25, 1), "+2.3");
+});
+
+test("a value of eight digits or more is written in millions, exact in its title", () => {
+  assert.deepEqual(valueText(9_999_999), ["9,999,999", ""]);
+  assert.deepEqual(valueText(391_273_456), ["391.27 M", "391,273,456"]);
+  assert.deepEqual(valueText(12_345_678_901), ["12.35 B", "12,345,678,901"]);
+  assert.deepEqual(valueText(2.5, 1), ["2.5", ""]);
 });
 
 test("the numbers follow every key in the bar's redraw, never naming another step", () => {
