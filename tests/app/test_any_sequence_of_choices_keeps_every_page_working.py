@@ -111,9 +111,11 @@ def _opened_files() -> dict[str, tuple[str, object]]:
     wordpiece = train(load_sample("tour", "whitespace"), **train_options("wordpiece",
                                                                           merges=25))
     found = {}
+    # a training.json holds its corpus: Explore and Vocabulary offer to explore it there
     for label, training, fmt in (("bbpe hf", bbpe, "hf"), ("bbpe tiktoken", bbpe, "tiktoken"),
                                  ("bpe gpt2", bpe, "gpt2"), ("wordpiece vocab", wordpiece,
-                                                             "vocab")):
+                                                             "vocab"),
+                                 ("wordpiece training", wordpiece, "training")):
         files = formats.export(training.at(len(training.merges)), fmt)
         found[label] = (", ".join(files), import_files(
             {name: text.encode() if isinstance(text, str) else text
