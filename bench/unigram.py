@@ -48,6 +48,10 @@ print(json.dumps({"time": time.perf_counter() - start, "pieces": list(training.f
 """
 
 
+#: bench.train_files writes whole 10 MB files: ask for one more than the size
+FILE_ROOM = 10
+
+
 def corpus(size_mb: float) -> tuple[Path, str]:
     """The file to train on, and what it holds."""
     if size_mb * MB <= available_bytes():
@@ -71,10 +75,6 @@ def corpus(size_mb: float) -> tuple[Path, str]:
     return path, (f"{size / MB:.2f} MB of real text (bench.train_files: the stdlib, the "
                   f"installed packages' text files, /usr/share/doc; "
                   f"{min(size / MB, distinct):.0f} MB of it distinct)")
-
-
-#: bench.train_files writes whole 10 MB files: ask for one more than the size
-FILE_ROOM = 10
 
 
 def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None:

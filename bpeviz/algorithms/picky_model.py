@@ -24,7 +24,7 @@ import numpy as np
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.core.encoded import Token
 from bpeviz.core.protocol import steps_at_most
-from bpeviz.core.snapshot import SNAPSHOT_VIEWS
+from bpeviz.core.snapshot import snapshot_view
 from bpeviz.engine.merge_word import replace_pair
 
 STOP_REASONS = {
@@ -301,7 +301,9 @@ class PickyTraining:
             found: list[list[Any]] = []
             last: list[int] | None = None
             for k in (0, *steps):
-                ids = (at.get(k) or at.setdefault(k, self.at(k))).encode_word(form)
+                if k not in at:  # one step's tables for every word
+                    at[k] = self.at(k)
+                ids = at[k].encode_word(form)
                 if ids == last:
                     continue
                 last = ids
@@ -432,11 +434,7 @@ class PickyStep:
         """What is wrong with this step's vocabulary (unreachable, unused and
         near-duplicate tokens), counted on ``corpus`` (a text or a Corpus; None: the
         training's own): :func:`bpeviz.analysis.health_picky.picky_health`."""
-        view = SNAPSHOT_VIEWS.get("health")
-        if view is None:
-            raise RuntimeError("import bpeviz first: it wires health to "
-                               "bpeviz.analysis.health")
-        return view(self, corpus)
+        return snapshot_view("health")(self, corpus)
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text`` as strings."""

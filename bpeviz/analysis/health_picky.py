@@ -30,17 +30,8 @@ from typing import Any
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.analysis.health import Health, _frame, near_duplicates, word_marks
 from bpeviz.text import display
-
-COLUMNS = ("id", "token", "reason")
-
-
-def _frame(rows: list[tuple[int, str, str]], **extra: Any) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    frame["id"] = frame["id"].astype("int64")
-    for name, values in extra.items():
-        frame[name] = values
-    return frame
 
 
 def _uses(step: Any, corpus: Any) -> tuple[Counter[int], str]:
@@ -153,8 +144,6 @@ def unused_by_step(training: Any, corpus: Any = None) -> pd.Series:
 
 def health(step: Any, corpus: Any = None) -> Any:
     """The :class:`~bpeviz.analysis.health.Health` of a PickyBPE step (``training.at(k)``)."""
-    from bpeviz.analysis.health import Health, near_duplicates, word_marks
-
     training = step.training
     vocab = training.vocab
     alg = get_algorithm(training.algorithm)

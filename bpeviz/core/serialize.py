@@ -138,6 +138,13 @@ def save_training(training: AnyTraining, path: str | os.PathLike[str],
     write_atomic(path, json.dumps(data, ensure_ascii=False))
 
 
+def _corpus_name(data: Any) -> str | None:
+    """The corpus's name a saved training's JSON holds (``corpus.name``), or None."""
+    corpus = data.get("corpus") if isinstance(data, dict) else None
+    name = corpus.get("name") if isinstance(corpus, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
 def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
     """The corpus's name a saved training holds (``corpus.name``), or None: a file saved
     without one, a tokenizer file, or not JSON."""
@@ -145,9 +152,7 @@ def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    corpus = data.get("corpus") if isinstance(data, dict) else None
-    name = corpus.get("name") if isinstance(corpus, dict) else None
-    return name if isinstance(name, str) and name.strip() else None
+    return _corpus_name(data)
 
 
 def load(path: str | os.PathLike[str]) -> AnyTraining:
@@ -156,9 +161,15 @@ def load(path: str | os.PathLike[str]) -> AnyTraining:
     one step: :func:`bpeviz.unigram.spm.open_model`). Each answers
     :mod:`bpeviz.core.protocol`; what is not a merge training is read by the opener
     (:data:`OWN_OPENERS`) or the reader (:data:`OWN_FORMATS`) registered for it."""
+    return load_named(path)[0]
+
+
+def load_named(path: str | os.PathLike[str]) -> tuple[AnyTraining, str | None]:
+    """:func:`load`, and the corpus's name the file holds (:func:`saved_corpus_name`),
+    the file read once."""
     opener = OWN_OPENERS.get(Path(path).suffix)
     if opener is not None:
-        return opener(path)
+        return opener(path), None
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -166,6 +177,4 @@ def load(path: str | os.PathLike[str]) -> AnyTraining:
                          f"{err}") from None
     kind = data.get("format") if isinstance(data, dict) else None
     from_dict = OWN_FORMATS.get(kind) if isinstance(kind, str) else None
-    if from_dict is not None:
-        return from_dict(data)
-    return training_from_dict(data)
+    return (from_dict or training_from_dict)(data), _corpus_name(data)

@@ -36,6 +36,16 @@ from bpeviz.text.symbols import Symbol
 SNAPSHOT_VIEWS: dict[str, Callable[..., Any]] = {}
 
 
+def snapshot_view(name: str) -> Callable[..., Any]:
+    """The view ``name`` of :data:`SNAPSHOT_VIEWS` (any step's, not only a Snapshot's);
+    RuntimeError when ``bpeviz`` was not imported to register it."""
+    view = SNAPSHOT_VIEWS.get(name)
+    if view is None:
+        raise RuntimeError(f"import bpeviz first: it wires the steps' {name} to the "
+                           "analysis layer")
+    return view
+
+
 @dataclass(frozen=True, eq=False)
 class Snapshot:
     """What a training looks like after ``step`` merges.
@@ -191,11 +201,7 @@ class Snapshot:
         """What is wrong with this step's vocabulary: unreachable, unused, near-duplicate
         and partial-character tokens, counted on ``corpus`` (a text or a Corpus; None:
         the training's own), a :class:`bpeviz.analysis.health.Health`."""
-        view = SNAPSHOT_VIEWS.get("health")
-        if view is None:
-            raise RuntimeError("import bpeviz first: it wires Snapshot.health to "
-                               "bpeviz.analysis.health")
-        return view(self, corpus)
+        return snapshot_view("health")(self, corpus)
 
     def trace(self, word: str, *, cut: bool = False) -> Trace:
         """How :meth:`encode` reaches one word's tokens (see :mod:`bpeviz.core.explain`;

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from bpeviz.core.serialize import load, saved_corpus_name
+from bpeviz.core.serialize import load_named
 from bpeviz.core.training import Training
 from bpeviz.ui.state import put
 
@@ -50,11 +50,10 @@ def startup_path(argv: list[str] | None = None) -> str | None:
 def _read(path: str, changed: float) -> tuple[str, Training]:
     """The file's name as the app shows it, and its training (read once per version of
     the file: ``changed`` is its modification time)."""
-    training = load(path)
+    training, name = load_named(path)
     if not isinstance(training, Training):
         raise ValueError("it is not a training of merges (BPE, byte-level BPE, WordPiece): "
                          "Explore steps through merges")
-    name = saved_corpus_name(path)
     shown = Path(path).name + (f" (trained on {name})" if name else "")
     return shown, training
 
