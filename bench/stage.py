@@ -383,7 +383,14 @@ def settle_on_first_step(page) -> tuple[int, int]:
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("Home")
     page.wait_for_timeout(500)
-    try:  # attached, not visible: the bar may sit below the fold after Play's reruns
+    try:
+        # Python has heard the bar's step (a page whose views below the first screen are
+        # out of view reports it only after a longer quiet time) ...
+        page.wait_for_function(
+            "() => { const s = (window.__bpevizStage || {}).controls; return !s || "
+            "(!s.pending && s.pySeq >= s.seq && s.pyStep === s.step); }", timeout=120_000)
+        # ... and the run that answers is over; attached, not visible: the bar may sit
+        # below the fold after Play's reruns
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
                                timeout=120_000)
         page.wait_for_selector("[data-bpeviz-step]", state="attached", timeout=120_000)

@@ -50,14 +50,17 @@ def explore() -> None:
         slides_button(step)
 
     why_this_merge(step)
-    languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
-
-    words_col, merges_col = st.columns([3, 2], gap="large")
-    with words_col:
-        word_splits(snap)
-    with merges_col:
-        merges_table(step)
-    heatmap(snap)
+    # below the first screen, what Python draws for the settled step: the browser hears
+    # when none of it is in view and then reports the step only once the keys stop
+    # (stage.SETTLES), so no rerun lands between a speaker's keys
+    with st.container(key=stage.settles_key("explore")):
+        languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
+        words_col, merges_col = st.columns([3, 2], gap="large")
+        with words_col:
+            word_splits(snap)
+        with merges_col:
+            merges_table(step)
+        heatmap(snap)
 
 
 def page_theme() -> str | None:

@@ -130,84 +130,87 @@ def lockstep() -> None:
                "another configuration; whitespace at a token's ends does not count. "
                + stage.keys_caption("position"))
 
-    st.subheader("Metrics at this position")
-    for config, step, note in zip(configurations, steps, notes):
-        size = cmp.vocabulary_size(config.training, step)
-        st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
-                                f"{step:,} of {cmp.last_step(config.training):,}, "
-                                f"{size:,} tokens in the vocabulary"
-                                + (f" ({note})" if note else "") + "."))
-    table = render_compare.metrics_table(
-        [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
-    corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]
-    table["tokens (corpus)"] = [None if counts is None else int(counts[s])
-                                for counts, s in zip(corpus_tokens, steps)]
-    # each one's share of the differences the browser's sentence over the cuts counts
-    # (the sentence steps with the cuts, so the browser draws it; this row follows Python's
-    # settled position, as the rest of the table does)
-    table["token boundaries cut differently"] = [c.own_differing for c in result.cuts]
-    axes = {c.label: ui_compare.step_name(c.training) for c in configurations}
-    kinds = list(dict.fromkeys(axes.values()))
-    if kinds != ["merge step"]:  # say which kind of step each column's number counts
-        table = table.rename(columns={"step": " / ".join(kinds)})
-    st.html(render_compare.legend_html(labels))  # the letters of the columns, in colour
-    st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch",
-                 column_config={"metric": st.column_config.TextColumn(
-                     "metric", help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")})
-    st.caption("One column per configuration (A, B, C as named above); hover the "
-               "“metric” header for what a word is (the same for every algorithm). "
-               "Tokens (corpus): the tokens the whole corpus takes at this step "
-               "(empty for an opened file). Token boundaries cut differently: the places "
-               "where this configuration cuts the text and another does not (the tokens on "
-               "them are framed above).")
-    by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
-    letters = [render_compare.CONFIG_LETTERS[i] for i in range(len(labels))]
-    scripts = render_compare.script_table(list(zip(letters, by_script)))
-    if len(scripts):
-        st.markdown("**By script** (the script most of a word's letters are in; hover a "
-                    "header for what it counts)")
-        st.html(render_compare.script_table_html(scripts, letters))
+    # below the first screen, what Python draws for the settled position: the browser
+    # reports a position only once the keys stop while none of it is in view
+    with st.container(key=stage.settles_key("compare")):
+        st.subheader("Metrics at this position")
+        for config, step, note in zip(configurations, steps, notes):
+            size = cmp.vocabulary_size(config.training, step)
+            st.caption(ui.md_escape(f"{config.label}: {cmp.step_unit(config.training)} "
+                                    f"{step:,} of {cmp.last_step(config.training):,}, "
+                                    f"{size:,} tokens in the vocabulary"
+                                    + (f" ({note})" if note else "") + "."))
+        table = render_compare.metrics_table(
+            [(c.label, c.step, c.vocab_size, cmp.metrics(text, c.tokens)) for c in result.cuts])
+        corpus_tokens = [cmp.corpus_tokens(c.training) for c in configurations]
+        table["tokens (corpus)"] = [None if counts is None else int(counts[s])
+                                    for counts, s in zip(corpus_tokens, steps)]
+        # each one's share of the differences the browser's sentence over the cuts counts
+        # (the sentence steps with the cuts, so the browser draws it; this row follows Python's
+        # settled position, as the rest of the table does)
+        table["token boundaries cut differently"] = [c.own_differing for c in result.cuts]
+        axes = {c.label: ui_compare.step_name(c.training) for c in configurations}
+        kinds = list(dict.fromkeys(axes.values()))
+        if kinds != ["merge step"]:  # say which kind of step each column's number counts
+            table = table.rename(columns={"step": " / ".join(kinds)})
+        st.html(render_compare.legend_html(labels))  # the letters of the columns, in colour
+        st.dataframe(render_compare.by_configuration(table), hide_index=True, width="stretch",
+                     column_config={"metric": st.column_config.TextColumn(
+                         "metric", help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")})
+        st.caption("One column per configuration (A, B, C as named above); hover the "
+                   "“metric” header for what a word is (the same for every algorithm). "
+                   "Tokens (corpus): the tokens the whole corpus takes at this step "
+                   "(empty for an opened file). Token boundaries cut differently: the places "
+                   "where this configuration cuts the text and another does not (the tokens on "
+                   "them are framed above).")
+        by_script = [cmp.metrics_by_script(text, c.tokens) for c in result.cuts]
+        letters = [render_compare.CONFIG_LETTERS[i] for i in range(len(labels))]
+        scripts = render_compare.script_table(list(zip(letters, by_script)))
+        if len(scripts):
+            st.markdown("**By script** (the script most of a word's letters are in; hover a "
+                        "header for what it counts)")
+            st.html(render_compare.script_table_html(scripts, letters))
 
-    st.subheader("Metrics as the merges go on" if kinds == ["merge step"] else
-                 "Metrics as training goes on")
-    cols = st.columns(3)
-    with cols[0]:
-        metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
-                          [k for k in cmp.METRIC_LABELS if k != "words"],
-                          format_func=cmp.METRIC_LABELS.get,
-                          help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")
-    with cols[1]:
-        x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
-                     format_func={"step": " / ".join(kinds),
-                                  "vocab_size": "vocabulary size"}.get)
-    present = list(dict.fromkeys(s for found in by_script for s in found))
-    with cols[2]:
-        if ui.get("cmp_script") not in ["all", *present]:
-            ui.put("cmp_script", "all")
-        script = ui.bound(st.selectbox, "Words", "cmp_script", ["all", *present],
-                          format_func=lambda s: "all words" if s == "all" else f"{s} words")
-    curves = {}
-    for config in configurations:
-        rows = ui_compare.curve(config.training, text, by_script=script != "all")
-        curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
-    marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
-    phases = {c.label: curve_landmarks(c.training, x) for c in configurations}
-    st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes,
-                                                phases),
-                    config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
-    st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration (and the steps "
-               "either side of a dashed line, where a training's next stage starts); the "
-               "dots are the positions shown above.")
-    if x == "step" and len(kinds) > 1:
-        others = [(i, c) for i, c in enumerate(configurations) if axes[c.label] != kinds[0]]
-        letters = ", ".join(render_compare.CONFIG_LETTERS[i] for i, _ in others)
-        why = "; ".join(dict.fromkeys(
-            algorithms.get(c.training.algorithm).steps_scale for _, c in others
-            if algorithms.get(c.training.algorithm).steps_scale))
-        st.caption(ui.md_escape(
-            f"{letters}: against {' / '.join(kinds[1:])}s, on the top axis"
-            + (f"; {why}" if why else "") + ". Against vocabulary size every configuration "
-            "shares one axis."))
+        st.subheader("Metrics as the merges go on" if kinds == ["merge step"] else
+                     "Metrics as training goes on")
+        cols = st.columns(3)
+        with cols[0]:
+            metric = ui.bound(st.selectbox, "Metric", "cmp_metric",
+                              [k for k in cmp.METRIC_LABELS if k != "words"],
+                              format_func=cmp.METRIC_LABELS.get,
+                              help=f"Words, for every algorithm: {cmp.WORD_DEFINITION}")
+        with cols[1]:
+            x = ui.bound(st.radio, "Against", "cmp_x", ["step", "vocab_size"], horizontal=True,
+                         format_func={"step": " / ".join(kinds),
+                                      "vocab_size": "vocabulary size"}.get)
+        present = list(dict.fromkeys(s for found in by_script for s in found))
+        with cols[2]:
+            if ui.get("cmp_script") not in ["all", *present]:
+                ui.put("cmp_script", "all")
+            script = ui.bound(st.selectbox, "Words", "cmp_script", ["all", *present],
+                              format_func=lambda s: "all words" if s == "all" else f"{s} words")
+        curves = {}
+        for config in configurations:
+            rows = ui_compare.curve(config.training, text, by_script=script != "all")
+            curves[config.label] = [r for r in rows if script == "all" or r["script"] == script]
+        marks = {c.label: (c.step if x == "step" else c.vocab_size) for c in result.cuts}
+        phases = {c.label: curve_landmarks(c.training, x) for c in configurations}
+        st.plotly_chart(render_compare.curve_figure(curves, metric, x, marks, strong, axes,
+                                                    phases),
+                        config={"displaylogo": False, "typesetMath": False}, key="compare_curve")
+        st.caption(f"Up to {CURVE_POINTS} evenly spread steps per configuration (and the steps "
+                   "either side of a dashed line, where a training's next stage starts); the "
+                   "dots are the positions shown above.")
+        if x == "step" and len(kinds) > 1:
+            others = [(i, c) for i, c in enumerate(configurations) if axes[c.label] != kinds[0]]
+            letters = ", ".join(render_compare.CONFIG_LETTERS[i] for i, _ in others)
+            why = "; ".join(dict.fromkeys(
+                algorithms.get(c.training.algorithm).steps_scale for _, c in others
+                if algorithms.get(c.training.algorithm).steps_scale))
+            st.caption(ui.md_escape(
+                f"{letters}: against {' / '.join(kinds[1:])}s, on the top axis"
+                + (f"; {why}" if why else "") + ". Against vocabulary size every configuration "
+                "shares one axis."))
 
 
 with stage_area:

@@ -66,6 +66,19 @@ def _component() -> Any:
     return st.components.v2.component(NAME, css=CSS, js=JS, isolate_styles=False)
 
 
+#: the key prefix of a container of views Python draws for the settled step below the
+#: first screen; the stage script (sync.mjs) looks for its class, "st-key-" + the key
+SETTLES = "bv_settles"
+
+
+def settles_key(name: str) -> str:
+    """The key of a container holding views that follow the step when it settles, below
+    the first screen: while none of them is in view, the browser reports the step to
+    Python only once the keys have stopped (a rerun's drawing then never lands between a
+    speaker's keys), and at once when one is scrolled into view."""
+    return f"{SETTLES}_{name}"
+
+
 def mount(key: str, data: Any, **callbacks: Any) -> Any:
     """One element of the stage (``data["role"]`` says which), its script's own errors
     logged (:func:`log_browser_error`)."""

@@ -10,7 +10,7 @@ import { keyAction, RANGE_KEYS, typingIn } from "./keys.mjs";
 import { bounds, clamp, whole } from "./numbers.mjs";
 import { restartPlay, stopPlay, togglePlay } from "./play.mjs";
 import { debug, store } from "./store.mjs";
-import { move, scheduleSync, scriptRunning } from "./sync.mjs";
+import { move, onScroll, scheduleSync, scriptRunning } from "./sync.mjs";
 
 const REMOUNT_GRACE_MS = 2000; // a removed bar keeps the keys this long after its last draw
 
@@ -118,6 +118,12 @@ export function controls(component, data) {
     buildControls(s.root, s);
     s.keyHandler = guardBar(s, "key", (e) => onKey(s, e));
     document.addEventListener("keydown", s.keyHandler, true);
+    // scroll events do not bubble: caught on the way down, from whatever scrolls the page
+    s.scrollHandler = guardBar(s, "scroll", () => {
+      if (s.root.isConnected) onScroll(s);
+      else if (store().controls !== s) document.removeEventListener("scroll", s.scrollHandler, true);
+    });
+    document.addEventListener("scroll", s.scrollHandler, { capture: true, passive: true });
   }
   s.setTriggerValue = component.setTriggerValue || (() => {});
   s.standalone = Boolean(data.standalone);

@@ -2,7 +2,7 @@
 
 import { chip, el } from "./chips.mjs";
 import { clamp, fmt } from "./numbers.mjs";
-import { store } from "./store.mjs";
+import { afterRedraw, store } from "./store.mjs";
 
 // The card's data comes compact (Python's stage_merges): columns of ids, and labels
 // only where a merged token's label is not left + right. Rebuilt here once per history,
@@ -67,7 +67,7 @@ export function drawCard(c, k) {
   card.append(el("div", "bv-muted bv-head", k <= 0 ? "Step 0" : `Merge ${k}`), big, after);
   c.root.setAttribute("data-bpeviz-card", String(k));
   c.root.replaceChildren(card);
-  fitCard(c);
+  afterRedraw(() => fitCard(c));
 }
 
 // How a box's content is fitted into its fixed height, tried in order until it fits:

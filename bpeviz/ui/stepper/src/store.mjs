@@ -15,10 +15,28 @@ export function store() {
 
 export function notify(st) {
   st.redraws += 1;
-  for (const fn of Array.from(st.listeners)) {
-    try { fn(st.step); } catch (err) { report(null, "redraw", err); }
+  st.after = [];
+  try {
+    for (const fn of Array.from(st.listeners)) {
+      try { fn(st.step); } catch (err) { report(null, "redraw", err); }
+    }
+  } finally {
+    // what measures the page (the card's fit) runs once every follower has drawn: one
+    // layout for the whole redraw, not one after each follower's changes
+    const after = st.after;
+    st.after = null;
+    for (const fn of after) {
+      try { fn(); } catch (err) { report(null, "redraw", err); }
+    }
   }
   st.lastRedraw = performance.now();
+}
+
+// `fn` (which reads the layout) once the redraw under way is over, or now outside one
+export function afterRedraw(fn) {
+  const st = store();
+  if (Array.isArray(st.after)) st.after.push(fn);
+  else fn();
 }
 
 // -- errors ------------------------------------------------------------------------------

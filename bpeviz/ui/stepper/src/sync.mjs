@@ -16,21 +16,62 @@ const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears 
 const RHYTHM_MS = 600; // gaps up to this are a run of keys
 const RHYTHM_FACTOR = 1.5;
 
+// Python's views of the settled step that sit below the first screen (the heatmap, the
+// word list, the tables) are drawn in containers keyed "bv_settles" (Streamlit classes
+// each "st-key-bv_settles..."). While a page has some and none is in view (a speaker at
+// the first screen, where the browser draws everything that follows the step), nothing
+// on screen waits for Python: it hears the step once the keys have been still for
+// AWAY_MS, so that no rerun's drawing lands between a speaker's keys, however irregular
+// they are (the first key after a pause was followed by a rerun the next key waited
+// behind: 150-250 ms). Scrolling one into view while the step is unheard sends it then.
+const AWAY_MS = 1200;
+const SETTLES = '[class*="st-key-bv_settles"]';
+
 // How long to wait after a move before Python hears the step, given the gap (ms) since
-// the move before it.
-export function settleDelay(gap) {
-  if (!(gap >= 0) || gap > RHYTHM_MS) return SYNC_DELAY_MS;
-  return Math.max(SYNC_DELAY_MS, Math.round(RHYTHM_FACTOR * gap));
+// the move before it, and whether Python's views of the step are all out of view.
+export function settleDelay(gap, away = false) {
+  const delay = !(gap >= 0) || gap > RHYTHM_MS ? SYNC_DELAY_MS
+    : Math.max(SYNC_DELAY_MS, Math.round(RHYTHM_FACTOR * gap));
+  return away ? Math.max(delay, AWAY_MS) : delay;
+}
+
+// a view counts as seen once this much of it (px) is in the viewport: a strip of margin
+// at the screen's foot (Explore at step 0, its "Why" panel short) is not looked at
+const SEEN_PX = 100;
+
+// Whether the page has views that follow when the step settles and none of them is in
+// the viewport (of `height` px): false on a page without them.
+export function settlingOutOfView(doc = document, height = globalThis.window?.innerHeight ?? 0) {
+  const parts = [...doc.querySelectorAll(SETTLES)];
+  if (parts.length === 0) return false;
+  return parts.every((e) => {
+    const r = e.getBoundingClientRect();
+    return r.height <= 0
+      || Math.min(r.bottom, height) - Math.max(r.top, 0) < Math.min(SEEN_PX, r.height);
+  });
+}
+
+// A scroll of the page: a step held back while its views were out of view is sent as
+// soon as one comes into view.
+export function onScroll(s) {
+  if (!s.pending || !s.away || s.playing || s.dragging) return;
+  if (settlingOutOfView()) return;
+  debug("in-view", s.step);
+  scheduleSync(s, SYNC_DELAY_MS);
 }
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
 
 export function move(s, k) {
+  // read before the redraw, while the last frame's layout still holds: after it, the
+  // read would force a layout of its own
+  const away = settlingOutOfView();
   setStep(s, k);
   const now = performance.now();
   const gap = s.movedAt === undefined ? Infinity : now - s.movedAt;
   s.movedAt = now;
-  scheduleSync(s, settleDelay(gap));
+  scheduleSync(s, settleDelay(gap, away));
+  s.away = away;
 }
 
 // Every report carries a sequence number; Python sends back the last one it applied
@@ -40,6 +81,7 @@ export function move(s, k) {
 export function scheduleSync(s, delay) {
   clearTimeout(s.syncTimer);
   s.pending = true;
+  s.away = false;
   s.syncTimer = setTimeout(guardBar(s, "sync", () => sync(s)), delay);
 }
 

@@ -123,15 +123,25 @@ export class Element {
     this.attributes.delete(name);
   }
 
-  // simple selectors only: ".a.b", "tag", "[name]", '[name="value"]', and "A B" (descendant)
+  // simple selectors only: ".a.b", "tag", "[name]", '[name="value"]', '[name*="part"]',
+  // and "A B" (descendant)
   matches(selector) {
-    const m = /^([a-z]*)((?:\.[\w-]+)*)(?:\[([\w-]+)(?:="([^"]*)")?\])?$/i.exec(selector.trim());
+    const m = /^([a-z]*)((?:\.[\w-]+)*)(?:\[([\w-]+)(?:(\*?)="([^"]*)")?\])?$/i.exec(selector.trim());
     if (!m) throw new Error(`fake DOM: unsupported selector ${selector}`);
-    const [, tag, cls, attr, value] = m;
+    const [, tag, cls, attr, part, value] = m;
     if (tag && this.tagName !== tag.toUpperCase()) return false;
     for (const c of cls.split(".").filter(Boolean)) if (!this.classList.contains(c)) return false;
-    if (attr && (value === undefined ? !this.hasAttribute(attr) : this.getAttribute(attr) !== value)) return false;
+    if (attr) {
+      const got = this.getAttribute(attr);
+      if (value === undefined ? got === null : part ? !(got || "").includes(value) : got !== value) return false;
+    }
     return true;
+  }
+
+  // where the element is drawn: what a test set (this.rect), else nowhere (no size)
+  getBoundingClientRect() {
+    const r = this.rect || { top: 0, height: 0 };
+    return { top: r.top, height: r.height, bottom: r.top + r.height, left: 0, right: 0 };
   }
 
   closest(selector) {
@@ -236,6 +246,11 @@ export class Document {
       metaKey: false, altKey: false });
     for (const l of [...this.listeners]) if (l.type === "keydown") l.fn(event);
     return event;
+  }
+
+  /** The page scrolled (scroll events reach the document's capturing listeners). */
+  scroll() {
+    for (const l of [...this.listeners]) if (l.type === "scroll") l.fn(new Event("scroll", {}));
   }
 
   keyListeners() {
