@@ -13,6 +13,9 @@ the window around the new step).
 
 from __future__ import annotations
 
+import itertools
+import logging
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
@@ -28,6 +31,16 @@ BUDGET = 0.15
 KEEP = 400
 
 _VIEWS: OwnedCache[list[Any]] = OwnedCache("step panels", keep=KEEP)
+
+log = logging.getLogger(__name__)
+
+# The window's steps a run had no time for are built in a thread of their own, so that
+# the browser's next ask finds them kept (on a 10 MB corpus one step's view takes 0.3 s,
+# and a speaker's keys outran the windows the runs could build). One builder per owner
+# and view: a newer window takes over from an older one, which stops at its next step.
+_BUILDERS: dict[tuple[int, Hashable], int] = {}
+_BUILDERS_LOCK = threading.Lock()
+_GENERATIONS = itertools.count(1)
 
 
 def window_steps(step: int, n: int, ahead: int = AHEAD, behind: int = BEHIND) -> Iterator[int]:
@@ -51,12 +64,13 @@ def window_steps(step: int, n: int, ahead: int = AHEAD, behind: int = BEHIND) ->
 
 
 def panel_window(owner: Any, key: Hashable, step: int, n: int, render: Callable[[int], str],
-                 *, budget: float = BUDGET, ahead: int = AHEAD,
-                 behind: int = BEHIND) -> dict[str, list[Any]]:
+                 *, budget: float = BUDGET, ahead: int = AHEAD, behind: int = BEHIND,
+                 background: bool = False) -> dict[str, list[Any]]:
     """``render(k)`` (HTML) as a tree for the steps of the window around ``step``
     (``str(k)`` keys): the current step always, the others while ``budget`` seconds last
     or when kept already (per ``owner``, a training, and ``key``, what the view depends on
-    besides the step).
+    besides the step). ``background``: the steps left out are then built in a thread,
+    nearest first, for the next call to find (:func:`build_in_background`).
 
     >>> class Training: ...
     >>> t = Training()
@@ -65,10 +79,46 @@ def panel_window(owner: Any, key: Hashable, step: int, n: int, render: Callable[
     """
     start = time.perf_counter()
     views: dict[str, list[Any]] = {}
+    left: list[int] = []
     for k in window_steps(step, n, ahead, behind):
         found = _VIEWS.peek(owner, (key, k))
         if found is None and k != step and time.perf_counter() - start > budget:
-            continue  # not built yet, and out of time: a later run builds it
+            left.append(k)  # not built yet, and out of time: a later run finds it
+            continue
         views[str(k)] = found if found is not None else _VIEWS.get(
             owner, (key, k), lambda k=k: html_tree(render(k)))
+    if background and left:
+        build_in_background(owner, key, left, render)
     return views
+
+
+def build_in_background(owner: Any, key: Hashable, steps: list[int],
+                        render: Callable[[int], str]) -> threading.Thread:
+    """Build and keep the views of ``steps`` (in that order) in a daemon thread, which
+    stops early when a newer call for the same ``owner`` and ``key`` takes over; an error
+    in ``render`` ends it (logged: the page's own run draws that step and says why)."""
+    slot = (id(owner), key)
+    with _BUILDERS_LOCK:
+        generation = _BUILDERS[slot] = next(_GENERATIONS)
+
+    def current() -> bool:
+        with _BUILDERS_LOCK:
+            return _BUILDERS.get(slot) == generation
+
+    def build() -> None:
+        try:
+            for k in steps:
+                if not current():
+                    return
+                if _VIEWS.peek(owner, (key, k)) is None:
+                    _VIEWS.get(owner, (key, k), lambda k=k: html_tree(render(k)))
+        except Exception:  # a view the page's own run draws (or says why it cannot)
+            log.debug("building the view of a step ahead failed", exc_info=True)
+        finally:
+            with _BUILDERS_LOCK:
+                if _BUILDERS.get(slot) == generation:
+                    del _BUILDERS[slot]
+
+    thread = threading.Thread(target=build, name="bpeviz-step-views", daemon=True)
+    thread.start()
+    return thread

@@ -272,7 +272,8 @@ def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str]
     centre = max(0, min(int(centre), last))
     data = {"role": "panel", "step": step, "n": last,
             "hist": history or _history_id(training), "waiting": waiting,
-            "views": step_panels.panel_window(training, (name, key), centre, last, render)}
+            "views": step_panels.panel_window(training, (name, key), centre, last, render,
+                                              background=True)}
     mount(f"{KEY}_{name}", data, on_want_change=lambda: _wanted(name))
 
 
