@@ -168,7 +168,7 @@ def _same_step(trainings: list[Training], name: str, hist: str) -> Position:
                 unit=name, units=word, box="Go to step",
                 help=f"Each configuration shows its state after this many {word} (or its "
                      "last, if it made fewer). Type a step and press Enter; the bar on the "
-                     "left steps by itself, this box follows it when you stop.")
+                     "left and this box move together.")
     _to_url("cmp_mode", "cmp_step")
     steps = [min(step, n) for n in lasts]
     notes = [f"made only {n:,} {word}: shown at its last {name}"

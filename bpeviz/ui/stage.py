@@ -151,7 +151,9 @@ def bar(setting: str, lo: int, hi: int, history: str, *, key: str = KEY,
         put("speed", "1")
     data = {"role": "controls", "step": value, "lo": lo, "n": hi, "speed": get("speed"),
             "seq": st.session_state.get(f"{key}_seq", 0), "hist": history, **(words or {}),
-            "landmarks": [list(m) for m in landmarks or []]}
+            "landmarks": [list(m) for m in landmarks or []],
+            # the box's key prefix: the browser writes the bar's step into it as it moves
+            "box": box_key if box else ""}
     if trace.on():
         data["sid"] = trace.session()
         trace.event("bar", key=key, step=value, seq=data["seq"])
@@ -202,8 +204,8 @@ def controls(training: Training, *, number_box: bool = True, setting: str = "ste
                key=KEY if shared else f"{KEY}_{setting}",
                box="Go to step" if number_box else None,
                box_key="stage_box_" if shared else f"{setting}_box_",
-               box_help="Type a step and press Enter. The bar on the left steps by "
-                        "itself; this box follows it when you stop.",
+               box_help="Type a step and press Enter. The bar on the left and this box "
+                        "move together.",
                landmarks=protocol.landmarks(training))
     if shared:
         state.set_url_step(step)
@@ -220,7 +222,7 @@ def rounds(last: int, history: str, setting: str = "uround") -> int:
             words={"unit": "round", "units": "rounds", "name": "Round"},
             box="Go to round", box_key=f"{setting}_box_",
             box_help="Type a pruning round (0 = the seed) and press Enter. The bar on the "
-                     "left steps by itself; this box follows it when you stop.")
+                     "left and this box move together.")
     state.write_url()
     return k
 

@@ -42,6 +42,44 @@ function buildControls(root, s) {
   s.help.addEventListener("click", guardBar(s, "click", () => { s.keys.hidden = !s.keys.hidden; }));
 }
 
+// The "Go to step" box taking the focus: a step the bar has not reported yet is held
+// back while someone types, so that the step typed (Python's, once Enter is pressed) is
+// where the bar goes, not overridden by the bar's report arriving after it; leaving the
+// box without a new step sends the bar's then.
+function onBoxFocus(s, e) {
+  if (!s.root.isConnected) {
+    if (store().controls !== s) {
+      document.removeEventListener("focusin", s.focusHandler, true);
+      document.removeEventListener("focusout", s.focusHandler, true);
+    }
+    return;
+  }
+  const inBox = s.box && e.target && typeof e.target.closest === "function"
+    && e.target.closest(`[class*="st-key-${s.box}"]`);
+  if (!inBox) return;
+  if (e.type === "focusin") {
+    if (s.pending) {
+      clearTimeout(s.syncTimer);
+      s.pending = false;
+      s.heldForBox = true;
+      debug("held-for-box", s.step);
+    }
+  } else if (s.heldForBox) {
+    // left with Enter, the box starts a run that brings the step typed: the bar's own
+    // is sent only if, once no run is under way, Python still has another
+    s.heldForBox = false;
+    const resume = guardBar(s, "box", () => {
+      if (s.heldForBox || s.pending || s.playing || !s.root.isConnected) return;
+      if (scriptRunning()) { s.boxTimer = setTimeout(resume, BOX_WAIT_MS); return; }
+      if (s.step !== s.pyStep) scheduleSync(s, 0);
+    });
+    clearTimeout(s.boxTimer);
+    s.boxTimer = setTimeout(resume, BOX_LEFT_MS);
+  }
+}
+const BOX_LEFT_MS = 1000; // after leaving the box, before the bar's step is sent
+const BOX_WAIT_MS = 250; // ... and again while a run is under way
+
 // A key anywhere on the page (keys.json: what each one does)
 function onKey(s, e) {
   // A bar a rerun has taken out of the page: once its successor is mounted it is done.
@@ -124,9 +162,13 @@ export function controls(component, data) {
       else if (store().controls !== s) document.removeEventListener("scroll", s.scrollHandler, true);
     });
     document.addEventListener("scroll", s.scrollHandler, { capture: true, passive: true });
+    s.focusHandler = guardBar(s, "box", (e) => onBoxFocus(s, e));
+    document.addEventListener("focusin", s.focusHandler, true);
+    document.addEventListener("focusout", s.focusHandler, true);
   }
   s.setTriggerValue = component.setTriggerValue || (() => {});
   s.standalone = Boolean(data.standalone);
+  s.box = typeof data.box === "string" && /^[A-Za-z0-9_-]+$/.test(data.box) ? data.box : "";
   const py = clamp(whole(data.step, lo), n, lo);
   const newHistory = s.hist !== data.hist;
   s.n = n;

@@ -133,4 +133,21 @@ export function drawControls(s) {
   s.play.classList.toggle("bv-on", s.playing);
   s.note.textContent = s.playing && !s.standalone
     ? "While playing, the rest of the page waits: it follows when you pause." : "";
+  drawBox(s);
+}
+
+// Python's "Go to step" box beside the bar (its widget's key starts with data.box) shows
+// the bar's step as the bar moves, not only once Python hears it: written into its input
+// unless the input has the focus (someone typing in it). Python's next run draws the box
+// afresh, with the step it heard.
+const BOX_KEY = /^[A-Za-z0-9_-]+$/;
+
+export function drawBox(s) {
+  if (typeof s.box !== "string" || !BOX_KEY.test(s.box) || typeof document === "undefined") {
+    return;
+  }
+  const want = String(s.step);
+  for (const input of document.querySelectorAll(`[class*="st-key-${s.box}"] input`)) {
+    if (input !== document.activeElement && input.value !== want) input.value = want;
+  }
 }

@@ -248,6 +248,11 @@ export class Document {
     return event;
   }
 
+  /** A focus event (focusin, focusout) on `target`, as the document's listeners get it. */
+  focus(type, target) {
+    for (const l of [...this.listeners]) if (l.type === type) l.fn(new Event(type, { target }));
+  }
+
   /** The page scrolled (scroll events reach the document's capturing listeners). */
   scroll() {
     for (const l of [...this.listeners]) if (l.type === "scroll") l.fn(new Event("scroll", {}));
