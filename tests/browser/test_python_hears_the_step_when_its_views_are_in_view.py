@@ -6,6 +6,7 @@ beside the bar shows the bar's step all along."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -32,20 +33,24 @@ def heatmap_step(page) -> int | None:
     return page.evaluate(HEATMAP_STEP)
 
 
-def open_quiet_explore(browser, server):
+@contextlib.contextmanager
+def quiet_explore(browser, server):
+    """Explore at step 0, Python caught up, the stage's trail cleared; closed after."""
     context, page = open_page(browser, 1280, 720, "light")
-    page.add_init_script("window.__bvDebug = [];")
-    page.goto(f"{server}/Explore?step=0")
-    page.wait_for_selector(HOOK, timeout=60_000)
-    settled(page, 0)
-    blur(page)
-    page.evaluate("() => { window.__bvDebug.length = 0; }")
-    return context, page
+    try:
+        page.add_init_script("window.__bvDebug = [];")
+        page.goto(f"{server}/Explore?step=0")
+        page.wait_for_selector(HOOK, timeout=60_000)
+        settled(page, 0)
+        blur(page)
+        page.evaluate("() => { window.__bvDebug.length = 0; }")
+        yield page
+    finally:
+        context.close()
 
 
 def test_a_speakers_keys_start_no_run_until_they_stop(browser, server):
-    context, page = open_quiet_explore(browser, server)
-    try:
+    with quiet_explore(browser, server) as page:
         box = page.locator('[class*="st-key-bv_settles"]').first.bounding_box()
         assert box["y"] >= 720 - 100, "Python's views of the step start below the first screen"
         for pause in (0.35, 0.5, 0.2, 0.35, 0.7, 0.35):  # uneven, as a hand is
@@ -61,13 +66,10 @@ def test_a_speakers_keys_start_no_run_until_they_stop(browser, server):
         page.wait_for_function(f"() => ({HEATMAP_STEP})() === 6", timeout=30_000)
         assert page.evaluate(SENT) == [6]
         assert page.locator('[data-testid="stException"]').count() == 0
-    finally:
-        context.close()
 
 
 def test_a_step_typed_into_the_box_after_keys_is_where_the_bar_goes(browser, server):
-    context, page = open_quiet_explore(browser, server)
-    try:
+    with quiet_explore(browser, server) as page:
         for _ in range(4):
             page.keyboard.press("ArrowRight")
         box = page.locator('input[aria-label="Go to step"]')
@@ -81,13 +83,10 @@ def test_a_step_typed_into_the_box_after_keys_is_where_the_bar_goes(browser, ser
         page.keyboard.press("ArrowLeft")
         assert hook(page) == 36 and box.input_value() == "36"
         assert page.locator('[data-testid="stException"]').count() == 0
-    finally:
-        context.close()
 
 
 def test_scrolling_to_the_heatmap_brings_it_the_bars_step(browser, server):
-    context, page = open_quiet_explore(browser, server)
-    try:
+    with quiet_explore(browser, server) as page:
         for _ in range(3):
             page.keyboard.press("ArrowRight")
         heading = page.get_by_text("Pairs at this step", exact=True)
@@ -98,5 +97,3 @@ def test_scrolling_to_the_heatmap_brings_it_the_bars_step(browser, server):
         assert kinds.index("in-view") < kinds.index("send")
         page.wait_for_function(
             f"() => ({HEATMAP_STEP})() === 3", timeout=30_000)
-    finally:
-        context.close()

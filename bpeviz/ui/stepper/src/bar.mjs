@@ -3,7 +3,7 @@
 // followers redraw for it (store.mjs). A bar a rerun re-created hands its step (and
 // Play) on to the new one.
 
-import { buildBar, drawControls, drawLandmarks, drawSpeed, drawUnitWords, SPEEDS } from "./bar_draw.mjs";
+import { boxKey, boxSelector, buildBar, drawControls, drawLandmarks, drawSpeed, drawUnitWords, SPEEDS } from "./bar_draw.mjs";
 import { guardBar, live, newer, setStep } from "./bar_step.mjs";
 import { el } from "./chips.mjs";
 import { keyAction, RANGE_KEYS, typingIn } from "./keys.mjs";
@@ -48,14 +48,11 @@ function buildControls(root, s) {
 // box without a new step sends the bar's then.
 function onBoxFocus(s, e) {
   if (!s.root.isConnected) {
-    if (store().controls !== s) {
-      document.removeEventListener("focusin", s.focusHandler, true);
-      document.removeEventListener("focusout", s.focusHandler, true);
-    }
+    if (store().controls !== s) release(s);
     return;
   }
   const inBox = s.box && e.target && typeof e.target.closest === "function"
-    && e.target.closest(`[class*="st-key-${s.box}"]`);
+    && e.target.closest(boxSelector(s));
   if (!inBox) return;
   if (e.type === "focusin") {
     if (s.pending) {
@@ -80,6 +77,14 @@ function onBoxFocus(s, e) {
 const BOX_LEFT_MS = 1000; // after leaving the box, before the bar's step is sent
 const BOX_WAIT_MS = 250; // ... and again while a run is under way
 
+// the page's keys, scroll and focus are no longer this bar's (a newer one has them)
+function release(s) {
+  document.removeEventListener("keydown", s.keyHandler, true);
+  document.removeEventListener("scroll", s.scrollHandler, true);
+  document.removeEventListener("focusin", s.focusHandler, true);
+  document.removeEventListener("focusout", s.focusHandler, true);
+}
+
 // A key anywhere on the page (keys.json: what each one does)
 function onKey(s, e) {
   // A bar a rerun has taken out of the page: once its successor is mounted it is done.
@@ -96,7 +101,7 @@ function onKey(s, e) {
                 || (!scriptRunning() && performance.now() - s.drawnAt > REMOUNT_GRACE_MS))) {
     // replaced, or no run is under way that could mount a successor and none was drawn
     // a moment ago (another page): the keys are the page's again
-    document.removeEventListener("keydown", s.keyHandler, true);
+    release(s);
     return;
   }
   // Two bars on the page at once: a rerun mounted the new one while the old one still
@@ -159,7 +164,7 @@ export function controls(component, data) {
     // scroll events do not bubble: caught on the way down, from whatever scrolls the page
     s.scrollHandler = guardBar(s, "scroll", () => {
       if (s.root.isConnected) onScroll(s);
-      else if (store().controls !== s) document.removeEventListener("scroll", s.scrollHandler, true);
+      else if (store().controls !== s) release(s);
     });
     document.addEventListener("scroll", s.scrollHandler, { capture: true, passive: true });
     s.focusHandler = guardBar(s, "box", (e) => onBoxFocus(s, e));
@@ -168,7 +173,7 @@ export function controls(component, data) {
   }
   s.setTriggerValue = component.setTriggerValue || (() => {});
   s.standalone = Boolean(data.standalone);
-  s.box = typeof data.box === "string" && /^[A-Za-z0-9_-]+$/.test(data.box) ? data.box : "";
+  s.box = boxKey(data.box);
   const py = clamp(whole(data.step, lo), n, lo);
   const newHistory = s.hist !== data.hist;
   s.n = n;

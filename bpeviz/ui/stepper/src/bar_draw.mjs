@@ -140,14 +140,22 @@ export function drawControls(s) {
 // the bar's step as the bar moves, not only once Python hears it: written into its input
 // unless the input has the focus (someone typing in it). Python's next run draws the box
 // afresh, with the step it heard.
-const BOX_KEY = /^[A-Za-z0-9_-]+$/;
+
+// the box's key prefix as data.box sends it, or "" when there is none (or it is no key:
+// it goes into a selector)
+export function boxKey(sent) {
+  return typeof sent === "string" && /^[A-Za-z0-9_-]+$/.test(sent) ? sent : "";
+}
+
+// the selector of the box's container (Streamlit classes it "st-key-" + its key)
+export function boxSelector(s) {
+  return `[class*="st-key-${s.box}"]`;
+}
 
 export function drawBox(s) {
-  if (typeof s.box !== "string" || !BOX_KEY.test(s.box) || typeof document === "undefined") {
-    return;
-  }
+  if (!s.box || typeof document === "undefined") return;
   const want = String(s.step);
-  for (const input of document.querySelectorAll(`[class*="st-key-${s.box}"] input`)) {
+  for (const input of document.querySelectorAll(`${boxSelector(s)} input`)) {
     if (input !== document.activeElement && input.value !== want) input.value = want;
   }
 }

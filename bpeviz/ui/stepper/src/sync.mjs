@@ -70,18 +70,19 @@ export function move(s, k) {
   const now = performance.now();
   const gap = s.movedAt === undefined ? Infinity : now - s.movedAt;
   s.movedAt = now;
-  scheduleSync(s, settleDelay(gap, away));
-  s.away = away;
+  scheduleSync(s, settleDelay(gap, away), away);
 }
 
 // Every report carries a sequence number; Python sends back the last one it applied
 // (data.seq). Until Python has caught up with the last report, a rerun's step is old
 // news and the browser keeps its own; once it has, a different step means Python moved
 // it (the number box, a link) and the browser follows.
-export function scheduleSync(s, delay) {
+// `away`: the report waits because Python's views are out of view (a scroll into view
+// sends it sooner: onScroll)
+export function scheduleSync(s, delay, away = false) {
   clearTimeout(s.syncTimer);
   s.pending = true;
-  s.away = false;
+  s.away = away;
   s.syncTimer = setTimeout(guardBar(s, "sync", () => sync(s)), delay);
 }
 
