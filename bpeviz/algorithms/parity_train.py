@@ -43,16 +43,18 @@ import os
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from heapq import heapify, heappop, heappush, heapreplace
-from itertools import pairwise
 from typing import Any
+
+import numpy as np
 
 from bpeviz.algorithms.parity import BASES, PARITY, ParityChoice
 from bpeviz.algorithms.prose import times
 from bpeviz.core.files import write_atomic
 from bpeviz.core.training import Training, replay
 from bpeviz.core.training_data import TrainOptions
-from bpeviz.engine.merge_word import replace_pair
+from bpeviz.engine import compiled_module
+from bpeviz.engine.inputs import INT64_MAX, _weighted_counts
+from bpeviz.engine.python import PairState
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.display import bytes_to_gpt2
 from bpeviz.text.symbols import utf8_bytes
@@ -145,10 +147,8 @@ def _table(corpus: Corpus) -> Counter[bytes]:
     return table
 
 
-def _rank_key(token: bytes) -> tuple[int, ...]:
-    """Sorts before another key when the token's GPT-2 spelling sorts after the other's
-    (a min-heap then pops Hugging Face's winner of a tie first)."""
-    return (*(-ord(ch) for ch in bytes_to_gpt2(token)), 1)
+#: each byte's tie key: its character in GPT-2's byte alphabet (the spelling the rule sorts)
+_SPELL = np.array([ord(bytes_to_gpt2(bytes((b,)))) for b in range(256)], dtype=np.int32)
 
 
 def _ratio(x: float, y: float) -> float:
@@ -158,147 +158,76 @@ def _ratio(x: float, y: float) -> float:
     return x / y
 
 
-class _Counts:
-    """The training words of every language in one table, and each language's pair
-    counts, pair index and lazy priority queue."""
+def _state(table: Mapping[bytes, int], min_frequency: int) -> Any:
+    """The merge loop's state (the compiled one when built) over one table of byte-level
+    words, its ties decided by the tokens' GPT-2 spelling, the later one winning."""
+    words = [w for w in table if w]
+    flat = np.frombuffer(b"".join(words), dtype=np.uint8).astype(np.int32)
+    lengths = np.array([len(w) for w in words], dtype=np.int64)
+    counts, _ = _weighted_counts([table[w] for w in words], lengths)
+    compiled = compiled_module()
+    if compiled is not None and counts.dtype == np.int64 and min_frequency <= INT64_MAX:
+        return compiled.State(flat, lengths, counts, 256, False, 0, min_frequency, _SPELL)
+    return PairState(flat, lengths, counts, 256, False, None, min_frequency,
+                     spell=_SPELL.tolist())
 
-    def __init__(self, tables: list[Counter[bytes]], want_global: bool) -> None:
-        self.n = len(tables)
+
+def _tokens(table: Mapping[bytes, int]) -> int:
+    """The table's tokens before any merge: one per byte."""
+    return sum(len(w) * c for w, c in table.items())
+
+
+class _Languages:
+    """Every language's training words, and its dev words, each in a merge-loop state of
+    its own (and with global merges, all languages' words in one more), merged in step;
+    the tokens each text takes now."""
+
+    def __init__(self, tables: list[Counter[bytes]], dev: list[Counter[bytes]] | None,
+                 want_global: bool, min_frequency: int) -> None:
         self.tokens = [bytes((b,)) for b in range(256)]
         self.ids = {t: i for i, t in enumerate(self.tokens)}
-        self.keys = [_rank_key(t) for t in self.tokens]
-        index: dict[bytes, int] = {}
-        self.words: list[list[int]] = []
-        self.weights: list[list[tuple[int, int]]] = []  # (language, count) per word
-        for lang, table in enumerate(tables):
-            for word, count in table.items():
-                i = index.setdefault(word, len(self.words))
-                if i == len(self.words):
-                    self.words.append(list(word))
-                    self.weights.append([])
-                self.weights[i].append((lang, count))
-        self.pairs: list[dict[tuple[int, int], int]] = [{} for _ in range(self.n)]
-        self.where: dict[tuple[int, int], set[int]] = {}
-        self.lengths = [0] * self.n  # tokens of each language's training text
-        for i, word in enumerate(self.words):
-            local = Counter(pairwise(word))
-            for p in local:
-                self.where.setdefault(p, set()).add(i)
-            for lang, count in self.weights[i]:
-                self.lengths[lang] += len(word) * count
-                table_l = self.pairs[lang]
-                for p, k in local.items():
-                    table_l[p] = table_l.get(p, 0) + k * count
-        self.heaps = [self._heap(table) for table in self.pairs]
-        self.total: dict[tuple[int, int], int] | None = None
+        self.train = [_state(t, min_frequency) for t in tables]
+        self.lengths = [_tokens(t) for t in tables]  # tokens of each training text
+        self.dev = None if dev is None else [_state(t, 0) for t in dev]
+        self.dev_lengths = None if dev is None else [_tokens(t) for t in dev]
+        self.total = None
         if want_global:
-            self.total = Counter()
-            for table in self.pairs:
-                self.total.update(table)
-            self.total_heap = self._heap(self.total)
+            joined: Counter[bytes] = Counter()
+            for table in tables:
+                joined.update(table)
+            self.total = _state(joined, min_frequency)
 
-    def _heap(self, table: Mapping[tuple[int, int], int]) -> list[Any]:
-        keys = self.keys
-        heap = [(-c, keys[a], keys[b], a, b) for (a, b), c in table.items() if c > 0]
-        heapify(heap)
-        return heap
+    def pop_best(self, lang: int) -> tuple[int, int] | None:
+        """The language's (or, ``_GLOBAL``, all languages') best pair, taken off its
+        queue; None when no pair (reaching ``min_frequency``) is left."""
+        return (self.total if lang == _GLOBAL else self.train[lang]).pop_best()
 
-    def pop_best(self, lang: int) -> tuple[tuple[int, int], int] | None:
-        """The language's (or, ``_GLOBAL``, all languages') best pair and its count,
-        taken off its queue; None when no pair is left."""
-        if lang == _GLOBAL:
-            heap, table = self.total_heap, self.total
-        else:
-            heap, table = self.heaps[lang], self.pairs[lang]
-        while heap:
-            neg, ka, kb, a, b = heap[0]
-            now = table.get((a, b), 0)  # type: ignore[union-attr]
-            if now <= 0:
-                heappop(heap)
-            elif now != -neg:  # a stale entry: requeue it with its count now
-                heapreplace(heap, (-now, ka, kb, a, b))
-            else:
-                heappop(heap)
-                return (a, b), now
-        return None
-
-    def merge(self, a: int, b: int) -> tuple[int, list[int]]:
-        """Merge ``a b`` in every word; the new token's id and each language's tokens saved."""
+    def merge(self, a: int, b: int, step: int, lang: int) -> int:
+        """Merge ``a b`` in every language's words and dev words; the pair's count in
+        ``lang``'s words (all languages' for ``_GLOBAL``) before the merge."""
         token = self.tokens[a] + self.tokens[b]
         t = self.ids.get(token)
         if t is None:  # a token made twice keeps its first id
             t = self.ids[token] = len(self.tokens)
             self.tokens.append(token)
-            self.keys.append(_rank_key(token))
-        saved = [0] * self.n
-        changed: list[set[tuple[int, int]]] = [set() for _ in range(self.n)]
-        for i in self.where.pop((a, b), ()):
-            word = self.words[i]
-            new = replace_pair(word, a, b, t)
-            if len(new) == len(word):
-                continue
-            self.words[i] = new
-            delta: dict[tuple[int, int], int] = {}
-            for p in pairwise(word):
-                delta[p] = delta.get(p, 0) - 1
-            for p in pairwise(new):
-                delta[p] = delta.get(p, 0) + 1
-            for p, d in delta.items():
-                if d > 0:
-                    self.where.setdefault(p, set()).add(i)
-            for lang, count in self.weights[i]:
-                saved[lang] += (len(word) - len(new)) * count
-                table = self.pairs[lang]
-                for p, d in delta.items():
-                    if d:
-                        table[p] = table.get(p, 0) + d * count
-                        changed[lang].add(p)
-        keys = self.keys
-        for lang in range(self.n):
-            table, heap = self.pairs[lang], self.heaps[lang]
-            for p in changed[lang]:
-                c = table[p]
-                if c > 0:
-                    heappush(heap, (-c, keys[p[0]], keys[p[1]], p[0], p[1]))
+        count = 0
+        for i, state in enumerate(self.train):
+            made, _, replaced = state.merge(a, b, t, step)
+            self.lengths[i] -= replaced
+            if i == lang:
+                count = made
         if self.total is not None:
-            for p in set().union(*changed):
-                c = self.total[p] = sum(table.get(p, 0) for table in self.pairs)
-                if c > 0:
-                    heappush(self.total_heap, (-c, keys[p[0]], keys[p[1]], p[0], p[1]))
-        return t, saved
+            made, _, _ = self.total.merge(a, b, t, step)
+            if lang == _GLOBAL:
+                count = made
+        for i, state in enumerate(self.dev or ()):
+            self.dev_lengths[i] -= state.merge(a, b, t, step)[2]  # type: ignore[index]
+        return count
 
-
-class _Dev:
-    """The dev words of every language, one table (a word's counts per language), and
-    each language's dev tokens; Hugging Face's bookkeeping, a merged word that equals a
-    word already there replacing it, kept."""
-
-    def __init__(self, tables: list[Counter[bytes]]) -> None:
-        n = len(tables)
-        self.words: dict[tuple[int, ...], list[int]] = {}
-        for lang, table in enumerate(tables):
-            for word, count in table.items():
-                self.words.setdefault(tuple(word), [0] * n)[lang] += count
-        self.holding: dict[int, set[tuple[int, ...]]] = {}
-        self.lengths = [0] * n
-        for word, counts in self.words.items():
-            for s in set(word):
-                self.holding.setdefault(s, set()).add(word)
-            for lang, c in enumerate(counts):
-                self.lengths[lang] += len(word) * c
-
-    def merge(self, a: int, b: int, t: int) -> None:
-        near = self.holding.get(a, set()) & self.holding.get(b, set())
-        for word in [w for w in near if any(p == (a, b) for p in pairwise(w))]:
-            counts = self.words.pop(word)
-            for s in set(word):
-                self.holding[s].discard(word)
-            merged = tuple(replace_pair(word, a, b, t))
-            for lang, c in enumerate(counts):
-                self.lengths[lang] -= (len(word) - len(merged)) * c
-            self.words[merged] = counts
-            for s in set(merged):
-                self.holding.setdefault(s, set()).add(merged)
+    def pairs_left(self) -> bool:
+        """Whether any language's words still hold a pair (called once training ends)."""
+        return any(state.pop_best() is not None or state.stop_reason() == "min_frequency"
+                   for state in self.train)
 
 
 def _check(merges: Any, variant: str, window_size: int, alpha: float, global_merges: int,
@@ -357,9 +286,10 @@ def train_parity(
     sources = tuple(_corpus(corpora[lang]) for lang in languages)
     dev_sources = None if dev is None else tuple(
         _corpus(d) for d in _per_language(dev, languages, "dev"))
-    tables = [_table(c) for c in sources]
-    counts = _Counts(tables, global_merges > 0)
-    devs = None if dev_sources is None else _Dev([_table(c) for c in dev_sources])
+    counts = _Languages([_table(c) for c in sources],
+                        None if dev_sources is None else [_table(c) for c in dev_sources],
+                        global_merges > 0, min_frequency)
+    devs = counts.dev_lengths
     rates = None if devs is not None or ratio is None else [
         float(r) for r in _per_language(ratio, languages, "ratio")]
     if rates is not None and not all(math.isfinite(r) and r > 0 for r in rates):
@@ -376,7 +306,7 @@ def train_parity(
         if len(exhausted) >= len(languages):
             stop = "no_pairs"
             break
-        tokens = tuple(devs.lengths if devs is not None else counts.lengths)
+        tokens = tuple(devs if devs is not None else counts.lengths)
         if rates is not None:
             scores = tuple(_ratio(_ratio(f, float(now)), r)
                            for f, now, r in zip(first, counts.lengths, rates))
@@ -415,35 +345,31 @@ def train_parity(
                 if len(window) > window_size:
                     window.popleft()
         best_pair = counts.pop_best(lang)
-        if best_pair is None or best_pair[1] < min_frequency:
+        if best_pair is None:
             if lang == _GLOBAL:
                 stop = "no_pairs"
                 break
             exhausted.add(lang)
             continue
-        (a, b), count = best_pair
+        a, b = best_pair
+        pairs.append((counts.tokens[a], counts.tokens[b]))
+        count = counts.merge(a, b, len(pairs), lang)
         choices.append(ParityChoice(
-            step=len(pairs) + 1, language=None if lang == _GLOBAL else languages[lang],
+            step=len(pairs), language=None if lang == _GLOBAL else languages[lang],
             basis="global" if lang == _GLOBAL else basis, tokens=tokens, scores=scores,
             count=count, in_window=in_window if variant == "window" else (),
             passed_over=tuple(languages[i] for i in passed),
             exhausted=tuple(languages[i] for i in sorted(exhausted))))
-        pairs.append((counts.tokens[a], counts.tokens[b]))
-        t, saved = counts.merge(a, b)
-        for i, s in enumerate(saved):
-            counts.lengths[i] -= s
-        if devs is not None:
-            devs.merge(a, b, t)
         if progress is not None and len(pairs) % 100 == 0:
             progress(len(pairs), merges)
-    if stop != "merges" and any(c > 0 for t in counts.pairs for c in t.values()):
+    if stop != "merges" and counts.pairs_left():
         stop = "min_frequency"  # pairs are left, but none frequent enough
     if progress is not None:
         progress(len(pairs), merges)
     settings = {"variant": variant, "global_merges": global_merges, "ratio": rates,
                 "window_size": window_size, "alpha": alpha, "min_frequency": min_frequency}
     measured = dev_sources if dev_sources is not None else sources
-    final = tuple(devs.lengths if devs is not None else counts.lengths)
+    final = tuple(devs if devs is not None else counts.lengths)
     characters = tuple(sum(len(w) * c for w, c in zip(m.words, m.counts)) for m in measured)
     return _training(sources, dev_sources, pairs, merges, stop, languages, tuple(choices),
                      settings, final, characters)

@@ -15,6 +15,8 @@
  * superset: stale entries are skipped), a first-occurrence lower bound per pair (tie
  * rule "first"), a binary heap with lazy deletion, and the forest itself: one node per
  * initial symbol and per merge site (token, word, position, step made, step merged).
+ * With `spell` keys, ties between equal counts compare the tokens' spellings (the rule
+ * of Hugging Face's parity trainer, bpeviz.algorithms.parity_train), PairState's `spell`.
  *
  * Built by `python setup.py build_ext --inplace` (or `pip install -e .`); bpeviz falls
  * back to the Python engine when it is not built.
@@ -98,6 +100,10 @@ typedef struct {
     int64_t n_vocab, vocab_cap;
     int64_t *units;     /* initial symbols a token spans */
     int64_t *uc;        /* weighted count of each token (WordPiece score) */
+    int64_t *sp_off;    /* with spell: where each token's keys start in `spell` (its
+                           length is units[token]) */
+    IVec spell;         /* the keys of every token's spelling, end to end */
+    int spelled;
     IVec *pairs_of;     /* token -> pairs holding it (scored only) */
     /* pair table */
     Pair *pairs;
@@ -243,7 +249,19 @@ static inline int make_entry(State *s, int32_t pi, Entry *e) {
     return 0;
 }
 
-/* x pops before y: higher priority, then (first rule) the earlier occurrence, then ids */
+/* With spell: > 0 when token x's keys sort after y's (a longer spelling after its own
+ * prefix), < 0 before, 0 for the same token. */
+static int spell_cmp(const State *s, int32_t x, int32_t y) {
+    if (x == y) return 0;
+    const int32_t *p = s->spell.v + s->sp_off[x], *q = s->spell.v + s->sp_off[y];
+    int64_t n = s->units[x], m = s->units[y], k = n < m ? n : m;
+    for (int64_t i = 0; i < k; i++)
+        if (p[i] != q[i]) return p[i] > q[i] ? 1 : -1;
+    return (n > m) - (n < m);
+}
+
+/* x pops before y: higher priority, then (first rule) the earlier occurrence, then
+ * (spell) the later spelling, then ids */
 static inline int before(const State *s, const Entry *x, const Entry *y) {
     if (s->scored) {
         if (x->prio != y->prio) return x->prio > y->prio;
@@ -255,6 +273,11 @@ static inline int before(const State *s, const Entry *x, const Entry *y) {
         if (x->foff != y->foff) return x->foff < y->foff;
     }
     const Pair *px = &s->pairs[x->pair], *py = &s->pairs[y->pair];
+    if (s->spelled) {
+        int c = spell_cmp(s, px->a, py->a);
+        if (!c) c = spell_cmp(s, px->b, py->b);
+        if (c) return c > 0;
+    }
     if (px->a != py->a) return px->a < py->a;
     return px->b < py->b;
 }
@@ -335,10 +358,14 @@ static int add_token(State *s, int64_t units) {
         IVec *po = PyMem_RawRealloc(s->pairs_of, (size_t)cap * sizeof(IVec));
         if (!po) { PyErr_NoMemory(); return -1; }
         s->pairs_of = po;
+        int64_t *so = PyMem_RawRealloc(s->sp_off, (size_t)cap * sizeof(int64_t));
+        if (!so) { PyErr_NoMemory(); return -1; }
+        s->sp_off = so;
         s->vocab_cap = cap;
     }
     s->units[s->n_vocab] = units;
     s->uc[s->n_vocab] = 0;
+    s->sp_off[s->n_vocab] = s->spell.n;
     memset(&s->pairs_of[s->n_vocab], 0, sizeof(IVec));
     s->n_vocab++;
     return 0;
@@ -358,6 +385,9 @@ static void State_clear(State *s) {
     PyMem_RawFree(s->pairs_of); s->pairs_of = NULL;
     PyMem_RawFree(s->units); s->units = NULL;
     PyMem_RawFree(s->uc); s->uc = NULL;
+    PyMem_RawFree(s->sp_off); s->sp_off = NULL;
+    ivec_free(&s->spell);
+    s->spelled = 0;
     s->n_vocab = s->vocab_cap = 0;
     if (s->pairs)
         for (int64_t i = 0; i < s->n_pairs; i++) ivec_free(&s->pairs[i].where);
@@ -387,21 +417,37 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const
     return 0;
 }
 
-/* State(flat, lengths, counts, n_vocab, first_rule, scored, min_frequency)
+/* State(flat, lengths, counts, n_vocab, first_rule, scored, min_frequency, spell=None)
  * flat: int32 ids of all words' initial symbols; lengths, counts: int64 per word.
  * scored: the code of a score this loop computes (bpeviz.engine.COMPILED_SCORES):
- * 0 the pair's count, 1 count / (count(a) * count(b)), WordPiece's. */
+ * 0 the pair's count, 1 count / (count(a) * count(b)), WordPiece's.
+ * spell: int32, one key per initial token, for the tie rule that compares spellings
+ * (PairState's ``spell``). */
 static int State_init(State *s, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"flat", "lengths", "counts", "n_vocab", "first_rule", "scored",
-                             "min_frequency", NULL};
-    PyObject *flat_o, *len_o, *cnt_o;
+                             "min_frequency", "spell", NULL};
+    PyObject *flat_o, *len_o, *cnt_o, *spell_o = Py_None;
     Py_ssize_t n_vocab;
     int first_rule, scored;
     long long min_freq;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOnppL", kwlist, &flat_o, &len_o, &cnt_o,
-                                     &n_vocab, &first_rule, &scored, &min_freq))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOnppL|O", kwlist, &flat_o, &len_o,
+                                     &cnt_o, &n_vocab, &first_rule, &scored, &min_freq,
+                                     &spell_o))
         return -1;
     State_clear(s);
+    if (spell_o != Py_None) {  /* the keys go in as the initial tokens are added */
+        Py_buffer sb;
+        if (get_buffer(spell_o, &sb, 4, "spell") < 0) return -1;
+        int bad = sb.len / 4 != n_vocab;
+        if (bad) PyErr_SetString(PyExc_ValueError, "spell needs one key per initial token");
+        else if (ivec_reserve(&s->spell, n_vocab ? n_vocab : 1) < 0) bad = 1;
+        else {
+            memcpy(s->spell.v, sb.buf, (size_t)n_vocab * sizeof(int32_t));
+            s->spelled = 1;
+        }
+        PyBuffer_Release(&sb);
+        if (bad) { State_clear(s); return -1; }
+    }
     Py_buffer fb, lb, cb;
     if (get_buffer(flat_o, &fb, 4, "flat") < 0) return -1;
     if (get_buffer(len_o, &lb, 8, "lengths") < 0) { PyBuffer_Release(&fb); return -1; }
@@ -444,6 +490,10 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
     memset(s->hvals, 0xff, (size_t)s->hcap * sizeof(int32_t));
     for (Py_ssize_t i = 0; i < n_vocab; i++)
         if (add_token(s, 1) < 0) goto done;
+    if (s->spelled) {
+        for (Py_ssize_t i = 0; i < n_vocab; i++) s->sp_off[i] = i;
+        s->spell.n = (int32_t)n_vocab;
+    }
     int64_t pos = 0, longest = 1;
     s->initial_tokens = 0;
     for (int64_t w = 0; w < n_words; w++) {
@@ -779,7 +829,18 @@ static PyObject *State_merge(State *s, PyObject *args) {
     int64_t count = pi >= 0 ? s->pairs[pi].count : 0;
     double score = 0.0;
     if (count && priority(s, pi, &score) < 0) return NULL;
-    if (t == s->n_vocab && add_token(s, s->units[a] + s->units[b]) < 0) return NULL;
+    if (t == s->n_vocab) {
+        if (add_token(s, s->units[a] + s->units[b]) < 0) return NULL;
+        if (s->spelled) {  /* the new token spells a's keys then b's */
+            int64_t na = s->units[a], nb = s->units[b];
+            if (ivec_reserve(&s->spell, s->spell.n + na + nb) < 0) return NULL;
+            memcpy(s->spell.v + s->spell.n, s->spell.v + s->sp_off[a],
+                   (size_t)na * sizeof(int32_t));
+            memcpy(s->spell.v + s->spell.n + na, s->spell.v + s->sp_off[b],
+                   (size_t)nb * sizeof(int32_t));
+            s->spell.n += (int32_t)(na + nb);
+        }
+    }
     if (s->stamp >= (1 << 28)) {
         PyErr_SetString(PyExc_OverflowError, "too many merges");
         return NULL;

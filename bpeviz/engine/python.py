@@ -20,7 +20,7 @@ tests compare them), except the score: this loop calls the algorithm's ``score``
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 import numpy as np
@@ -35,11 +35,18 @@ class PairState:
     entries are skipped), a first-occurrence lower bound per pair (tie rule ``first``)
     and a heap with lazy deletion, so a merge only touches the words that hold its pair.
     Every merge site adds a node to the merge forest (see :class:`SplitLog`).
+
+    Between equal priorities (and first occurrences, under the ``first`` rule) the pair
+    with the smaller (left id, right id) wins; with ``spell`` (one key per initial
+    token), the pair whose left token, then right token, spells the larger sequence of
+    keys wins instead, a longer spelling beating its own prefix: Hugging Face's parity
+    trainer's rule, whose keys are the tokens' GPT-2 characters.
     """
 
     def __init__(self, flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray,
                  n_vocab: int, first_rule: bool,
-                 score: Callable[[int, int, int], float] | None, min_frequency: int) -> None:
+                 score: Callable[[int, int, int], float] | None, min_frequency: int,
+                 spell: Sequence[int] | None = None) -> None:
         symbols = flat.tolist()
         ends = np.cumsum(lengths).tolist()
         self.words: list[list[int]] = [symbols[e - n : e]
@@ -54,6 +61,11 @@ class PairState:
         # units[i]: how many initial symbols token i spans (offsets for the "first" rule)
         self.units: list[int] = [1] * n_vocab
         self.unit_count: list[int] = [0] * n_vocab
+        # with spell: each token's tie key, its keys negated then 1 (smaller pops first)
+        self.tie_keys: list[tuple[int, ...]] | None = (
+            None if spell is None else [(-int(k), 1) for k in spell])
+        if self.tie_keys is not None and len(self.tie_keys) != n_vocab:
+            raise ValueError("spell needs one key per initial token")
         # the merge forest (see SplitLog): node i < len(flat) is initial symbol i; every
         # merge site adds a node, logged as (token, word, left child, right child), and
         # site_steps holds (step, number of sites) per merge. nodes[w][i] is the node of
@@ -100,9 +112,11 @@ class PairState:
         return count
 
     def _entry(self, p: tuple[int, int]) -> tuple:
+        keys = self.tie_keys
+        tie = p if keys is None else (keys[p[0]], keys[p[1]])
         if self.first_rule:
-            return (-self._priority(p), self.first[p], p)
-        return (-self._priority(p), p)
+            return (-self._priority(p), self.first[p], tie, p)
+        return (-self._priority(p), tie, p)
 
     # -- choosing -----------------------------------------------------------------
     def _true_first(self, p: tuple[int, int], bound: tuple[int, int]) -> tuple[int, int]:
@@ -144,7 +158,7 @@ class PairState:
                 true = self._true_first(p, entry[1])
                 if true != entry[1]:  # the stored occurrence was only a lower bound
                     self.first[p] = true
-                    heapq.heapreplace(heap, (entry[0], true, p))
+                    heapq.heapreplace(heap, (entry[0], true, *entry[2:]))
                     continue
             if count < min_freq:
                 if not self._by_score:  # counts come out in order: nothing better is left
@@ -173,6 +187,8 @@ class PairState:
         if t == len(self.units):
             self.units.append(self.units[a] + self.units[b])
             self.unit_count.append(0)
+            if self.tie_keys is not None:
+                self.tie_keys.append(self.tie_keys[a][:-1] + self.tie_keys[b])
         # pairs whose count rose need a fresh heap entry; a count that fell is found
         # stale when popped and pushed again then (BPE counts of a pair never rise,
         # unless through a token that already existed, which lands here too)

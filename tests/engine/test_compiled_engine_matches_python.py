@@ -20,6 +20,7 @@ from bpeviz.core.encoding import _char_classes, _Encoder, split_words
 from bpeviz.core.training import _MergeLoop, base_vocabulary, initial_symbols, make_options
 from bpeviz.engine.inputs import initial_ids
 from bpeviz.engine.merge_word import merge_word
+from bpeviz.engine.python import PairState
 from tests.support.reference import random_ranks
 
 # skipped where bpeviz.engine._merge is not built, but a failure under CI (see conftest.compiled)
@@ -292,3 +293,56 @@ def test_the_compiled_word_cache_starts_afresh_when_full(encode_trainings, monke
         compiled, python = encoders(training, 60)
         assert compiled.encode(text) == python.encode(text)
         assert compiled._coder.cached() <= 5
+
+
+def drive(state, n_vocab, steps=40):
+    """Merge what ``state`` picks until it stops: each pick and what merging it returned."""
+    spelled = [(i,) for i in range(n_vocab)]
+    ids = {s: i for i, s in enumerate(spelled)}
+    made = []
+    for step in range(1, steps + 1):
+        p = state.pop_best()
+        if p is None:
+            return made, state.stop_reason()
+        token = spelled[p[0]] + spelled[p[1]]
+        t = ids.setdefault(token, len(spelled))
+        if t == len(spelled):
+            spelled.append(token)
+        made.append((p, state.merge(p[0], p[1], t, step)))
+    return made, None
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=8), min_size=1,
+                      max_size=12),
+       counts=st.data(), keys=st.permutations(range(5)), min_frequency=st.integers(0, 3))
+def test_the_spelling_tie_rule_is_the_same_in_both_loops(words, counts, keys, min_frequency):
+    weights = counts.draw(st.lists(st.integers(1, 4), min_size=len(words),
+                                   max_size=len(words)))
+    flat = np.array([s for w in words for s in w], dtype=np.int32)
+    lengths = np.array([len(w) for w in words], dtype=np.int64)
+    weights = np.array(weights, dtype=np.int64)
+    spell = np.array([k * 7 + 30 for k in keys], dtype=np.int32)
+    compiled = encoding.compiled_module("compiled")
+    python = drive(PairState(flat, lengths, weights, 5, False, None, min_frequency,
+                             spell=spell.tolist()), 5)
+    assert drive(compiled.State(flat, lengths, weights, 5, False, 0, min_frequency, spell),
+                 5) == python
+
+
+def test_between_equal_counts_the_later_spelling_wins_and_a_longer_one_beats_its_prefix():
+    # a spells 10, b 20. "ba" is merged first (3 occurrences); then (ba, a) and (b, b)
+    # occur once each: the left tokens decide, and "ba" sorts after its prefix "b", so
+    # (ba, a) goes before (b, b), which the ids rule would have taken first
+    words = [[1, 0], [1, 0, 0], [1, 1]]
+    flat = np.array([s for w in words for s in w], dtype=np.int32)
+    lengths = np.array([len(w) for w in words], dtype=np.int64)
+    counts = np.array([2, 1, 1], dtype=np.int64)
+    compiled = encoding.compiled_module("compiled")
+    for state in (PairState(flat, lengths, counts, 2, False, None, 0, spell=[10, 20]),
+                  compiled.State(flat, lengths, counts, 2, False, 0, 0,
+                                 np.array([10, 20], dtype=np.int32))):
+        made, stop = drive(state, 2)
+        assert [p for p, _ in made] == [(1, 0), (2, 0), (1, 1)] and stop == "no_pairs"
+    by_ids, _ = drive(compiled.State(flat, lengths, counts, 2, False, 0, 0), 2)
+    assert [p for p, _ in by_ids] == [(1, 0), (1, 1), (2, 0)]

@@ -232,3 +232,13 @@ def test_corpora_may_be_given_as_corpus_objects():
     corpora = {lang: bpeviz.Corpus.from_text(text, "gpt2") for lang, text in TRAIN.items()}
     dev = {lang: bpeviz.Corpus.from_text(text, "gpt2") for lang, text in DEV.items()}
     assert ours(corpora, 150, dev=dev)[0] == ours(TRAIN, 150, dev=DEV)[0]
+
+
+@pytest.mark.parametrize("name", ["base, dev set", "window, global merges first",
+                                  "base, ratios, languages run out"])
+def test_the_compiled_and_the_python_merge_loops_both_make_hugging_faces_merges(engine, name):
+    train, n, settings = CASES[name]
+    expected, _ = hf_merges(train, n, **settings)
+    got, training = ours(train, n, **settings)
+    assert got == expected
+    assert len(training.choices) == len(got)
