@@ -213,28 +213,28 @@ def _add_step_source(p: argparse.ArgumentParser) -> None:
 def _opened(args: argparse.Namespace) -> tuple[Any, Any]:
     """The training ``--training`` names and its step ``--step`` (any kind of training:
     each answers :mod:`bpeviz.core.protocol`)."""
-    training = _open(args.training)
+    training, _ = _open(args.training)
     return training, training.at(args.step)
 
 
-def _open(path: str) -> Any:
-    """The training or tokenizer file ``path``: what :func:`bpeviz.formats.import_path`
-    opens, or a training saved in an algorithm's own format (parity-aware BPE's:
-    ``bpeviz.load`` reads it)."""
-    from bpeviz.core.serialize import OWN_FORMATS, load
+def _open(path: str) -> tuple[Any, str | None]:
+    """The training or tokenizer file ``path``, and the name of the corpus a saved
+    training holds (None for a tokenizer file): a training saved by bpeviz (in any
+    algorithm's format) is read once, however large; anything else is what
+    :func:`bpeviz.formats.import_path` opens."""
+    from bpeviz.core.serialize import saved_training
     from bpeviz.formats import import_path
 
-    try:
-        return import_path(path)
-    except ValueError:  # not a tokenizer file: perhaps an algorithm's own training file
+    if os.path.isfile(path):
         try:
-            with open(path, encoding="utf-8") as f:
-                kind = json.load(f).get("format")
-        except (OSError, UnicodeDecodeError, ValueError, AttributeError):
-            kind = None
-        if not isinstance(kind, str) or kind not in OWN_FORMATS:
-            raise
-    return load(path)
+            with open(path, "rb") as f:
+                data = json.loads(f.read())
+        except ValueError:  # not JSON (nor UTF-8): a tokenizer file of another kind
+            data = None
+        opened = saved_training(data)  # a garbled saved training says so
+        if opened is not None:
+            return opened
+    return import_path(path), None
 
 
 def _add_encode(sub: argparse._SubParsersAction) -> None:
@@ -424,10 +424,9 @@ def _add_slides(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_slides(args: argparse.Namespace) -> int:
-    from bpeviz.core.serialize import saved_corpus_name
     from bpeviz.present.slides import write_slides
 
-    training = _open(args.training)
+    training, saved_name = _open(args.training)
     alg = algorithms.get(training.algorithm)
     if not isinstance(training, Training):  # the slides draw a Training's merges
         raise ValueError(f"the slides play merges; {os.path.basename(args.training)} holds "
@@ -436,8 +435,7 @@ def _run_slides(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     # "Trained on" the corpus's name (kept in the file by ``train``), not the training
     # file's; a file without one (saved elsewhere, or a tokenizer file) is named as such
-    name = (saved_corpus_name(args.training)
-            or f"the corpus in {os.path.basename(args.training)}")
+    name = saved_name or f"the corpus in {os.path.basename(args.training)}"
     size = write_slides(training, args.out, text=text, words=max(args.words, 0),
                         byte_style=args.byte_style, title=name)
     print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} merges)",

@@ -139,9 +139,12 @@ def save_training(training: AnyTraining, path: str | os.PathLike[str],
 
 
 def _corpus_name(data: Any) -> str | None:
-    """The corpus's name a saved training's JSON holds (``corpus.name``), or None."""
-    corpus = data.get("corpus") if isinstance(data, dict) else None
-    name = corpus.get("name") if isinstance(corpus, dict) else None
+    """The corpus's name a saved training's JSON holds, or None: ``corpus.name``, or
+    ``name`` in the research algorithms' own formats (which keep several corpora)."""
+    if not isinstance(data, dict):
+        return None
+    corpus = data.get("corpus")
+    name = (corpus.get("name") if isinstance(corpus, dict) else None) or data.get("name")
     return name if isinstance(name, str) and name.strip() else None
 
 
@@ -153,6 +156,16 @@ def saved_corpus_name(path: str | os.PathLike[str]) -> str | None:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
     return _corpus_name(data)
+
+
+def saved_training(data: Any) -> tuple[AnyTraining, str | None] | None:
+    """The training a saved file's parsed JSON holds and its corpus's name, or None when
+    the JSON is not a saved training (a tokenizer file, say)."""
+    kind = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(kind, str):
+        return None
+    from_dict = training_from_dict if kind == FORMAT else OWN_FORMATS.get(kind)
+    return None if from_dict is None else (from_dict(data), _corpus_name(data))
 
 
 def load(path: str | os.PathLike[str]) -> AnyTraining:
