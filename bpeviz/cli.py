@@ -326,13 +326,13 @@ def _own_export(training: Any, snapshot: Any, args: argparse.Namespace) -> list[
     from bpeviz.formats import FORMATS
 
     alg = algorithms.get(training.algorithm)
-    if not alg.export_formats and not (args.format == "training"
-                                       and type(training) in OWN_SAVERS):
+    own_file = args.format == "training" and type(training) in OWN_SAVERS
+    if not alg.export_formats and not own_file:
         raise ValueError(f"--format {args.format}: no tokenizer format holds {_called(alg)} "
                          "(its steps remove tokens as well as make them); keep the training "
                          "with --format training")
-    if ((alg.export_formats and not isinstance(training, Training))
-            or not alg.trainer or args.format in alg.export_formats):
+    if not own_file and ((alg.export_formats and not isinstance(training, Training))
+                         or not alg.trainer or args.format in alg.export_formats):
         return None
     where = " or ".join(f"'{f}'" for f in alg.export_formats) or "'training'"
     if args.format == "training" and type(training) in OWN_SAVERS:

@@ -38,8 +38,9 @@ PICKY = Algorithm(
                  "and removals made up to that step, in order."),
     pretokenizer="whitespace",
     encoder="merges",
-    # a PickyBPE tokenizer is no BPE model: its removals are not in any export format
-    export_formats=(),
+    # a PickyBPE tokenizer is no BPE model: its removals are in no BPE format, only in
+    # the model file its own package writes and opens (bpeviz.formats.pickybpe_model)
+    export_formats=("pickybpe",),
     step="event",
     steps_scale=("its steps are merges and removals, and a removal takes a token away, so "
                  "its vocabulary grows and shrinks and a step is not on the merge steps' "

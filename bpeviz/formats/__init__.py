@@ -19,6 +19,7 @@ hf         tokenizer.json                           BPE (no or glued marker), BB
 tiktoken   tokenizer.tiktoken + tiktoken.json       BBPE
 vocab      vocab.txt + bpeviz.json                  WordPiece
 gpt2       vocab.json + merges.txt + bpeviz.json    BPE, BBPE
+pickybpe   pickybpe.json (its package's model)      PickyBPE (exported only)
 training   training.json (replayable, all steps)    all
 ========== ======================================== ====================================
 
@@ -50,7 +51,7 @@ from typing import TYPE_CHECKING
 
 from bpeviz.core.files import write_atomic
 from bpeviz.core.serialize import FORMAT as TRAINING_FORMAT
-from bpeviz.formats import gpt2, hf, tiktoken_ranks, training_json, vocab_txt
+from bpeviz.formats import gpt2, hf, pickybpe_model, tiktoken_ranks, training_json, vocab_txt
 from bpeviz.formats._common import NOT_JSON, SIDECAR, Lone, Opener, recognise_sidecar
 from bpeviz.text.corpus import decode_utf8
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 #: writes), ``export(snapshot)`` and ``recognise(name, text, data)``. A new format is a
 #: module and a line here (an algorithm lists the formats that hold it exactly:
 #: ``Algorithm.export_formats``).
-MODULES = (hf, tiktoken_ranks, vocab_txt, gpt2, training_json)
+MODULES = (hf, tiktoken_ranks, vocab_txt, gpt2, pickybpe_model, training_json)
 _BY_NAME = {m.NAME: m for m in MODULES}
 #: Export formats and what each holds.
 FORMATS: dict[str, str] = {m.NAME: m.ABOUT for m in MODULES}
@@ -100,6 +101,15 @@ def export(snapshot: Snapshot, fmt: str) -> dict[str, str]:
         raise ValueError(f"{snapshot.training.name} is a SentencePiece model, already a "
                          "tokenizer file: bpeviz exports the steps it trains (Hugging Face's "
                          "tokenizers converts a .model to a tokenizer.json)")
+    from bpeviz.core.training import Training
+
+    training = getattr(snapshot, "training", None)
+    if training is not None and not isinstance(training, Training):
+        # an algorithm whose trainer is its own (PickyBPE): only the formats it lists
+        from bpeviz.algorithms import get as get_algorithm
+
+        alg = get_algorithm(training.algorithm)
+        alg.check_export(fmt, f"{module.ABOUT.split(' (')[0]} does not hold {alg.label}")
     return module.export(snapshot)  # type: ignore[no-any-return]
 
 
@@ -204,6 +214,8 @@ def _why_not(texts: dict[str, str], lone: Lone | None) -> str:
                 "tiktoken rank file")
     if lone.name == gpt2.VOCAB:
         return f"{gpt2.VOCAB} needs its {gpt2.MERGES}; give both files"
+    if lone.name == pickybpe_model.FILENAME or pickybpe_model.is_model(lone.data):
+        return f"{lone.name} {pickybpe_model.NOT_OPENED}"
     return (f"{lone.name} is neither a Hugging Face tokenizer.json (no \"model\") nor a "
             f"bpeviz training (no \"format\": \"{TRAINING_FORMAT}\")")
 
@@ -211,7 +223,7 @@ def _why_not(texts: dict[str, str], lone: Lone | None) -> str:
 #: ``recognise(name, text, data)`` of each format, most specific first: the usual file
 #: name for a file's content, or None. ``data`` is the parsed JSON, or ``NOT_JSON``.
 RECOGNISERS = (tiktoken_ranks.recognise, training_json.recognise, recognise_sidecar,
-               hf.recognise, gpt2.recognise, vocab_txt.recognise)
+               hf.recognise, gpt2.recognise, vocab_txt.recognise, pickybpe_model.recognise)
 
 
 def _recognise(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:

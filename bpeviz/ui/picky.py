@@ -16,7 +16,9 @@ import streamlit as st
 
 import bpeviz.ui.stage as stage
 import bpeviz.ui.state as state
+from bpeviz import formats
 from bpeviz.core.limits import LIMITS
+from bpeviz.formats import pickybpe_model
 from bpeviz.present import figures, render
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
@@ -299,6 +301,17 @@ def picky_vocabulary(ctx) -> None:
             help="The steps that removed it (a token made again keeps its id)"),
         "in vocabulary": st.column_config.CheckboxColumn(
             help="In the vocabulary at this step")})
+    st.subheader("Download")
+    st.caption(f"The tokenizer at step {step:,} as PickyBPE's own model file, which its "
+               "package (pickybpe) opens with PickyBPESegmenter.from_pretrained and cuts "
+               "text with as here: the only file that holds removals, which no BPE format "
+               "has room for. The whole training: the CLI's train --out.")
+    snap = training.at(step)
+    st.download_button(pickybpe_model.FILENAME,
+                       lambda: formats.export(snap, pickybpe_model.NAME)[pickybpe_model.FILENAME],
+                       file_name=pickybpe_model.FILENAME, mime="application/json",
+                       key="picky_download_model", icon=":material/download:",
+                       on_click="ignore")
 
 
 def picky_health(ctx) -> None:

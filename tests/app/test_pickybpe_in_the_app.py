@@ -256,3 +256,13 @@ def test_the_health_view_reads_pickybpes_events_with_every_check():
     chart = next(el for el in at.get("plotly_chart") if "chart_unused" in el.proto.id)
     ys = json.loads(chart.proto.spec)["data"][0]["y"]
     assert _values(ys) == unused_by_step(expected).tolist()
+
+
+def test_vocabulary_offers_the_steps_model_file_for_pickybpes_own_package():
+    at = open_page("pages/4_Vocabulary.py", algo="picky", step=120)
+    no_errors(at)
+    buttons = at.get("download_button")
+    assert [b.proto.label for b in buttons] == ["pickybpe.json"]
+    said = plain(" ".join(c.value for c in at.caption))
+    assert "at step 120 as PickyBPE's own model file" in said
+    assert "PickyBPESegmenter.from_pretrained" in said

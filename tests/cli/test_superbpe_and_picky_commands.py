@@ -63,13 +63,20 @@ def test_picky_trains_with_its_threshold_and_explains_a_removal(tmp_path):
     assert "removed" in found["why"]
 
 
-def test_picky_exports_only_its_training_and_refuses_tokenizer_formats(tmp_path):
+def test_picky_exports_its_training_and_its_packages_model_and_refuses_bpe_formats(
+        tmp_path):
     out = tmp_path / "p.json"
     assert run_cli("train", SAMPLE, "--algorithm", "picky", "--merges", "40",
                    "--out", str(out)).returncode == 0
     line = one_line_error(run_cli("export", "--training", str(out), "--format", "hf",
                                   "--out", str(tmp_path / "hf.json")))
-    assert "no tokenizer format holds PickyBPE" in line
+    assert "tokenizer.json does not hold PickyBPE; export picky as 'pickybpe'" in line
+    model = tmp_path / "pickybpe.json"
+    done = run_cli("export", "--training", str(out), "--format", "pickybpe",
+                   "--step", "30", "--out", str(model))
+    assert done.returncode == 0, done.stderr
+    written = json.loads(model.read_text(encoding="utf-8"))
+    assert len(written["merges"]) + len(written["splits"]) == 30
     again = tmp_path / "again.json"
     done = run_cli("export", "--training", str(out), "--format", "training",
                    "--out", str(again))

@@ -13,7 +13,7 @@ TEXT = "hug pug pun bun hugs hug hug"
 
 
 def test_every_format_module_declares_its_name_files_export_and_recogniser():
-    assert list(formats.FORMATS) == ["hf", "tiktoken", "vocab", "gpt2", "training"]
+    assert list(formats.FORMATS) == ["hf", "tiktoken", "vocab", "gpt2", "pickybpe", "training"]
     for module in formats.MODULES:
         assert formats.FORMATS[module.NAME] == module.ABOUT
         assert module.FILES and all(isinstance(n, str) for n in module.FILES)
@@ -53,5 +53,6 @@ def test_each_export_writes_its_declared_files_and_is_recognised_under_another_n
 
 def test_an_unknown_export_format_names_the_choices():
     training = train(Corpus.from_text(TEXT), "bpe", merges=1)
-    with pytest.raises(ValueError, match="choose one of hf, tiktoken, vocab, gpt2, training"):
+    with pytest.raises(ValueError,
+                       match="choose one of hf, tiktoken, vocab, gpt2, pickybpe, training"):
         formats.export(training.at(), "sentencepiece")
