@@ -7,9 +7,7 @@
 import { guardBar, setStep } from "./bar_step.mjs";
 import { debug } from "./store.mjs";
 
-// quiet time after a lone key before Python hears the step: short, because the page
-// below the first screen (the heatmap, the word list) follows only once Python has run
-const SYNC_DELAY_MS = 100;
+const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 // Keys pressed in a rhythm (a speaker's, every third of a second) would each be followed
 // by a rerun landing just as the next key comes, its drawing (the heatmap: 100-400 ms of
 // Plotly on the main thread) holding that key's frame back. Within a rhythm the quiet
