@@ -120,12 +120,17 @@ def picky_explore(ctx) -> None:
                     lambda k: f"<style>{CSS}</style>"
                               + why_step_html(training, k, byte_style, strong),
                     waiting="Step {step}: why it was made follows when the step settles.")
-    vocab_curve(training, step, strong)
-    words_col, steps_col = st.columns([3, 2], gap="large")
-    with words_col:
-        word_splits(training, step, byte_style, strong)
-    with steps_col:
-        steps_table(training, step)
+    # below the first screen, what Python draws for the settled step (the curve's dotted
+    # line, the steps table: each names its step): the browser reports the step only
+    # once the keys stop while none of it is in view (stage.settles_key), so no rerun
+    # lands between a speaker's keys
+    with st.container(key=stage.settles_key("picky")):
+        vocab_curve(training, step, strong)
+        words_col, steps_col = st.columns([3, 2], gap="large")
+        with words_col:
+            word_splits(training, step, byte_style, strong)
+        with steps_col:
+            steps_table(training, step)
 
 
 def vocab_curve(training, step: int, strong: bool, key: str = "picky_vocab_curve") -> None:

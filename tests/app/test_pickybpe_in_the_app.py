@@ -266,3 +266,25 @@ def test_vocabulary_offers_the_steps_model_file_for_pickybpes_own_package():
     said = plain(" ".join(c.value for c in at.caption))
     assert "at step 120 as PickyBPE's own model file" in said
     assert "PickyBPESegmenter.from_pretrained" in said
+
+
+def _inside(node, key: str, found: list, within: bool = False) -> None:
+    """The types of the elements inside the container keyed ``key``, into ``found``."""
+    for child in getattr(node, "children", {}).values():
+        if within:
+            found.append(getattr(child, "type", ""))
+        _inside(child, key, found, within or getattr(child, "key", None) == key)
+
+
+def test_explores_views_below_the_first_screen_follow_when_the_step_settles():
+    # the curve, the word list and the steps table sit in the container the browser
+    # watches (stage.settles_key): out of view, keys start no rerun until they stop
+    from bpeviz.ui.stage import settles_key
+
+    at = open_page("pages/1_Explore.py", algo="picky", step=40)
+    no_errors(at)
+    inside: list = []
+    _inside(at.main, settles_key("picky"), inside)
+    assert "plotly_chart" in inside and "dataframe" in inside
+    said = plain(" ".join(c.value for c in at.caption))
+    assert "The dotted line marks step 40" in said and "is step 40." in said
