@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from bench.stage import HEATMAP_STEP  # the step the heatmap's caption names
 from tests.support.browser import HOOK, hook, settled
 from tests.support.projector import blur, open_page
 
@@ -19,14 +20,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 SENT = "() => window.__bvDebug.filter(d => d[1] === 'send').map(d => d[2])"
 
-#: the step the heatmap's caption names ("Count of each pair at step k, ...")
-HEATMAP_STEP = """() => {
-  for (const c of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
-    const m = /pair at step (\\d+)/.exec(c.textContent);
-    if (m) return Number(m[1]);
-  }
-  return null;
-}"""
 
 
 def heatmap_step(page) -> int | None:
