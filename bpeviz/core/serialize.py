@@ -188,6 +188,5 @@ def load_named(path: str | os.PathLike[str]) -> tuple[AnyTraining, str | None]:
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a JSON training file (nor a SentencePiece .model): "
                          f"{err}") from None
-    kind = data.get("format") if isinstance(data, dict) else None
-    from_dict = OWN_FORMATS.get(kind) if isinstance(kind, str) else None
-    return (from_dict or training_from_dict)(data), _corpus_name(data)
+    # anything else is read as a merge training, whose reader says what is wrong with it
+    return saved_training(data) or (training_from_dict(data), _corpus_name(data))

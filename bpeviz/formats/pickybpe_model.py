@@ -24,6 +24,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.algorithms.picky import PICKY
 
 if TYPE_CHECKING:
     from bpeviz.algorithms.picky_model import PickyStep
@@ -33,17 +34,14 @@ NAME = "pickybpe"
 ABOUT = "PickyBPE's model file, which its package's segmenter opens (merges and removals)"
 FILENAME = "pickybpe.json"
 FILES = (FILENAME,)
-#: what the special tokens are, as PickyBPE's trainer names them (ids 0-3)
-_SPECIAL = 4
 
 
 def export(snapshot: Any) -> dict[str, str]:
     """``pickybpe.json``: the step's tokens, events and vocabulary, as the package writes."""
     from bpeviz.algorithms.picky_model import PickyStep
 
-    if not isinstance(snapshot, PickyStep):
-        algorithm = getattr(getattr(snapshot, "training", None), "algorithm", None)
-        get_algorithm(algorithm or "bpe").check_export(
+    if not isinstance(snapshot, PickyStep):  # another algorithm's step: where it goes
+        get_algorithm(snapshot.training.algorithm).check_export(
             NAME, "PickyBPE's model file holds PickyBPE's merges and removals")
         raise ValueError("PickyBPE's model file holds a PickyBPE step")
     return {FILENAME: json.dumps(model(snapshot), ensure_ascii=False)}
@@ -71,7 +69,7 @@ def model(step: PickyStep) -> dict[str, Any]:
         return walk(left) + walk(right)
 
     records = {i: {"id": i, "str": vocab[i], "freq": freq[i] if i in present else 0,
-                   "special": i < _SPECIAL, "present": i in present,
+                   "special": i < len(PICKY.special_tokens), "present": i in present,
                    "left": parts[i][0] if i in parts else None,
                    "right": parts[i][1] if i in parts else None,
                    "split": walk(i)} for i in made}
