@@ -18,7 +18,7 @@ from bpeviz import algorithms
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.curves import metric_curve
 from bpeviz.core import protocol
-from bpeviz.core.training import Training
+from bpeviz.core.training import Training, takes_languages
 from bpeviz.present import compare_history
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_compare import CONFIG_LETTERS, colour
@@ -59,8 +59,20 @@ def configuration(ctx: Context, i: int) -> Configuration:
                    f"{PRETOKENIZER_LABELS[cmp_pretokenizer(training)]} pre-tokenizer.")
         return Configuration(f"{letter}: {names} (opened file)", training, opened=True)
     chosen = training_settings(f"c{i}_", compact=True)
+    if ctx.languages is None and takes_languages(chosen.algorithm):
+        # its trainer balances languages, and the sidebar gave one text: say what it gets
+        st.caption(one_language_note(chosen.algorithm))
     training = train_variant(ctx, chosen, f"Training {letter}")
     return Configuration(f"{letter}: {chosen.description}", training)
+
+
+def one_language_note(algorithm: str) -> str:
+    """What a configuration that trains one corpus per language gets when the sidebar
+    gave one corpus, and how to give it more."""
+    label = algorithm_labels()[algorithm]
+    return (f"{label} balances the merges between languages; the sidebar's corpus is "
+            "one text, so here it trains as one language, which gets every merge. Choose "
+            f"{label} in the sidebar to give it one corpus per language.")
 
 
 def summary(i: int) -> str:

@@ -123,6 +123,18 @@ def test_compare_draws_each_languages_curve_beside_standard_bpe():
     assert names == [f"{c} {lang}" for c in "AB" for lang in ("en", "de", "hi", "ar", "zh")]
 
 
+def test_a_parity_column_beside_a_one_corpus_sidebar_says_it_trains_one_language():
+    at = open_page("pages/3_Compare.py")  # the sidebar: byte-level BPE on one sample
+    at.selectbox(key="w_c2_algo").set_value("parity").run()
+    no_error(at, "Compare")
+    notes = [c.value for c in at.caption if "trains as one language" in c.value]
+    assert len(notes) == 1, [c.value for c in at.caption]
+    assert "Choose Parity-aware BPE in the sidebar" in notes[0]
+    choose_parity(at)  # one corpus per language: nothing to explain
+    no_error(at, "Compare")
+    assert not [c.value for c in at.caption if "trains as one language" in c.value]
+
+
 def paste_languages(at, names: str):
     at.sidebar.segmented_control(key="w_source").set_value("paste").run()
     at.sidebar.text_input(key="w_langs").set_value(names).run()
