@@ -34,7 +34,7 @@ import { bounds, clamp, followStep, whole } from "./numbers.mjs";
 import { buildNumbers, drawNumbers, signedText, valueText } from "./numbers_view.mjs";
 import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
-import { settleDelay, settlingOutOfView } from "./sync.mjs";
+import { settleDelay, settlesView, settlingOutOfView } from "./sync.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
 import { buildWords, drawWords } from "./words.mjs";
 
@@ -133,6 +133,6 @@ export default mount;
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
   bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
-  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlingOutOfView,
+  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlesView, settlingOutOfView,
   signedText, valueText, versionAt, visibleText, whole,
 };

@@ -25,30 +25,45 @@ const RHYTHM_FACTOR = 1.5;
 // they are (the first key after a pause was followed by a rerun the next key waited
 // behind: 150-250 ms). Scrolling one into view while the step is unheard sends it then.
 const AWAY_MS = 1200;
+// With one of them in view, a single key (none in the last RHYTHM_MS) is heard almost at
+// once: the person is looking at what Python draws, and each millisecond of quiet time
+// is one more the heatmap lags the card (the rerun and its drawing take 0.3-0.5 s of
+// the 300 ms the page below may take). A page without them keeps SYNC_DELAY_MS: its
+// first-screen views are the browser's, and a rapid run's first key must not start a
+// rerun that the next keys wait behind.
+const SEEN_MS = 40;
 const SETTLES = '[class*="st-key-bv_settles"]';
 
 // How long to wait after a move before Python hears the step, given the gap (ms) since
-// the move before it, and whether Python's views of the step are all out of view.
-export function settleDelay(gap, away = false) {
-  const delay = !(gap >= 0) || gap > RHYTHM_MS ? SYNC_DELAY_MS
-    : Math.max(SYNC_DELAY_MS, Math.round(RHYTHM_FACTOR * gap));
-  return away ? Math.max(delay, AWAY_MS) : delay;
+// the move before it, and where Python's views of the step are (settlesView: "none",
+// "away" or "seen").
+export function settleDelay(gap, where = "none") {
+  if (where === "away") return AWAY_MS;
+  if (!(gap >= 0) || gap > RHYTHM_MS) return where === "seen" ? SEEN_MS : SYNC_DELAY_MS;
+  return Math.max(SYNC_DELAY_MS, Math.round(RHYTHM_FACTOR * gap));
 }
 
 // a view counts as seen once this much of it (px) is in the viewport: a strip of margin
 // at the screen's foot (Explore at step 0, its "Why" panel short) is not looked at
 const SEEN_PX = 100;
 
-// Whether the page has views that follow when the step settles and none of them is in
-// the viewport (of `height` px): false on a page without them.
-export function settlingOutOfView(doc = document, height = globalThis.window?.innerHeight ?? 0) {
+// Where the page's views that follow when the step settles are, in a viewport of
+// `height` px: "none" (a page without them), "away" (none of them in view) or "seen".
+export function settlesView(doc = document, height = globalThis.window?.innerHeight ?? 0) {
   const parts = [...doc.querySelectorAll(SETTLES)];
-  if (parts.length === 0) return false;
-  return parts.every((e) => {
+  if (parts.length === 0) return "none";
+  const away = parts.every((e) => {
     const r = e.getBoundingClientRect();
     return r.height <= 0
       || Math.min(r.bottom, height) - Math.max(r.top, 0) < Math.min(SEEN_PX, r.height);
   });
+  return away ? "away" : "seen";
+}
+
+// Whether the page has views that follow when the step settles and none of them is in
+// the viewport (of `height` px): false on a page without them.
+export function settlingOutOfView(doc = document, height = globalThis.window?.innerHeight ?? 0) {
+  return settlesView(doc, height) === "away";
 }
 
 // A scroll of the page: a step held back while its views were out of view is sent as
@@ -57,7 +72,7 @@ export function onScroll(s) {
   if (!s.pending || !s.away || s.playing || s.dragging) return;
   if (settlingOutOfView()) return;
   debug("in-view", s.step);
-  scheduleSync(s, SYNC_DELAY_MS);
+  scheduleSync(s, SEEN_MS);
 }
 const RESEND_MS = 5000; // Python has not caught up with a report after this: send again
 const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to this
@@ -65,12 +80,12 @@ const RESEND_MAX_MS = 60000; // ... and twice as long after each resend, up to t
 export function move(s, k) {
   // read before the redraw, while the last frame's layout still holds: after it, the
   // read would force a layout of its own
-  const away = settlingOutOfView();
+  const where = settlesView();
   setStep(s, k);
   const now = performance.now();
   const gap = s.movedAt === undefined ? Infinity : now - s.movedAt;
   s.movedAt = now;
-  scheduleSync(s, settleDelay(gap, away), away);
+  scheduleSync(s, settleDelay(gap, where), where === "away");
 }
 
 // Every report carries a sequence number; Python sends back the last one it applied

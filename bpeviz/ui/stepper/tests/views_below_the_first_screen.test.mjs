@@ -1,15 +1,16 @@
 // When Python hears the step, given where Python's views of the settled step are: while
 // the page has some ("st-key-bv_settles..." containers) and none is in view, a speaker's
 // keys are heard only once they have been still for a while, so that no rerun's drawing
-// lands between two keys; a scroll that brings one into view sends the step then; a page
-// without them, or with one in view, reports as it always did.
+// lands between two keys; a scroll that brings one into view sends the step then; with
+// one in view a single key is heard at once (the person is looking at what Python
+// draws); a page without them waits a short quiet time after each key.
 // A fake DOM and clock (stage.mjs); run: node --test bpeviz/ui/stepper/tests/
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
 import { loadStage, mountIn, setUp, shownStep } from "./stage.mjs";
 
-const { default: mount, settleDelay, settlingOutOfView } = await loadStage();
+const { default: mount, settleDelay, settlesView, settlingOutOfView } = await loadStage();
 
 let doc, clock, restore;
 beforeEach(() => {
@@ -32,25 +33,32 @@ function settling(top, height = 900, key = "bv_settles_explore") {
 
 const reports = (sent) => sent.filter(([name]) => name === "step").map(([, v]) => v.step);
 
-test("the quiet time: from rest, in a rhythm, and held back while the views are out of view",
-  () => {
+test("the quiet time: from rest, in a rhythm, held back while the views are out of view, "
+  + "short for a single key while one is in view", () => {
     assert.equal(settleDelay(Infinity), 250);
     assert.equal(settleDelay(350), 525);
     assert.equal(settleDelay(2000), 250);
-    assert.equal(settleDelay(Infinity, true), 1200);
-    assert.equal(settleDelay(350, true), 1200);
-    assert.equal(settleDelay(NaN, true), 1200);
+    assert.equal(settleDelay(Infinity, "none"), 250);
+    assert.equal(settleDelay(Infinity, "away"), 1200);
+    assert.equal(settleDelay(350, "away"), 1200);
+    assert.equal(settleDelay(NaN, "away"), 1200);
+    assert.equal(settleDelay(Infinity, "seen"), 40);
+    assert.equal(settleDelay(2000, "seen"), 40);
+    assert.equal(settleDelay(350, "seen"), 525, "keys in a rhythm are heard when they stop");
   });
 
 test("views count as out of view only where the page has some and none is in the viewport",
   () => {
     assert.equal(settlingOutOfView(doc, 720), false, "a page without them");
+    assert.equal(settlesView(doc, 720), "none");
     const below = settling(900);
     assert.equal(settlingOutOfView(doc, 720), true);
     below.rect = { top: 684, height: 900 }; // a strip of it at the screen's foot
     assert.equal(settlingOutOfView(doc, 720), true);
+    assert.equal(settlesView(doc, 720), "away");
     below.rect = { top: 600, height: 900 }; // its top on screen
     assert.equal(settlingOutOfView(doc, 720), false);
+    assert.equal(settlesView(doc, 720), "seen");
     below.rect = { top: 680, height: 30 }; // small, and whole on screen
     assert.equal(settlingOutOfView(doc, 720), false);
     below.rect = { top: -2000, height: 900 }; // scrolled past it, upwards
@@ -91,25 +99,45 @@ test("scrolling Python's views into view sends a step held back at once", () => 
   assert.deepEqual(reports(sent), []);
   below.rect = { top: 400, height: 900 };
   doc.scroll();
-  clock.advance(250);
-  assert.deepEqual(reports(sent), [12], "heard 250 ms after they came into view");
+  clock.advance(39);
+  assert.deepEqual(reports(sent), []);
+  clock.advance(1);
+  assert.deepEqual(reports(sent), [12], "heard 40 ms after they came into view");
   clock.advance(3000);
   assert.deepEqual(reports(sent), [12], "and once");
 });
 
-test("with Python's views in view, or on a page without them, the step is heard as before",
-  () => {
-    for (const top of [400, null]) {
+test("with Python's views in view a single key is heard at once; on a page without them "
+  + "after a short quiet time", () => {
+    for (const [top, quiet] of [[400, 40], [null, 250]]) {
       restore();
       ({ doc, clock, restore } = setUp());
       globalThis.window.innerHeight = 720;
       if (top !== null) settling(top);
       const sent = mountIn(mount, doc, "bar", bar());
       doc.press("ArrowRight");
-      clock.advance(250);
+      clock.advance(quiet - 1);
+      assert.deepEqual(reports(sent), [], `views at ${top}`);
+      clock.advance(1);
       assert.deepEqual(reports(sent), [11], `views at ${top}`);
       doc.scroll(); // nothing held back: a scroll sends nothing
       clock.advance(1000);
       assert.deepEqual(reports(sent), [11]);
     }
   });
+
+test("keys in a rhythm with Python's views in view are heard when they stop", () => {
+  settling(400);
+  const sent = mountIn(mount, doc, "bar", bar());
+  doc.press("ArrowRight");
+  clock.advance(40);
+  assert.deepEqual(reports(sent), [11], "the first key, alone so far, is heard at once");
+  for (let i = 0; i < 4; i += 1) {
+    clock.advance(310);
+    doc.press("ArrowRight");
+  }
+  clock.advance(464);
+  assert.deepEqual(reports(sent), [11], "nothing between keys 0.35 s apart");
+  clock.advance(1);
+  assert.deepEqual(reports(sent), [11, 15], "then one report, 1.5 gaps after the last key");
+});
