@@ -56,10 +56,9 @@ def explore() -> None:
     with st.container(key=stage.settles_key("explore")):
         languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
         words_col, merges_col = st.columns([3, 2], gap="large")
-        below = st.container()
         # the heatmap first, though drawn below them: it is what a person scrolled down
         # here watches, and the browser draws a rerun's parts in the order they come
-        with below:
+        with st.container():
             heatmap(snap)
         with words_col:
             word_splits(snap)
