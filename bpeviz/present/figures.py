@@ -60,10 +60,11 @@ CELL_MAX, CELL_MIN = 24, 14
 CELL_MAX_PRESENTATION, CELL_MIN_PRESENTATION = 34, 20
 #: the widest plot area the heatmap aims for (fits the page's width on a 1400 px screen)
 HEATMAP_AREA = 840
-#: the tallest heatmap in presentation mode (fits a 1280x720 projector's screen with its
-#: caption's first line) while its cells stay CELL_MIN_PRESENTATION or larger: up to
-#: 24 symbols per axis with upright labels
-HEATMAP_FIT_PRESENTATION = 620
+#: the tallest heatmap in presentation mode (fits a 1280x720 projector's screen below
+#: Streamlit's header, with its caption's first line) while its cells stay
+#: CELL_MIN_PRESENTATION or larger: up to 24 symbols per axis with upright labels, their
+#: margins as Streamlit's theme draws them (TITLE_ROOM)
+HEATMAP_FIT_PRESENTATION = 640
 #: presentation mode draws at most this many symbols per axis: at the smallest legible
 #: cell (CELL_MIN_PRESENTATION) with its labels the chart then fits a 720 px screen
 HEATMAP_SYMBOLS_PRESENTATION = 24
@@ -74,6 +75,11 @@ HEATMAP_SYMBOLS_PRESENTATION = 24
 HEATMAP_WIDTH_PRESENTATION = 1700
 HEATMAP_NARROWEST_PRESENTATION = 1000
 CELL_WIDE_MAX = 90
+#: the heatmap's right margin (the colour bar and its ticks) and bottom margin (the legend)
+MARGIN_RIGHT, MARGIN_RIGHT_PRESENTATION, MARGIN_BOTTOM = 96, 120, 64
+#: beside the tick labels: the axis title and the gaps, above them and left of them
+#: (Streamlit's theme draws them larger than plotly's own)
+TITLE_ROOM, TITLE_ROOM_LEFT = 68, 62
 
 
 def label_width(text: str, font: float) -> float:
@@ -128,22 +134,24 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     n_rows, n_cols = len(ylab), len(xlab)
     cell = heatmap_cell(max(n_rows, n_cols), presentation)
     longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
-    longest_y = max((len(html.unescape(t)) for t in ylab), default=0)
     # presentation mode, as many symbols as it draws: the columns take the page's width
     wide = presentation and 0 < n_cols <= HEATMAP_SYMBOLS_PRESENTATION
     widest_px = max((label_width(t, 17) for t in xlab), default=0.0)
     if wide:
-        left_px = 40 + label_width("m" * min(longest_y, 24), 17) * 0.93
-        width = int(min(HEATMAP_WIDTH_PRESENTATION, left_px + 110 + CELL_WIDE_MAX * n_cols))
+        left_px = TITLE_ROOM_LEFT + min(max((label_width(t, 17) for t in ylab), default=0.0),
+                                   17 * 0.7 * 24)
+        width = int(min(HEATMAP_WIDTH_PRESENTATION, left_px + MARGIN_RIGHT_PRESENTATION
+                        + CELL_WIDE_MAX * n_cols))
         # the narrowest column it may get (on the narrowest page it is laid out for)
-        column = (min(width, HEATMAP_NARROWEST_PRESENTATION) - left_px - 110) / n_cols
+        column = (min(width, HEATMAP_NARROWEST_PRESENTATION) - left_px
+                  - MARGIN_RIGHT_PRESENTATION) / n_cols
         upright = widest_px + 8 <= column
     else:
         upright = longest_x <= 3 or n_cols <= 8
     if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
-        labels = 17 * 1.5 if upright else min(widest_px, 17 * 0.7 * 24) + 10
-        cell = max(CELL_MIN_PRESENTATION,
-                   min(cell, int(HEATMAP_FIT_PRESENTATION - 100 - labels) // max(n_rows, 1)))
+        labels = 17 * 1.5 if upright else min(widest_px, 17 * 0.7 * 24)
+        room = HEATMAP_FIT_PRESENTATION - TITLE_ROOM - MARGIN_BOTTOM - labels
+        cell = max(CELL_MIN_PRESENTATION, min(cell, int(room) // max(n_rows, 1)))
     font = min(17 if presentation else 12, cell - 3)
     cells_r, cells_c = np.nonzero(~np.isnan(z)) if z.size else (np.array([], int),) * 2
     custom = [[grid.rows[r], grid.cols[c], ylab[r], xlab[c], int(grid.count[r, c]),
@@ -192,11 +200,19 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                        "line": {"width": 3, "color": colour}},
             "showlegend": True,
         })
-    # room for the labels (automargin grows the margins to fit them, inside this size)
-    top = 40 + (font * 1.5 if upright else (
-        min(widest_px * font / 17, font * 0.7 * 24) + 10 if wide
-        else font * 0.65 * min(longest_x, 24)))
-    left = 40 + font * 0.65 * min(longest_y, 24)
+    # room for the labels, the axis titles, the colour bar and the legend, given to plotly
+    # up front: it lays the axes out again (about half its drawing time) only when what it
+    # measures needs more (automargin then grows a margin, inside this size)
+    longest = font * 0.7 * 24  # a label's widest (plotly cuts longer ones)
+    top = int(TITLE_ROOM + (font * 1.5 if upright else min(
+        max((label_width(t, font) for t in xlab), default=0.0), longest)))
+    left = int(left_px if wide else TITLE_ROOM_LEFT + min(
+        max((label_width(t, font) for t in ylab), default=0.0), longest))
+    # the colour bar's widest tick label: the largest count, or a score's few digits
+    bar_chars = (len(f"{int(np.nanmax(z)):,}") if value == "count" and len(cells_r) else 6)
+    right = max(MARGIN_RIGHT_PRESENTATION if presentation else MARGIN_RIGHT,
+                int(56 + 0.62 * font * bar_chars))
+    bottom = MARGIN_BOTTOM
     ticks = {"tickfont": {"size": font}, "tickmode": "array", "automargin": True}
     layout = {
         "xaxis": {"type": "category", "side": "top", "tickangle": 0 if upright else -90,
@@ -204,9 +220,9 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
                   "title": {"text": "right symbol"}},
         "yaxis": {"type": "category", "autorange": "reversed", "tickvals": ylab,
                   "ticktext": _ticks(ynames, ylab), **ticks, "title": {"text": "left symbol"}},
-        "width": width if wide else int(cell * n_cols + left + 110),
-        "height": int(max(320, cell * n_rows + top + 60)),
-        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "width": width if wide else int(cell * n_cols + left + right),
+        "height": int(max(320, cell * n_rows + top + bottom)),
+        "margin": {"l": left, "r": right, "t": top, "b": bottom},
         "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
         "clickmode": "event+select", "dragmode": False, "hovermode": "closest",
         "font": {"size": font},

@@ -30,7 +30,8 @@ def test_presentation_columns_take_the_page_width(top_n):
 
 def test_few_symbols_get_wide_cells_but_not_a_whole_screen():
     layout = _layout(views.pair_grid(many_symbols_training("bpe").at(0), 3))
-    assert layout["width"] <= 40 + 17 * 24 + 110 + 3 * figures.CELL_WIDE_MAX
+    assert layout["width"] <= (40 + 17 * 24 + figures.MARGIN_RIGHT_PRESENTATION
+                               + 3 * figures.CELL_WIDE_MAX)
 
 
 def _column_on_the_narrowest_page(layout) -> float:
