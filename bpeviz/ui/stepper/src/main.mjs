@@ -41,37 +41,66 @@ import { buildWords, drawWords } from "./words.mjs";
 // A card, words, tokens or compare element: drawn at the bar's step when the bar is of
 // its history (data.hist), clamped into its own range (data.lo..data.n); at its own step
 // (data.step) until then. A redraw that fails is reported and the last drawing stays.
-function follower(component, data, build, draw) {
+function follower(component, raw, { build = null, draw, expand = null, again = false }) {
   const root = component.parentElement;
   let f = root.__bvFollower;
   if (!f || !f.root.isConnected) {
-    f = { root: el("div", "bv-stage-" + data.role) };
+    f = { root: el("div", "bv-stage-" + raw.role) };
     root.append(f.root);
     root.__bvFollower = f;
   }
   f.setTriggerValue = component.setTriggerValue;
   const st = store();
   if (f.listener) st.listeners.delete(f.listener);
-  const same = f.data === data; // the same payload again: what build made still holds
+  // A page rerun sends every element again with Python's step, the rest unchanged when
+  // the step is all that moved: what build made (and what is drawn) then still holds,
+  // so it is kept rather than built and drawn again on the rerun's busy main thread.
+  const stamp = f.raw === raw ? f.stamp : viewStamp(raw);
+  const kept = f.data !== undefined && stamp !== undefined && stamp === f.stamp;
+  const data = kept ? f.data : expand ? expand(raw) : raw;
+  if (kept) data.step = raw.step;
   const before = f.data;
   f.data = data;
-  if (build && !same) {
+  f.raw = raw;
+  f.stamp = stamp;
+  if (build && !kept) {
     try {
       build(f);
     } catch (err) {
       f.data = before; // what is drawn stays, with the data it was drawn from
+      f.stamp = undefined;
       throw err;
     }
   }
+  const paint = (k) => {
+    f.drawn = undefined;
+    draw(f, k);
+    f.drawn = k;
+  };
   f.listener = guard(f, "redraw", (k) => {
     if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
     if (st.hist !== f.data.hist) return; // another bar's step (another training)
-    draw(f, followStep(f.data, k));
+    paint(followStep(f.data, k));
   });
   st.listeners.add(f.listener);
   // the controls may not have run yet (or this page has none): draw Python's step
   // (Compare's cuts carry no step: the bar, drawn just before them, holds it)
-  draw(f, followStep(data, st.step !== null && st.hist === data.hist ? st.step : null));
+  const k = followStep(data, st.step !== null && st.hist === data.hist ? st.step : null);
+  // (a view that asks Python for more, the panel, draws again: its draw is cheap when
+  // nothing changed, and a window Python could not fill is asked for again in time)
+  if (!kept || again || f.drawn !== k) paint(k);
+}
+
+// What a follower's payload holds besides Python's step (its own "step", not one inside
+// it): equal stamps, the same view.
+function viewStamp(raw) {
+  try {
+    return JSON.stringify(raw, function (key, value) {
+      return this === raw && key === "step" ? undefined : value;
+    });
+  } catch {
+    return undefined; // not plain data: never taken for the same view
+  }
 }
 
 // `component` is what Streamlit's components v2 hands over: {parentElement, data,
@@ -105,17 +134,17 @@ function mount(component) {
     if (data.role === "controls") {
       controls(component, data);
     } else if (data.role === "card") {
-      follower(component, expandCard(data), null, drawCard);
+      follower(component, data, { draw: drawCard, expand: expandCard });
     } else if (data.role === "numbers") {
-      follower(component, data, buildNumbers, drawNumbers);
+      follower(component, data, { build: buildNumbers, draw: drawNumbers });
     } else if (data.role === "panel") {
-      follower(component, data, buildPanel, drawPanel);
+      follower(component, data, { build: buildPanel, draw: drawPanel, again: true });
     } else if (data.role === "words") {
-      follower(component, data, buildWords, drawWords);
+      follower(component, data, { build: buildWords, draw: drawWords });
     } else if (data.role === "tokens") {
-      follower(component, data, buildTokens, drawTokens);
+      follower(component, data, { build: buildTokens, draw: drawTokens });
     } else if (data.role === "compare") {
-      follower(component, data, buildCompare, drawCompare);
+      follower(component, data, { build: buildCompare, draw: drawCompare });
     }
   } catch (err) {
     const host = component && component.parentElement;
@@ -134,5 +163,5 @@ export default mount;
 export {
   bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
   hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlesView, settlingOutOfView,
-  signedText, valueText, versionAt, visibleText, whole,
+  signedText, valueText, versionAt, viewStamp, visibleText, whole,
 };

@@ -49,17 +49,18 @@ export function drawPanel(f, k) {
   const d = f.data;
   const views = d.views && typeof d.views === "object" ? d.views : {};
   const view = Array.isArray(views[String(k)]) ? views[String(k)] : null;
-  if (f.shown !== null && f.shown.step === k && f.shown.view === view) return;
-  if (view !== null) {
-    f.root.replaceChildren(...buildTree(view));
-  } else {
-    const waiting = typeof d.waiting === "string" && d.waiting ? d.waiting
-      : "Step {step}: this view follows when the step settles.";
-    f.root.replaceChildren(el("p", "bv-muted bv-note bv-panel-waiting",
-      waiting.replaceAll("{step}", String(k))));
+  if (f.shown === null || f.shown.step !== k || f.shown.view !== view) {
+    if (view !== null) {
+      f.root.replaceChildren(...buildTree(view));
+    } else {
+      const waiting = typeof d.waiting === "string" && d.waiting ? d.waiting
+        : "Step {step}: this view follows when the step settles.";
+      f.root.replaceChildren(el("p", "bv-muted bv-note bv-panel-waiting",
+        waiting.replaceAll("{step}", String(k))));
+    }
+    f.root.dataset.step = String(k);
+    f.shown = { step: k, view };
   }
-  f.root.dataset.step = String(k);
-  f.shown = { step: k, view };
   askAround(f, k, views);
 }
 
