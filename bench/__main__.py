@@ -492,7 +492,7 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
     for scenario, paces in found["scenarios"].items():
         below = paces.get("below")
         if below:  # the heatmap in view: the page below follows a single key
-            SUMMARY.append((f"7. {scenario}, key -> heatmap in view", f"median "
+            SUMMARY.append((f"7. {scenario}, key -> heatmap below", f"median "
                             f"{below['median']:.0f} ms, p95 {below['p95']:.0f} ms",
                             "<= 300 ms", verdict(below["p95"] <= 300)))
         if "error" in paces:
