@@ -13,7 +13,7 @@ from bpeviz.present import figures, glossary, render, render_languages
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.present.slides import slides_html
 from bpeviz.text import display
-from bpeviz.ui import languages_view, opened, stage, state
+from bpeviz.ui import languages_view, opened, stage, state, trace
 from bpeviz.ui.page_setup import own_view
 
 ctx = opened.on_corpus(ui.page("Explore"))
@@ -32,11 +32,33 @@ ui.unspaced_warning(ctx.corpus)
 # (Fragment reruns queued under load, with run_every autoplay, froze pages with "Cannot
 # set a node at a delta path"; a whole-page rerun per settled step cannot.)
 def explore() -> None:
+    first_screen = st.container()
+    # below the first screen, what Python draws for the settled step: the browser hears
+    # when none of it is in view and then reports the step only once the keys stop
+    # (stage.SETTLES), so no rerun lands between a speaker's keys
+    below = st.container(key=stage.settles_key("explore"))
+    if stage.below_first():
+        # a person is watching the views below (the first screen already shows the step,
+        # drawn by the browser): the browser draws a rerun's parts in the order they
+        # come, so they are sent first
+        step = stage.step_of(training)
+        with below:
+            views_below(step)
+        with first_screen:
+            step = first_screen_views()
+    else:
+        with first_screen:
+            step = first_screen_views()
+        with below:
+            views_below(step)
+
+
+def first_screen_views() -> int:
+    """The step bar, the card and its numbers, "Why this merge?"; returns the step."""
     if not training.merges:
         st.info(ui.md_escape(f"No merges were made. {training.stop_message}"))
     step = stage.controls(training)
     snap = ctx.at(step)
-
     card, numbers = st.columns([3, 2])
     with card:
         stage.card(training, byte_style, strong)
@@ -48,22 +70,24 @@ def explore() -> None:
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
         slides_button(step)
-
     why_this_merge(step)
-    # below the first screen, what Python draws for the settled step: the browser hears
-    # when none of it is in view and then reports the step only once the keys stop
-    # (stage.SETTLES), so no rerun lands between a speaker's keys
-    with st.container(key=stage.settles_key("explore")):
-        languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
-        words_col, merges_col = st.columns([3, 2], gap="large")
-        # the heatmap first, though drawn below them: it is what a person scrolled down
-        # here watches, and the browser draws a rerun's parts in the order they come
-        with st.container():
-            heatmap(snap)
-        with words_col:
-            word_splits(snap)
-        with merges_col:
-            merges_table(step)
+    return step
+
+
+def views_below(step: int) -> None:
+    """Each language at this step, the heatmap, the word list and the merges table."""
+    snap = ctx.at(step)
+    languages_view.at_step(ctx, step)  # one corpus per language: each one at this step
+    words_col, merges_col = st.columns([3, 2], gap="large")
+    # the heatmap first, though drawn below them: it is what a person scrolled down here
+    # watches, and the browser draws a rerun's parts in the order they come
+    with st.container():
+        trace.event("heatmap", step=step)
+        heatmap(snap)
+    with words_col:
+        word_splits(snap)
+    with merges_col:
+        merges_table(step)
 
 
 def page_theme() -> str | None:

@@ -79,6 +79,18 @@ def settles_key(name: str) -> str:
     return f"{SETTLES}_{name}"
 
 
+#: set by a step report sent while some of the views below the first screen were in view
+BELOW_FIRST = "_bv_below_first"
+
+
+def below_first() -> bool:
+    """Whether this run should fill the views below the first screen before the first
+    screen: the step came from a bar whose page had some of them in view, so a person is
+    watching them; the browser draws a rerun's parts in the order they come, and the
+    first screen already shows the step (the browser drew it). Once per report."""
+    return bool(st.session_state.pop(BELOW_FIRST, False))
+
+
 def mount(key: str, data: Any, **callbacks: Any) -> Any:
     """One element of the stage (``data["role"]`` says which), its script's own errors
     logged (:func:`log_browser_error`)."""
@@ -126,6 +138,7 @@ def _from_browser(key: str, setting: str, lo: int, hi: int) -> None:
     except (TypeError, ValueError):
         return
     put(setting, state.settle(setting, min(max(value, lo), hi)))
+    st.session_state[BELOW_FIRST] = sent.get("below") is True
     seq = sent.get("seq")
     trace.event("heard", key=key, step=value, seq=seq)
     if isinstance(seq, int):
@@ -210,6 +223,12 @@ def controls(training: Training, *, number_box: bool = True, setting: str = "ste
     if shared:
         state.set_url_step(step)
     return step
+
+
+def step_of(training: Training, setting: str = "step") -> int:
+    """The step :func:`controls` will draw and return, known before it is drawn (for a
+    page that fills what is below the first screen first: :func:`below_first`)."""
+    return state.clamp(setting, 0, len(training.merges)) if training.merges else 0
 
 
 def rounds(last: int, history: str, setting: str = "uround") -> int:

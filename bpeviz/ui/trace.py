@@ -25,7 +25,8 @@ def session() -> str:
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id[:8] if ctx is not None else "-"
+    # one word, so that a line splits into its fields (AppTest's id is "test session")
+    return "".join(ctx.session_id[:8].split()) or "-" if ctx is not None else "-"
 
 
 def event(name: str, **fields: object) -> None:

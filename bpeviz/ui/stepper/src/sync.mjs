@@ -110,7 +110,10 @@ function sync(s) {
   if (s.step === s.pyStep && s.speed === s.pySpeed && s.pySeq >= s.seq) return;
   s.seq += 1;
   debug("send", s.step, s.seq);
-  s.setTriggerValue("step", { step: s.step, speed: s.speed, seq: s.seq });
+  const report = { step: s.step, speed: s.speed, seq: s.seq };
+  // said only while a person looks at them: Python then draws the views below first
+  if (settlesView() === "seen") report.below = true;
+  s.setTriggerValue("step", report);
   // a report lost to an interrupted rerun is sent again, later each time
   clearTimeout(s.resendTimer);
   s.resendDelay = s.resendDelay ? Math.min(2 * s.resendDelay, RESEND_MAX_MS) : RESEND_MS;

@@ -141,3 +141,18 @@ test("keys in a rhythm with Python's views in view are heard when they stop", ()
   clock.advance(1);
   assert.deepEqual(reports(sent), [11, 15], "then one report, 1.5 gaps after the last key");
 });
+
+// A report sent while a person looks at Python's views below says so ("below"): Python
+// then sends those views before the first screen, which the browser already drew.
+test("a report says when Python's views below were in view as it was sent", () => {
+  const below = settling(400);
+  const sent = mountIn(mount, doc, "bar", bar());
+  const bodies = () => sent.filter(([name]) => name === "step").map(([, v]) => v);
+  doc.press("ArrowRight");
+  clock.advance(40);
+  assert.equal(bodies().at(-1).below, true);
+  below.rect = { top: 2000, height: 900 }; // scrolled back up to the card
+  doc.press("ArrowRight");
+  clock.advance(1200);
+  assert.deepEqual(bodies().at(-1), { step: 12, speed: "1", seq: 2 }, "not said when away");
+});
