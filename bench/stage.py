@@ -488,7 +488,8 @@ def below_fold(page, keys: int = 12, rest: float = 1.5) -> dict[str, Any]:
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
                                timeout=120_000)
         page.wait_for_timeout(rest * 1000)
-    page.evaluate("() => window.scrollTo(0, 0)")
+    # back to the first screen (Streamlit scrolls its main block, not the window)
+    page.locator("[data-bpeviz-step]").first.scroll_into_view_if_needed()
     return {"times": times, "median": percentile(times, 50), "p95": percentile(times, 95),
             "max": max(times, default=0.0)}
 
