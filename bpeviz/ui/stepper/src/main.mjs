@@ -56,11 +56,14 @@ function follower(component, raw, { build = null, draw, expand = null, again = f
   // the step is all that moved: what build made (and what is drawn) then still holds,
   // so it is kept rather than built and drawn again on the rerun's busy main thread.
   const stamp = f.raw === raw ? f.stamp : viewStamp(raw);
-  const kept = f.data !== undefined && stamp !== undefined && stamp === f.stamp;
+  // (never after a draw that failed: a payload from Python is what repairs a view)
+  const kept = f.data !== undefined && f.data === f.built && stamp !== undefined
+    && stamp === f.stamp;
   const data = kept ? f.data : expand ? expand(raw) : raw;
   if (kept) data.step = raw.step;
   const before = f.data;
   f.data = data;
+  f.built = data;
   f.raw = raw;
   f.stamp = stamp;
   if (build && !kept) {
@@ -68,13 +71,15 @@ function follower(component, raw, { build = null, draw, expand = null, again = f
       build(f);
     } catch (err) {
       f.data = before; // what is drawn stays, with the data it was drawn from
-      f.stamp = undefined;
+      f.built = undefined;
       throw err;
     }
   }
   const paint = (k) => {
-    f.drawn = undefined;
+    const built = f.built;
+    f.drawn = f.built = undefined; // until the draw is done: a throw leaves nothing kept
     draw(f, k);
+    f.built = built;
     f.drawn = k;
   };
   f.listener = guard(f, "redraw", (k) => {

@@ -75,3 +75,18 @@ test("numbers kept through a rerun show the bar's step, and new values replace t
   mountIn(mount, doc, "numbers", numbers(6, values.map((v) => v * 10)));
   assert.match(text(), /160/);
 });
+
+test("a view whose drawing failed is built anew by Python's next payload, even the same one",
+  () => {
+    mountIn(mount, doc, "bar", bar(2));
+    const sent = mountIn(mount, doc, "card", card(2));
+    const f = host(doc, "card").__bvFollower;
+    f.data = { ...f.data, merges: new Proxy([], { get() { throw new Error("broken"); } }) };
+    doc.press("ArrowRight"); // the card's redraw throws: reported, the bar steps on
+    assert.equal(shownStep(doc, "bar"), 3);
+    assert.ok(sent.some(([name]) => name === "error"), "the error is reported");
+    mountIn(mount, doc, "card", card(3)); // Python's rerun: unchanged but for the step
+    assert.match(cardBox().textContent, /^Merge 3/);
+    doc.press("ArrowRight");
+    assert.match(cardBox().textContent, /^Merge 4/);
+  });
