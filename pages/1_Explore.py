@@ -45,7 +45,7 @@ def explore() -> None:
         with below:
             views_below(step)
         with first_screen:
-            step = first_screen_views()
+            first_screen_views()
     else:
         with first_screen:
             step = first_screen_views()

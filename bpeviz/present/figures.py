@@ -136,10 +136,11 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     longest_x = max((len(html.unescape(t)) for t in xlab), default=0)
     # presentation mode, as many symbols as it draws: the columns take the page's width
     wide = presentation and 0 < n_cols <= HEATMAP_SYMBOLS_PRESENTATION
+    # each axis's widest label at 17 px (a label's width grows with its font)
     widest_px = max((label_width(t, 17) for t in xlab), default=0.0)
+    widest_y_px = max((label_width(t, 17) for t in ylab), default=0.0)
     if wide:
-        left_px = TITLE_ROOM_LEFT + min(max((label_width(t, 17) for t in ylab), default=0.0),
-                                   17 * 0.7 * 24)
+        left_px = TITLE_ROOM_LEFT + min(widest_y_px, 17 * 0.7 * 24)
         width = int(min(HEATMAP_WIDTH_PRESENTATION, left_px + MARGIN_RIGHT_PRESENTATION
                         + CELL_WIDE_MAX * n_cols))
         # the narrowest column it may get (on the narrowest page it is laid out for)
@@ -204,10 +205,8 @@ def heatmap_figure(grid: PairGrid, algorithm: str, byte_style: str = "gpt2",
     # up front: it lays the axes out again (about half its drawing time) only when what it
     # measures needs more (automargin then grows a margin, inside this size)
     longest = font * 0.7 * 24  # a label's widest (plotly cuts longer ones)
-    top = int(TITLE_ROOM + (font * 1.5 if upright else min(
-        max((label_width(t, font) for t in xlab), default=0.0), longest)))
-    left = int(left_px if wide else TITLE_ROOM_LEFT + min(
-        max((label_width(t, font) for t in ylab), default=0.0), longest))
+    top = int(TITLE_ROOM + (font * 1.5 if upright else min(widest_px * font / 17, longest)))
+    left = int(left_px if wide else TITLE_ROOM_LEFT + min(widest_y_px * font / 17, longest))
     # the colour bar's widest tick label: the largest count, or a score's few digits
     bar_chars = (len(f"{int(np.nanmax(z)):,}") if value == "count" and len(cells_r) else 6)
     right = max(MARGIN_RIGHT_PRESENTATION if presentation else MARGIN_RIGHT,

@@ -47,3 +47,10 @@ def lines(log: str, sid: str | None = None, name: str | None = None) -> list[str
                 and name in (None, parts[3])):
             kept.append(line)
     return kept
+
+
+def events(log: str, names: tuple[str, ...], after: int = 0) -> list[str]:
+    """The names of the events among ``names`` in a server's log, in order, from its
+    ``after``-th trace line on."""
+    return [event for line in lines(log)[after:]
+            if (event := line.split(" ", 4)[3]) in names]

@@ -11,8 +11,7 @@ from tests.support.app import ok, open_page
 
 
 def _order(log: str) -> list[str]:
-    return [line.split(" ", 4)[3] for line in trace.lines(log)
-            if line.split(" ", 4)[3] in ("bar", "heatmap")]
+    return trace.events(log, ("bar", "heatmap"))
 
 
 def _page(at) -> tuple:

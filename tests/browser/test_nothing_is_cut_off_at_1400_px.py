@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from tests.support.browser import go, no_error, rerun_done
+from tests.support.browser import chart_in_view, go, no_error, rerun_done
 
 pytestmark = pytest.mark.browser
 
@@ -163,9 +163,7 @@ TICKS = """(plot) => {
 @pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
 def test_a_60_symbol_heatmap_shows_every_label_on_square_cells(narrow, server, algorithm):
     go(narrow, server, f"Explore?step=0&top_n=60&algo={algorithm}")
-    plot = narrow.locator(".js-plotly-plot").first
-    plot.scroll_into_view_if_needed()
-    narrow.wait_for_timeout(500)
+    plot = chart_in_view(narrow)
     found = plot.evaluate(TICKS)
     heat = plot.evaluate("p => p.data[0]")
     n_rows, n_cols = len(heat["y"]), len(heat["x"])

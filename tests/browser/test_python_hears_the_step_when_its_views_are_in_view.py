@@ -95,15 +95,16 @@ def test_scrolling_to_the_heatmap_brings_it_the_bars_step(browser, server):
 def test_with_the_heatmap_in_view_python_sends_it_before_the_first_screen(browser, own_server):
     from bpeviz.ui import trace
 
+    def log() -> str:
+        return own_server.log.read_text(encoding="utf-8", errors="replace")
+
     def order(after: int) -> list[str]:
-        log = own_server.log.read_text(encoding="utf-8", errors="replace")
-        return [line.split(" ", 4)[3] for line in trace.lines(log)[after:]
-                if line.split(" ", 4)[3] in ("bar", "heatmap")]
+        return trace.events(log(), ("bar", "heatmap"), after)
 
     with quiet_explore(browser, own_server) as page:
         page.get_by_text("Pairs at this step", exact=True).scroll_into_view_if_needed()
         page.wait_for_timeout(500)
-        seen = len(trace.lines(own_server.log.read_text(encoding="utf-8", errors="replace")))
+        seen = len(trace.lines(log()))
         page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => ({HEATMAP_STEP})() === 1", timeout=30_000)
         settled(page, 1)
@@ -114,7 +115,7 @@ def test_with_the_heatmap_in_view_python_sends_it_before_the_first_screen(browse
         page.wait_for_timeout(300)
         box = page.locator('[class*="st-key-bv_settles"]').first.bounding_box()
         assert box["y"] >= 720 - 100, "the views below are out of view again"
-        seen = len(trace.lines(own_server.log.read_text(encoding="utf-8", errors="replace")))
+        seen = len(trace.lines(log()))
         page.keyboard.press("ArrowRight")
         settled(page, 2)
         page.wait_for_function(f"() => ({HEATMAP_STEP})() === 2", timeout=30_000)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import go, no_error
+from tests.support.browser import chart_in_view, go, no_error
 
 MARGINS = """(plot) => {
   const size = plot._fullLayout._size, asked = plot.layout.margin;
@@ -25,10 +25,7 @@ MARGINS = """(plot) => {
 ])
 def test_plotly_keeps_the_margins_it_was_given(page, server, query):
     go(page, server, f"Explore?{query}")
-    plot = page.locator(".js-plotly-plot").first
-    plot.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
-    found = plot.evaluate(MARGINS)
+    found = chart_in_view(page).evaluate(MARGINS)
     # automargin stays on (a margin grows rather than cut a label), but never had to
     assert found["drawn"] == found["asked"], found
     no_error(page)

@@ -68,6 +68,14 @@ def go(page, server: str, path: str = "") -> None:
     ready(page)
 
 
+def chart_in_view(page, settle_ms: float = 500):
+    """The page's first plotly chart, scrolled into view and given ``settle_ms`` to draw."""
+    plot = page.locator(".js-plotly-plot").first
+    plot.scroll_into_view_if_needed()
+    page.wait_for_timeout(settle_ms)
+    return plot
+
+
 def paste_corpus(page, text: str) -> None:
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text("Paste", exact=True).click()

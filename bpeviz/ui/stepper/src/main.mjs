@@ -168,5 +168,5 @@ export default mount;
 export {
   bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
   hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlesView, settlingOutOfView,
-  signedText, valueText, versionAt, viewStamp, visibleText, whole,
+  signedText, valueText, versionAt, visibleText, whole,
 };
