@@ -58,6 +58,7 @@ import regex
 
 from bpeviz.algorithms.base import Algorithm
 from bpeviz.algorithms.bbpe import hf_alphabet_order
+from bpeviz.engine import cut as compiled_cut
 from bpeviz.text import pretokenize
 
 #: the name of the stage-2 pre-tokenizer, as a corpus and the encoder know it
@@ -90,7 +91,8 @@ def training_words(text: str) -> list[str]:
     >>> training_words("ok!!\\n\\nyes"), STAGE2_REGEX.findall("ok!!\\n\\nyes")
     (['ok', '!!\\n', '\\n', 'yes'], ['ok', '!!\\n\\n', 'yes'])
     """
-    return _LINES_REGEX.findall(text)
+    cut = compiled_cut(text, "superbpe-lines")  # the same words, about 10x faster
+    return _LINES_REGEX.findall(text) if cut is None else cut
 
 
 def superword_allowed(token: bytes) -> bool:

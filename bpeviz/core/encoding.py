@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from functools import cache
 from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any
@@ -68,6 +67,7 @@ from bpeviz.algorithms import get as get_algorithm
 from bpeviz.core.coders import _Piece, coder_of
 from bpeviz.core.encoded import Encoding, _Columns
 from bpeviz.core.training_data import AtStep, TrainingData
+from bpeviz.engine import char_classes as _char_classes
 from bpeviz.engine import compiled_module, default_engine
 from bpeviz.engine.merge_word import merge_word
 from bpeviz.text import pretokenize
@@ -162,9 +162,6 @@ _IDS, _STARTS, _ENDS, _FLAGS = (itemgetter(i) for i in range(4))
 # or None when all are 0), or a function that computes them when first needed.
 # The compiled pre-tokenizers (bpeviz.engine._merge.Coder) and the GPT-2 pattern they hard-code.
 _COMPILED_SPLITS = {"whitespace": 0, "gpt2": 1, "none": 2}
-_COMPILED_GPT2 = (
-    r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-)
 
 
 class _Encoder:
@@ -224,7 +221,7 @@ class _Encoder:
             ranks = compiled.Ranks(*map(np.ascontiguousarray, columns))
             self._merge = ranks.merge
         split = _COMPILED_SPLITS.get(self.pretokenizer)  # "metaspace": the Python path
-        if split is None or pretokenize.GPT2_PATTERN != _COMPILED_GPT2:
+        if split is None or pretokenize.GPT2_PATTERN != pretokenize.COMPILED_GPT2:
             return  # a pre-tokenizer the compiled code does not know: the Python path
         table = self.word_coder.byte_table(self) if ranks is not None else None
         self._coder = compiled.Coder(
@@ -340,20 +337,6 @@ def split_words(text: str, pretokenizer: str) -> tuple[list[str], list[int]]:
         return [text[s:e] for s, e in spans], [s for s, _ in spans]
     offsets.pop()
     return words, offsets
-
-
-# -- the compiled path -------------------------------------------------------------------
-@cache
-def _char_classes() -> bytes:
-    """One byte per code point for the compiled pre-tokenizers: 1 ``\\p{L}``, 2 ``\\p{N}``,
-    4 ``\\s``, 8 ``[\\s\\x1c-\\x1f]``, as the ``regex`` module matches them (so the same
-    Unicode version as the patterns in :mod:`bpeviz.text.pretokenize`)."""
-    every = np.arange(0x110000, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-    table = np.zeros(0x110000, dtype=np.uint8)
-    for bit, pattern in ((1, r"\p{L}+"), (2, r"\p{N}+"), (4, r"\s+"), (8, r"[\s\x1c-\x1f]+")):
-        for match in regex.finditer(pattern, every):
-            table[match.start() : match.end()] |= bit
-    return table.tobytes()
 
 
 def _flat_columns(entries: list[_Entry], offsets: list[int], n: int) -> _Columns:

@@ -16,7 +16,11 @@ True
 from __future__ import annotations
 
 import os
+from functools import cache
 from types import ModuleType
+
+import numpy as np
+import regex
 
 try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
     from bpeviz.engine import _merge as _compiled
@@ -41,3 +45,31 @@ def compiled_module(engine: str | None = None) -> ModuleType | None:
     if (engine or default_engine()) != "compiled":
         return None
     return _compiled
+
+
+@cache
+def char_classes() -> bytes:
+    """One byte per code point for the compiled pre-tokenizers: 1 ``\\p{L}``, 2 ``\\p{N}``,
+    4 ``\\s``, 8 ``[\\s\\x1c-\\x1f]``, as the ``regex`` module matches them (so the same
+    Unicode version as the patterns in :mod:`bpeviz.text.pretokenize`)."""
+    every = np.arange(0x110000, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    table = np.zeros(0x110000, dtype=np.uint8)
+    for bit, pattern in ((1, r"\p{L}+"), (2, r"\p{N}+"), (4, r"\s+"), (8, r"[\s\x1c-\x1f]+")):
+        for match in regex.finditer(pattern, every):
+            table[match.start() : match.end()] |= bit
+    return table.tobytes()
+
+
+def cut(text: str, pattern: str) -> list[str] | None:
+    """``text``'s words by the compiled scanner for ``pattern`` ("gpt2": GPT-2's pattern;
+    "superbpe-lines": SuperBPE's stage-2 training words), or None when the compiled module
+    is not in use (the caller runs its regex, which gives the same words: the scanners
+    are tested against it)."""
+    compiled = compiled_module()
+    if compiled is None:
+        return None
+    return compiled.cut(text, _CUTS[pattern], char_classes())  # type: ignore[no-any-return]
+
+
+#: the compiled scanners' codes (``cut`` in ``_merge.c``)
+_CUTS = {"gpt2": 1, "superbpe-lines": 3}

@@ -95,7 +95,6 @@ typedef struct {
     int32_t *wlen;
     int64_t *wcount;
     int32_t *wnodes;    /* the forest node of each current symbol, laid out like wdata */
-    int32_t *scratch, *nscratch;
     /* tokens */
     int64_t n_vocab, vocab_cap;
     int64_t *units;     /* initial symbols a token spans */
@@ -378,8 +377,6 @@ static void State_clear(State *s) {
     PyMem_RawFree(s->wlen); s->wlen = NULL;
     PyMem_RawFree(s->wcount); s->wcount = NULL;
     PyMem_RawFree(s->wnodes); s->wnodes = NULL;
-    PyMem_RawFree(s->scratch); s->scratch = NULL;
-    PyMem_RawFree(s->nscratch); s->nscratch = NULL;
     if (s->pairs_of)
         for (int64_t i = 0; i < s->n_vocab; i++) ivec_free(&s->pairs_of[i]);
     PyMem_RawFree(s->pairs_of); s->pairs_of = NULL;
@@ -494,7 +491,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         for (Py_ssize_t i = 0; i < n_vocab; i++) s->sp_off[i] = i;
         s->spell.n = (int32_t)n_vocab;
     }
-    int64_t pos = 0, longest = 1;
+    int64_t pos = 0;
     s->initial_tokens = 0;
     for (int64_t w = 0; w < n_words; w++) {
         if (lengths[w] < 0 || lengths[w] > INT32_MAX || pos + lengths[w] > n_flat) {
@@ -504,7 +501,6 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         s->wstart[w] = pos;
         s->wlen[w] = (int32_t)lengths[w];
         s->wcount[w] = counts[w];
-        if (lengths[w] > longest) longest = lengths[w];
         s->initial_tokens += lengths[w] * counts[w];
         for (int64_t i = pos; i < pos + lengths[w]; i++) {
             if (flat[i] < 0 || flat[i] >= n_vocab) {
@@ -515,10 +511,8 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         }
         pos += lengths[w];
     }
-    s->scratch = PyMem_RawMalloc((size_t)longest * sizeof(int32_t));
-    s->nscratch = PyMem_RawMalloc((size_t)longest * sizeof(int32_t));
     s->wnodes = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
-    if (!s->scratch || !s->nscratch || !s->wnodes) { PyErr_NoMemory(); goto done; }
+    if (!s->wnodes) { PyErr_NoMemory(); goto done; }
     /* the forest starts with one node per initial symbol, then the pair table; each
      * merge site removes a symbol, so there are at most 2 * n_flat - n_words nodes
      * (reserved now: pages never touched cost no memory) */
@@ -739,7 +733,9 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
         int32_t *word = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
         int32_t n = s->wlen[w];
         int64_t c = s->wcount[w];
-        int32_t *out = s->scratch, *nout = s->nscratch;
+        /* written in place: the output never runs ahead of what is still to be read (k <= j
+         * at every site, and the left neighbour word[j - 1] is read before k reaches it) */
+        int32_t *out = word, *nout = nodes;
         int32_t k = 0, i = 0, sites = 0;
         int64_t off = 0;  /* unit offset of word[i] (first rule only) */
         while (i < n - 1) {
@@ -792,12 +788,11 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
             i = j + 2;
         }
         if (!sites) continue;  /* a stale index entry: this word no longer holds the pair */
-        for (int32_t m = i; m < n; m++) {
-            nout[k] = nodes[m];
-            out[k++] = word[m];
+        if (k < i) {
+            memmove(out + k, word + i, (size_t)(n - i) * sizeof(int32_t));
+            memmove(nout + k, nodes + i, (size_t)(n - i) * sizeof(int32_t));
         }
-        memcpy(word, out, (size_t)k * sizeof(int32_t));
-        memcpy(nodes, nout, (size_t)k * sizeof(int32_t));
+        k += n - i;
         s->wlen[w] = k;
         replaced += (int64_t)sites * c;
     }
@@ -1656,6 +1651,91 @@ static inline int next_word(const Coder *c, int kind, const void *data, Py_ssize
     return 1;
 }
 
+/* SuperBPE's stage-2 pattern inside one line (bpeviz.algorithms.superbpe._IN_LINE) at i:
+ *   \p{N}{1,3} | ?[^\s\p{L}\p{N}]{2,}[\r/]*\n? | +(?!\S)
+ * the end of its match, or -1 when none of the three matches at i. */
+static inline Py_ssize_t stage2_match(const uint8_t *cl, int kind, const void *data,
+                                      Py_ssize_t n, Py_ssize_t i) {
+    const int mask = CL_L | CL_N | CL_S;
+    Py_UCS4 ch = RD(i);
+    Py_ssize_t e;
+    if ((cl[ch] & mask) == CL_N) {
+        e = i + 1;
+        while (e < n && e - i < 3 && (cl[RD(e)] & mask) == CL_N) e++;
+        return e;
+    }
+    Py_ssize_t j = ch == ' ' ? i + 1 : i;  /* ' ?': a failed run without it fails too */
+    e = j;
+    while (e < n && !(cl[RD(e)] & mask)) e++;
+    if (e - j >= 2) {
+        while (e < n && (RD(e) == '\r' || RD(e) == '/')) e++;
+        if (e < n && RD(e) == '\n') e++;
+        return e;
+    }
+    if (ch != ' ') return -1;
+    e = i;
+    while (e < n && RD(e) == ' ') e++;
+    if (e == n || (cl[RD(e)] & CL_S)) return e;  /* (?!\S) holds after the whole run */
+    return e - i >= 2 ? e - 1 : -1;              /* else after all but its last space */
+}
+
+/* The end of the stage-2 training word starting at i < n (superbpe._LINES_REGEX): a match
+ * of the pattern, else the stretch up to the next match or line break (its "\n" kept),
+ * else a lone "\n". */
+static inline Py_ssize_t stage2_end(const uint8_t *cl, int kind, const void *data,
+                                    Py_ssize_t n, Py_ssize_t i) {
+    if (RD(i) == '\n') return i + 1;
+    Py_ssize_t e = stage2_match(cl, kind, data, n, i);
+    if (e >= 0) return e;
+    e = i + 1;
+    while (e < n) {
+        Py_UCS4 ch = RD(e);
+        if (ch == '\n') return e + 1;
+        /* a letter or whitespace other than a space never starts a match */
+        if (!(cl[ch] & CL_L) && (ch == ' ' || !(cl[ch] & CL_S)) &&
+            stage2_match(cl, kind, data, n, e) >= 0)
+            return e;
+        e++;
+    }
+    return e;
+}
+
+/* cut(text, split, classes) -> the words of text in order, repeats included: split 1 is
+ * GPT-2's pattern (gpt2_end), 3 SuperBPE's stage-2 training words (stage2_end); classes
+ * as Coder's. What bpeviz.algorithms.superbpe_train counts, without a regex's match
+ * objects. */
+static PyObject *cut_words(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *text, *classes;
+    int split;
+    if (!PyArg_ParseTuple(args, "UiO", &text, &split, &classes)) return NULL;
+    if (split != SPLIT_GPT2 && split != 3) {
+        PyErr_SetString(PyExc_ValueError, "split must be 1 (GPT-2) or 3 (SuperBPE's stage 2)");
+        return NULL;
+    }
+    Py_buffer cb;
+    if (get_buffer(classes, &cb, 1, "classes") < 0) return NULL;
+    if (cb.len != N_CODEPOINTS) {
+        PyBuffer_Release(&cb);
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
+        return NULL;
+    }
+    const uint8_t *cl = cb.buf;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out && i < n;) {
+        Py_ssize_t e = split == SPLIT_GPT2 ? gpt2_end(cl, kind, data, n, i)
+                                           : stage2_end(cl, kind, data, n, i);
+        PyObject *w = PyUnicode_Substring(text, i, e);
+        if (!w || PyList_Append(out, w) < 0) Py_CLEAR(out);
+        Py_XDECREF(w);
+        i = e;
+    }
+    PyBuffer_Release(&cb);
+    return out;
+}
+
 static inline uint64_t word_hash(int kind, const void *data, Py_ssize_t s, Py_ssize_t e) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (Py_ssize_t i = s; i < e; i++) h = (h ^ RD(i)) * 0x100000001b3ULL;
@@ -2019,6 +2099,8 @@ static PyMethodDef module_methods[] = {
      "splits(words, vocab, ids, word_of) -> {word: tuple of tokens}."},
     {"pair_counts", snap_pair_counts, METH_VARARGS,
      "pair_counts(ids, word_of, counts) -> (keys, counts) int64 bytearrays, first-seen order."},
+    {"cut", cut_words, METH_VARARGS,
+     "cut(text, split, classes) -> list of words: split 1 GPT-2's, 3 SuperBPE's stage 2."},
     {NULL, NULL, 0, NULL},
 };
 

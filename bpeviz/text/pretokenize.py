@@ -19,10 +19,16 @@ from collections.abc import Iterator
 
 import regex
 
+from bpeviz.engine import cut as compiled_cut
 from bpeviz.text.metaspace import metaspace_words
 
 #: GPT-2's pattern, as published with its encoder (``\p`` classes need the regex module).
 GPT2_PATTERN = (
+    r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+)
+
+#: what the compiled scanner (``gpt2_end`` in ``_merge.c``) implements
+COMPILED_GPT2 = (
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 )
 
@@ -109,4 +115,8 @@ def words(text: str, name: str) -> list[str]:
         return text.split()
     if name == "metaspace":
         return metaspace_words(text)
+    if name == "gpt2" and GPT2_PATTERN == COMPILED_GPT2:  # the C scanner: about 8x faster
+        cut = compiled_cut(text, "gpt2")
+        if cut is not None:
+            return cut
     return _PATTERNS[check_pretokenizer(name)].findall(text)

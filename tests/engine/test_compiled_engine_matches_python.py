@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -246,6 +247,38 @@ def test_compiled_pre_tokenizers_cut_like_split_words():
                 o + len(w) for o, w in zip(offsets, words)], name
 
     check()
+
+
+STAGE2_TEXT = st.lists(
+    st.one_of(
+        ENCODE_TEXT,
+        st.sampled_from(["!!", " !!", "...\n", "!!/\r/\n", "12345", " 1,000", "  \n", "\r\n",
+                         "\n\n", ": ", "\u00a0 ", "\u3000", "٣٤", "—©", "é"]),
+    ),
+    max_size=12,
+).map("".join)
+
+
+def test_compiled_scanners_cut_training_text_as_the_patterns_do():
+    from bpeviz.engine._merge import cut
+
+    from bpeviz.algorithms.superbpe import _LINES_REGEX
+    from bpeviz.text.pretokenize import GPT2_PATTERN
+
+    gpt2 = regex.compile(GPT2_PATTERN)
+
+    @settings(max_examples=600, deadline=None)
+    @given(text=STAGE2_TEXT)
+    def check(text):
+        assert cut(text, 1, _char_classes()) == gpt2.findall(text)
+        assert cut(text, 3, _char_classes()) == _LINES_REGEX.findall(text)
+
+    check()
+    real = (STDLIB / "textwrap.py").read_text(encoding="utf-8")
+    assert cut(real, 3, _char_classes()) == _LINES_REGEX.findall(real)
+    assert cut(real, 1, _char_classes()) == gpt2.findall(real)
+    with pytest.raises(ValueError, match="split must be"):
+        cut(real, 2, _char_classes())
 
 
 @pytest.fixture(scope="module")
