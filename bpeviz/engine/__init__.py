@@ -22,6 +22,8 @@ from types import ModuleType
 import numpy as np
 import regex
 
+from bpeviz.text import pretokenize
+
 try:  # the compiled merge loop, built by `python setup.py build_ext --inplace`
     from bpeviz.engine import _merge as _compiled
 except ImportError:  # not built: the pure-Python loop gives the same results, slower
@@ -73,3 +75,7 @@ def cut(text: str, pattern: str) -> list[str] | None:
 
 #: the compiled scanners' codes (``cut`` in ``_merge.c``)
 _CUTS = {"gpt2": 1, "superbpe-lines": 3}
+
+
+if pretokenize.GPT2_PATTERN == pretokenize.COMPILED_GPT2:  # what gpt2_end in _merge.c cuts
+    pretokenize.FAST_CUTS["gpt2"] = lambda text: cut(text, "gpt2")

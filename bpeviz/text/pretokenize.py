@@ -15,11 +15,10 @@ standing for the space before it (see :func:`words`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import regex
 
-from bpeviz.engine import cut as compiled_cut
 from bpeviz.text.metaspace import metaspace_words
 
 #: GPT-2's pattern, as published with its encoder (``\p`` classes need the regex module).
@@ -31,6 +30,11 @@ GPT2_PATTERN = (
 COMPILED_GPT2 = (
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 )
+
+#: scanners that cut text into the same words as a pattern, faster, by pre-tokenizer name;
+#: one returns None when it cannot run now (the pattern is used then). The compiled engine
+#: registers its GPT-2 scanner here (:mod:`bpeviz.engine`), this module staying below it.
+FAST_CUTS: dict[str, Callable[[str], list[str] | None]] = {}
 
 #: OpenAI's cl100k_base (GPT-3.5/GPT-4) and o200k_base (GPT-4o) patterns, as tiktoken
 #: publishes them (``tiktoken_ext/openai_public.py``); possessive quantifiers need the
@@ -115,8 +119,6 @@ def words(text: str, name: str) -> list[str]:
         return text.split()
     if name == "metaspace":
         return metaspace_words(text)
-    if name == "gpt2" and GPT2_PATTERN == COMPILED_GPT2:  # the C scanner: about 8x faster
-        cut = compiled_cut(text, "gpt2")
-        if cut is not None:
-            return cut
-    return _PATTERNS[check_pretokenizer(name)].findall(text)
+    fast = FAST_CUTS.get(name)
+    cut = None if fast is None else fast(text)
+    return _PATTERNS[check_pretokenizer(name)].findall(text) if cut is None else cut
