@@ -892,9 +892,35 @@ typedef struct {
     int32_t node;
 } Keyed;
 
-static int cmp_keyed(const void *x, const void *y) {
-    int64_t a = ((const Keyed *)x)->key, b = ((const Keyed *)y)->key;
-    return (a > b) - (a < b);
+/* Sort a[0..n) by key (a word's keys are distinct) through tmp (n long): runs of 16 by
+ * insertion (a word's nodes come mostly in order: its first symbols, then each merge's),
+ * then merged in passes; inline comparisons, where qsort calls through a pointer. */
+static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
+    for (int64_t lo = 0; lo < n; lo += 16) {
+        int64_t hi = lo + 16 < n ? lo + 16 : n;
+        for (int64_t i = lo + 1; i < hi; i++) {
+            Keyed k = a[i];
+            int64_t j = i;
+            while (j > lo && a[j - 1].key > k.key) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = k;
+        }
+    }
+    Keyed *src = a, *dst = tmp;
+    for (int64_t width = 16; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n;
+            int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        Keyed *t = src; src = dst; dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof(Keyed));
 }
 
 static PyObject *gather(const IVec *x, const Keyed *order, int64_t n) {
@@ -925,10 +951,21 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
         k->key = ((int64_t)s->n_start.v[i] << 32) | (uint32_t)s->n_step.v[i];
         k->node = (int32_t)i;
     }
+    Keyed *spare = NULL;  /* a merge sort's second buffer, as long as the longest word's nodes */
+    int64_t longest = 0;
+    for (int64_t w = 0, lo = 0; w < nw; w++) {
+        if (fill[w] - lo > longest) longest = fill[w] - lo;
+        lo = fill[w];
+    }
+    if (longest > 24 && !(spare = PyMem_RawMalloc((size_t)longest * sizeof(Keyed)))) {
+        PyMem_RawFree(fill);
+        PyMem_RawFree(order);
+        return PyErr_NoMemory();
+    }
     for (int64_t w = 0, lo = 0; w < nw; w++) {  /* fill[w] is now the end of word w */
         int64_t hi = fill[w], len = hi - lo;
         if (len > 24) {
-            qsort(order + lo, (size_t)len, sizeof(Keyed), cmp_keyed);
+            sort_keyed(order + lo, spare, len);
         } else {
             for (int64_t i = lo + 1; i < hi; i++) {
                 Keyed k = order[i];
@@ -943,6 +980,7 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
         lo = hi;
     }
     PyMem_RawFree(fill);
+    PyMem_RawFree(spare);
     IVec *parts[4] = {&s->n_token, &s->n_word, &s->n_step, &s->n_until};
     PyObject *res = PyTuple_New(4);
     for (int i = 0; res && i < 4; i++) {

@@ -140,8 +140,18 @@ def _unit_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
     values = np.array([table[k] for k in keys.tolist()], dtype=np.int64)
     if not len(keys):
         return np.full(len(codes), -1, dtype=np.int64) if missing_ok else None
+    top = int(keys[-1])
+    if top < _DENSE:  # bytes, most alphabets: one look-up a unit instead of a search
+        dense = np.full(top + 2, -1, dtype=np.int64)  # the last slot: every code past top
+        dense[keys] = values
+        got = dense[np.minimum(codes, top + 1)]
+        return got if missing_ok or not (got < 0).any() else None
     where = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
     found = keys[where] == codes
     if missing_ok:
         return np.where(found, values[where], -1)
     return values[where] if found.all() else None
+
+
+#: the largest alphabet (highest code + 1) looked up through a table of its own
+_DENSE = 1 << 18
