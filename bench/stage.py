@@ -435,15 +435,37 @@ def press_at_pace(page, presses: int, interval: float) -> dict[str, Any]:
     return out
 
 
-def play_at(page, speed: str, seconds: float) -> dict[str, float]:
+#: counts the page's Python reruns (Streamlit marks the app "running" for each)
+COUNT_RUNS = """() => {
+  window.__bvRuns = 0;
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') window.__bvRuns++;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
+def play_at(page, speed: str, seconds: float,
+            rerun_every: float | None = None) -> dict[str, float]:
     """Play at ``speed`` steps/s for ``seconds``: the longest gap between step changes
-    (the first measured from the click on Play)."""
+    (the first measured from the click on Play). With ``rerun_every``, Python reruns the
+    page that often while it plays: Streamlit's own "r" key (a rerun that no widget of
+    the page asked for, as one elsewhere on the page would be)."""
     settle_on_first_step(page)
     page.locator(f'.bv-stage-speed[data-speed="{speed}"]').first.click()
     page.evaluate("() => { const w = window.__bvEl; w.changes = []; w.clicks = []; "
                   "w.tasks = []; }")
+    page.evaluate(COUNT_RUNS)
     page.locator(".bv-stage-play").first.click()
-    page.wait_for_timeout(seconds * 1000)
+    if rerun_every is None:
+        page.wait_for_timeout(seconds * 1000)
+    else:
+        end = time.monotonic() + seconds
+        while time.monotonic() + rerun_every <= end:
+            page.wait_for_timeout(rerun_every * 1000)
+            page.keyboard.press("r")
+        page.wait_for_timeout(max(0.0, end - time.monotonic()) * 1000)
+    runs = page.evaluate("() => window.__bvRuns")
     got = page.evaluate("() => window.__bvEl")
     page.locator(".bv-stage-play").first.click()  # pause
     times = got["clicks"][:1] + [t for t, _k in got["changes"]]
@@ -453,7 +475,7 @@ def play_at(page, speed: str, seconds: float) -> dict[str, float]:
     steps = [k for _t, k in got["changes"]]
     skipped = sum(max(0, b - a - 1) for a, b in itertools.pairwise(steps))
     return {"interval": interval, "changes": len(steps), "skipped": skipped,
-            "longest": longest, "ratio": longest / interval,
+            "longest": longest, "ratio": longest / interval, "reruns": runs,
             "longest_task": max(got["tasks"], default=0.0)}
 
 
@@ -553,12 +575,22 @@ def measure_elements(page, label: str, found: dict[str, Any], presses: int,
               f"{got['max']:.0f} ms over {len(got['times'])} keys (target <= 300 ms)",
               flush=True)
         found["play"] = {}
-    for speed, seconds in speeds:
-        got = found["play"][speed] = play_at(page, speed, seconds)
-        print(f"  {label}, play at {speed} steps/s for {seconds:g} s: {got['changes']} step "
-              f"changes ({got['skipped']} steps skipped), longest gap {got['longest']:.0f} ms "
-              f"= {got['ratio']:.2f}x the {got['interval']:.0f} ms interval (target <= 1.5x); "
-              f"longest main-thread task {got['longest_task']:.0f} ms", flush=True)
+    for rerun_every in (None, RERUN_EVERY) if speeds else ():
+        beside = "" if rerun_every is None else f", a rerun every {rerun_every:g} s"
+        for speed, seconds in speeds:
+            got = play_at(page, speed, seconds, rerun_every)
+            found["play" if rerun_every is None else "play_rerunning"] = {
+                **found.get("play" if rerun_every is None else "play_rerunning", {}),
+                speed: got}
+            print(f"  {label}, play at {speed} steps/s for {seconds:g} s{beside}: "
+                  f"{got['changes']} step changes ({got['skipped']} steps skipped), "
+                  f"{got['reruns']} Python reruns, longest gap {got['longest']:.0f} ms = "
+                  f"{got['ratio']:.2f}x the {got['interval']:.0f} ms interval (target <= "
+                  f"1.5x); longest main-thread task {got['longest_task']:.0f} ms", flush=True)
+
+
+#: how often Play is measured again with Python rerunning the page beside it (seconds)
+RERUN_EVERY = 0.7
 
 
 def elements(presses: int = 40, port: int = 8799, large: bool = False, mb: float = 0.3,
