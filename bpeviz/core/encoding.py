@@ -160,7 +160,8 @@ _Entry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...
 _IDS, _STARTS, _ENDS, _FLAGS = (itemgetter(i) for i in range(4))
 # Columns of an encoded text: every token's start, end (NumPy int64) and flags (uint8,
 # or None when all are 0), or a function that computes them when first needed.
-# The compiled pre-tokenizers (bpeviz.engine._merge.Coder) and the GPT-2 pattern they hard-code.
+# The compiled pre-tokenizers (bpeviz.engine._merge.Coder); the GPT-2 pattern they hard-code
+# is pretokenize.COMPILED_GPT2.
 _COMPILED_SPLITS = {"whitespace": 0, "gpt2": 1, "none": 2}
 
 

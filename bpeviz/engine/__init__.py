@@ -62,6 +62,10 @@ def char_classes() -> bytes:
     return table.tobytes()
 
 
+#: the compiled scanners' codes (``cut`` in ``_merge.c``)
+_CUTS = {"gpt2": 1, "superbpe-lines": 3}
+
+
 def cut(text: str, pattern: str) -> list[str] | None:
     """``text``'s words by the compiled scanner for ``pattern`` ("gpt2": GPT-2's pattern;
     "superbpe-lines": SuperBPE's stage-2 training words), or None when the compiled module
@@ -71,10 +75,6 @@ def cut(text: str, pattern: str) -> list[str] | None:
     if compiled is None:
         return None
     return compiled.cut(text, _CUTS[pattern], char_classes())  # type: ignore[no-any-return]
-
-
-#: the compiled scanners' codes (``cut`` in ``_merge.c``)
-_CUTS = {"gpt2": 1, "superbpe-lines": 3}
 
 
 if pretokenize.GPT2_PATTERN == pretokenize.COMPILED_GPT2:  # what gpt2_end in _merge.c cuts

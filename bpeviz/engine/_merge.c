@@ -892,24 +892,33 @@ typedef struct {
     int32_t node;
 } Keyed;
 
-/* Sort a[0..n) by key (a word's keys are distinct) through tmp (n long): runs of 16 by
- * insertion (a word's nodes come mostly in order: its first symbols, then each merge's),
- * then merged in passes; inline comparisons, where qsort calls through a pointer. */
-static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
-    for (int64_t lo = 0; lo < n; lo += 16) {
-        int64_t hi = lo + 16 < n ? lo + 16 : n;
-        for (int64_t i = lo + 1; i < hi; i++) {
-            Keyed k = a[i];
-            int64_t j = i;
-            while (j > lo && a[j - 1].key > k.key) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = k;
+/* Sort a[lo..hi) by key, by insertion: a word's nodes come mostly in order (its first
+ * symbols, then each merge's). */
+static void insert_keyed(Keyed *a, int64_t lo, int64_t hi) {
+    for (int64_t i = lo + 1; i < hi; i++) {
+        Keyed k = a[i];
+        int64_t j = i;
+        while (j > lo && a[j - 1].key > k.key) {
+            a[j] = a[j - 1];
+            j--;
         }
+        a[j] = k;
     }
+}
+
+/* Sort a[0..n) by key (a word's keys are distinct): up to SORT_RUN * 3 / 2 nodes by
+ * insertion; more through tmp (n long), runs of SORT_RUN by insertion then merged in
+ * passes, the comparisons inline where qsort calls through a pointer. */
+#define SORT_RUN 16
+static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
+    if (n <= SORT_RUN * 3 / 2) {
+        insert_keyed(a, 0, n);
+        return;
+    }
+    for (int64_t lo = 0; lo < n; lo += SORT_RUN)
+        insert_keyed(a, lo, lo + SORT_RUN < n ? lo + SORT_RUN : n);
     Keyed *src = a, *dst = tmp;
-    for (int64_t width = 16; width < n; width *= 2) {
+    for (int64_t width = SORT_RUN; width < n; width *= 2) {
         for (int64_t lo = 0; lo < n; lo += 2 * width) {
             int64_t mid = lo + width < n ? lo + width : n;
             int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
@@ -951,33 +960,21 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
         k->key = ((int64_t)s->n_start.v[i] << 32) | (uint32_t)s->n_step.v[i];
         k->node = (int32_t)i;
     }
-    Keyed *spare = NULL;  /* a merge sort's second buffer, as long as the longest word's nodes */
+    Keyed *spare = NULL;  /* sort_keyed's second buffer, as long as the longest word's nodes */
     int64_t longest = 0;
     for (int64_t w = 0, lo = 0; w < nw; w++) {
         if (fill[w] - lo > longest) longest = fill[w] - lo;
         lo = fill[w];
     }
-    if (longest > 24 && !(spare = PyMem_RawMalloc((size_t)longest * sizeof(Keyed)))) {
+    if (longest > SORT_RUN * 3 / 2 &&
+        !(spare = PyMem_RawMalloc((size_t)longest * sizeof(Keyed)))) {
         PyMem_RawFree(fill);
         PyMem_RawFree(order);
         return PyErr_NoMemory();
     }
     for (int64_t w = 0, lo = 0; w < nw; w++) {  /* fill[w] is now the end of word w */
-        int64_t hi = fill[w], len = hi - lo;
-        if (len > 24) {
-            sort_keyed(order + lo, spare, len);
-        } else {
-            for (int64_t i = lo + 1; i < hi; i++) {
-                Keyed k = order[i];
-                int64_t j = i;
-                while (j > lo && order[j - 1].key > k.key) {
-                    order[j] = order[j - 1];
-                    j--;
-                }
-                order[j] = k;
-            }
-        }
-        lo = hi;
+        sort_keyed(order + lo, spare, fill[w] - lo);
+        lo = fill[w];
     }
     PyMem_RawFree(fill);
     PyMem_RawFree(spare);
