@@ -13,6 +13,7 @@ tokens), then the earliest one after that, and so on.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,6 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from bpeviz.algorithms.picky import PICKY, WORD_START
 from bpeviz.core.encoded import Token
@@ -42,6 +44,24 @@ def _percent(x: float) -> str:
     """A share as a percentage, to one decimal unless whole ("3%", "96.5%")."""
     text = f"{100 * x:.1f}"
     return (text[:-2] if text.endswith(".0") else text) + "%"
+
+
+def word_pairs(word: Sequence[int], freq: int) -> Counter[tuple[int, int]]:
+    """A word's pairs times its count, a run ``x x x`` counting one ``(x, x)`` (the
+    package's ``skipImmediateEquals``).
+
+    >>> sorted(word_pairs([7, 7, 7, 8], 2).items())
+    [((7, 7), 2), ((7, 8), 2)]
+    """
+    out: Counter[tuple[int, int]] = Counter()
+    prev: tuple[int, int] | None = None
+    for p in pairwise(word):
+        if prev is not None and p == prev:
+            prev = None
+            continue
+        prev = p
+        out[p] += freq
+    return out
 
 
 @dataclass(frozen=True)
@@ -429,6 +449,44 @@ class PickyStep:
                     new.extend(e.part_ids if t == e.token_id else (t,))
                 last = best_split
             tokens = new
+
+    @cached_property
+    def pairs(self) -> pd.DataFrame:
+        """Every pair of neighbouring tokens in the training words at this step that the
+        trainer may merge (no special token in it, its text at most ``max_type_length``
+        characters), counted over the corpus: columns ``left_id``, ``right_id``,
+        ``count`` and ``score`` (the count, what a pair wins with), best first: the most
+        counted, then the smaller ids, the order the trainer takes them in.
+
+        >>> from bpeviz.algorithms.picky_train import train_picky
+        >>> t = train_picky("hug hug hug hugs pug pug pun bun", merges=2, threshold=0.9)
+        >>> top = t.at(0).pairs.iloc[0]
+        >>> (t.vocab[int(top.left_id)], t.vocab[int(top.right_id)], int(top["count"]))
+        ('u', 'g', 6)
+        """
+        training = self.training
+        specials = len(PICKY.special_tokens)
+        longest = int(training.settings.get("max_type_length") or 64)
+        counts: Counter[tuple[int, int]] = Counter()
+        for split, freq in zip(training.splits_at(self.step), training.counts):
+            counts.update(word_pairs(split, freq))
+        vocab = training.vocab
+        keys = [p for p in counts if p[0] >= specials and p[1] >= specials
+                and len(vocab[p[0]]) + len(vocab[p[1]]) <= longest]
+        keys.sort(key=lambda p: (-counts[p], p))
+        left = np.array([p[0] for p in keys], dtype=np.int64)
+        right = np.array([p[1] for p in keys], dtype=np.int64)
+        count = np.array([counts[p] for p in keys], dtype=np.int64)
+        return pd.DataFrame({"left_id": left, "right_id": right, "count": count,
+                             "score": count.astype(float)})
+
+    @property
+    def next_merge(self) -> PickyEvent | None:
+        """The merge made next, when the next step is a merge (None after the last step
+        or before a removal)."""
+        events = self.training.events
+        nxt = events[self.step] if self.step < len(events) else None
+        return nxt if nxt is not None and nxt.kind == "merge" else None
 
     def health(self, corpus: Any = None) -> Any:
         """What is wrong with this step's vocabulary (unreachable, unused and

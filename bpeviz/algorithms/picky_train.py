@@ -52,25 +52,11 @@ from itertools import pairwise
 from typing import Any
 
 from bpeviz.algorithms.picky import PICKY, WORD_START
-from bpeviz.algorithms.picky_model import PickyEvent, PickyTraining
+from bpeviz.algorithms.picky_model import PickyEvent, PickyTraining, word_pairs
 from bpeviz.engine.merge_word import replace_pair
 from bpeviz.text.corpus import Corpus
 
 Pair = tuple[int, int]
-
-
-def _pairs(word: list[int], freq: int) -> Counter[Pair]:
-    """A word's pairs times its count, a run ``x x x`` counting one ``(x, x)`` (the
-    package's ``skipImmediateEquals``)."""
-    out: Counter[Pair] = Counter()
-    prev: Pair | None = None
-    for p in pairwise(word):
-        if prev is not None and p == prev:
-            prev = None
-            continue
-        prev = p
-        out[p] += freq
-    return out
 
 
 class _State:
@@ -106,7 +92,7 @@ class _State:
         self.counts: dict[Pair, int] = {}
         self.heap: list[tuple[int, int, int]] = []
         for w, f in zip(self.words, self.wfreq):
-            for p, c in _pairs(w, f).items():
+            for p, c in word_pairs(w, f).items():
                 if self.valid(p):
                     self.add(p, c)
 
@@ -164,7 +150,7 @@ class _State:
             self.where[b].discard(i)
             for s in new:
                 self.where.setdefault(s, set()).add(i)
-            for p, c in _pairs(new, f).items():
+            for p, c in word_pairs(new, f).items():
                 if t in p:
                     formed[p] += c
         self.counter += 1
@@ -199,7 +185,7 @@ class _State:
         ended: Counter[Pair] = Counter()
         for i in self.where.pop(s, set()):
             word = self.words[i]
-            for p, c in _pairs(word, self.wfreq[i]).items():
+            for p, c in word_pairs(word, self.wfreq[i]).items():
                 if s in p:
                     ended[p] += c
             new: list[int] = []

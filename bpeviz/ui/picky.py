@@ -17,12 +17,15 @@ import streamlit as st
 import bpeviz.ui.stage as stage
 import bpeviz.ui.state as state
 from bpeviz import formats
+from bpeviz.algorithms.picky_model import word_pairs
+from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
 from bpeviz.formats import pickybpe_model
 from bpeviz.present import figures, render
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
 from bpeviz.text import display
+from bpeviz.ui.explore import pick_heatmap_pair
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.state import bound, get
 from bpeviz.ui.tokenizer_file import imported
@@ -126,6 +129,7 @@ def picky_explore(ctx) -> None:
     # lands between a speaker's keys
     with st.container(key=stage.settles_key("picky")):
         vocab_curve(training, step, strong)
+        pair_heatmap(ctx, step)
         words_col, steps_col = st.columns([3, 2], gap="large")
         with words_col:
             word_splits(training, step, byte_style, strong)
@@ -144,6 +148,83 @@ def vocab_curve(training, step: int, strong: bool, key: str = "picky_vocab_curve
         f"Tokens in the vocabulary after each step: a merge adds one, a removal (▼, "
         f"{len(removed):,} in all) takes one away, so the curve goes down as well as up. "
         f"The dotted line marks step {step:,}: {training.vocab_sizes[step]:,} tokens."))
+
+
+def chosen_pair(step: int, pairs: pd.DataFrame) -> tuple[int, int]:
+    """The pair clicked at this step, else the pair counted most (the one merged next
+    when the next step is a merge)."""
+    pair = get("pair")
+    ids = set(zip(pairs["left_id"].tolist(), pairs["right_id"].tolist()))
+    if get("pair_step") == step and pair is not None and tuple(pair) in ids:
+        return (int(pair[0]), int(pair[1]))
+    return (int(pairs["left_id"].iat[0]), int(pairs["right_id"].iat[0]))
+
+
+def pair_heatmap(ctx, step: int) -> None:
+    """The pairs the trainer may merge at this step (:attr:`PickyStep.pairs`), counted
+    over the corpus's words as they are cut now, removals included: the pair merged next
+    ringed in red, a clicked one in blue, and the words holding it."""
+    training, byte_style, strong = ctx.training, ctx.byte_style, ctx.presentation
+    st.subheader("Pairs at this step")
+    snap = training.at(step)
+    pairs = snap.pairs
+    if not len(pairs):
+        st.info("No pair the trainer may merge is left: every word is a single token, or "
+                "its pairs hold a special token or are longer than the longest token allowed.")
+        return
+    top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
+                  max_value=LIMITS.heatmap_symbols)
+    if strong and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
+        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
+                   "whole chart fits a projector's screen; leave presentation mode for more.")
+    grid = views.pair_grid(snap, top_n)
+    pair = chosen_pair(step, pairs)
+    fig = figures.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
+                                presentation=strong)
+    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    st.plotly_chart(fig, key="heatmap", on_select=pick_heatmap_pair, selection_mode="points",
+                    width="content",
+                    config={"displaylogo": False, "typesetMath": False,
+                            "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
+    nxt = training.events[step] if step < len(training.events) else None
+    if nxt is None:
+        after = "This is the last step: nothing is merged next, so no square is red."
+    elif nxt.kind == "removal":
+        after = (f"The next step, {step + 1:,}, removes “{display.visible(nxt.token)}” "
+                 "instead of merging: no square is red.")
+    elif grid.next_pair is not None:
+        after = "The red square is the pair merged next, the one counted most."
+    else:
+        after = "The pair merged next is not among these symbols."
+    st.caption(md_escape(
+        f"Count of each pair at step {step:,} ({grid.total_pairs:,} pairs in all), in the "
+        f"words as they are cut after the step's merges and removals. {after} The blue "
+        "square is the pair whose words are listed below; click a cell to choose another."))
+    holders = pair_holders(training, step, pair)
+    vocab = training.vocab
+    st.markdown(md_escape(
+        f"“{display.visible(vocab[pair[0]])}” + “{display.visible(vocab[pair[1]])}”: "
+        f"counted {int(holders['weighted'].sum()):,} times, in {len(holders):,} "
+        f"word{'s' if len(holders) != 1 else ''}."))
+    st.dataframe(holders.head(50), hide_index=True, width="stretch",
+                 column_config={"occurrences": st.column_config.NumberColumn(
+                     help="Times the pair occurs in one copy of the word (a run of the same "
+                          "token counts every other one, as the trainer counts)"),
+                     "weighted": st.column_config.NumberColumn(
+                         help="count × occurrences: what the word adds to the pair's count")})
+
+
+def pair_holders(training, step: int, pair: tuple[int, int]) -> pd.DataFrame:
+    """The words holding ``pair`` at ``step``, the most to its count first: the word, its
+    count, the pair's occurrences in it (as the trainer counts them) and their product."""
+    rows = []
+    for word, count, split in zip(training.words, training.counts, training.splits_at(step)):
+        times = word_pairs(split, 1).get(pair, 0)
+        if times:
+            rows.append((display.visible(word), count, times, count * times))
+    frame = pd.DataFrame(rows, columns=["word", "count", "occurrences", "weighted"])
+    return frame.sort_values("weighted", ascending=False, kind="stable")
 
 
 def word_splits(training, step: int, byte_style: str, strong: bool) -> None:

@@ -288,3 +288,47 @@ def test_explores_views_below_the_first_screen_follow_when_the_step_settles():
     assert "plotly_chart" in inside and "dataframe" in inside
     said = plain(" ".join(c.value for c in at.caption))
     assert "The dotted line marks step 40" in said and "is step 40." in said
+
+
+def test_the_heatmap_counts_the_pairs_the_trainer_chooses_from_at_every_kind_of_step():
+    """At a step before a merge, the red square is that merge's pair, top left, and the
+    cells are the step's pair counts; before a removal nothing is red and the caption
+    says the next step removes a token; the words listed hold the pair."""
+    from bpeviz.text.display import visible
+    from tests.support.app import chart_spec
+
+    expected = picky_reference()
+    before_merge = next(k for k, e in enumerate(expected.events)
+                        if e.kind == "merge" and k > 0 and expected.events[k - 1].kind
+                        == "removal")
+    at = open_page("pages/1_Explore.py", algo="picky", step=before_merge, top_n=10)
+    no_errors(at)
+    spec = chart_spec(at, "heatmap")
+    heat = spec["data"][0]
+    rows, cols = heat["meta"]["rows"], heat["meta"]["cols"]
+    nxt = expected.events[before_merge]
+    assert (rows[0], cols[0]) == (nxt.left_id, nxt.right_id)
+    marker = next(t for t in spec["data"] if t.get("name") == "next merge")
+    assert marker["x"] == [heat["x"][0]] and marker["y"] == [heat["y"][0]]
+    assert heat["z"][0][0] == nxt.count
+    table = {(int(r.left_id), int(r.right_id)): int(r.count)
+             for r in expected.at(before_merge).pairs.itertuples()}
+    for i, left in enumerate(rows):
+        for j, right in enumerate(cols):
+            assert heat["z"][i][j] == table.get((left, right)), (left, right)
+    holders = at.dataframe[-2].value  # (the steps table is the last)
+    splits = expected.splits_at(before_merge)
+    holding = {visible(expected.words[i]) for i, s in enumerate(splits)
+               if any(s[j:j + 2] == (nxt.left_id, nxt.right_id) for j in range(len(s) - 1))}
+    assert set(holders["word"]) == holding
+    assert int(holders["weighted"].sum()) == nxt.count
+
+    before_removal = next(e.step - 1 for e in expected.events if e.kind == "removal")
+    at = open_page("pages/1_Explore.py", algo="picky", step=before_removal)
+    no_errors(at)
+    spec = chart_spec(at, "heatmap")
+    assert not any(t.get("name") == "next merge" for t in spec["data"])
+    said = plain(" ".join(c.value for c in at.caption))
+    removed = expected.events[before_removal]
+    assert f"The next step, {before_removal + 1:,}, removes" in said
+    assert removed.kind == "removal"
