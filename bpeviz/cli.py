@@ -428,7 +428,8 @@ def _run_slides(args: argparse.Namespace) -> int:
 
     training, saved_name = _open(args.training)
     alg = algorithms.get(training.algorithm)
-    if not isinstance(training, Training):  # the slides draw a Training's merges
+    # the slides draw a Training's merges, or the steps of one whose record draws them
+    if not isinstance(training, Training) and not alg.step_views:
         raise ValueError(f"the slides play merges; {os.path.basename(args.training)} holds "
                          f"{alg.label}, whose steps are {alg.step}s (the app's Explore page "
                          "steps through them)")
@@ -438,7 +439,8 @@ def _run_slides(args: argparse.Namespace) -> int:
     name = saved_name or f"the corpus in {os.path.basename(args.training)}"
     size = write_slides(training, args.out, text=text, words=max(args.words, 0),
                         byte_style=args.byte_style, title=name)
-    print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} merges)",
+    print(f"wrote {args.out} ({size:,} bytes, {len(training.merges):,} "
+          f"{'merge' if isinstance(training, Training) else training.step_unit}s)",
           file=sys.stderr)
     return 0
 

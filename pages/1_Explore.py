@@ -11,10 +11,10 @@ from bpeviz.core.explain import explain, pair_words
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import figures, glossary, render, render_languages
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
-from bpeviz.present.slides import slides_html
 from bpeviz.text import display
 from bpeviz.ui import languages_view, opened, stage, state, trace
 from bpeviz.ui.page_setup import own_view
+from bpeviz.ui.slides_download import slides_button
 
 ctx = opened.on_corpus(ui.page("Explore"))
 own_view(ctx, "Explore")  # an algorithm with its own view of the page (Unigram's rounds)
@@ -69,7 +69,7 @@ def first_screen_views() -> int:
         if snap.vocab and isinstance(snap.vocab[0], bytes):  # drawn in the sidebar's byte style
             st.caption("Byte-level tokens may hold part of a character: they show as "
                        "bytes (choose GPT-2 characters or hex in the sidebar).")
-        slides_button(step)
+        slides_button(ctx, step)
     why_this_merge(step)
     return step
 
@@ -88,38 +88,6 @@ def views_below(step: int) -> None:
         word_splits(snap)
     with merges_col:
         merges_table(step)
-
-
-def page_theme() -> str | None:
-    """The theme on screen: "light" or "dark" (Streamlit's reading of the page, else the
-    ``embed_options`` theme the link forces), or None when neither says."""
-    kind = st.context.theme.type
-    if kind in ("light", "dark"):
-        return kind
-    forced = [o for o in st.query_params.get_all("embed_options")
-              if o in ("light_theme", "dark_theme")]
-    return forced[-1].removesuffix("_theme") if forced else None
-
-
-def slides_button(step: int) -> None:
-    """One HTML file that plays these merges anywhere, without Python or a network; it
-    opens at this step, in this theme."""
-    text = state.get("text") or ctx.try_text
-    name, theme = ctx.corpus_name, page_theme()
-    st.download_button(
-        "Download offline slides", key="slides",
-        data=lambda: slides_html(training, text=text[:SLIDES_TEXT] or None, words=12,
-                                 byte_style=byte_style, title=name, step=step,
-                                 theme=theme),
-        file_name="bpeviz-slides.html", mime="text/html", on_click="ignore",
-        help="One HTML file that plays these merges with the same keys: the card, the "
-             "splits of the 12 most frequent words and the Tokenize text (its first "
-             f"{SLIDES_TEXT:,} characters) at every step. It opens at this step, in "
-             "this theme, and needs no Python and no network: open it on any laptop.")
-
-
-#: the longest Tokenize text the slides carry
-SLIDES_TEXT = 2_000
 
 
 def why_this_merge(step: int) -> None:

@@ -129,6 +129,11 @@ class Algorithm(Prose):
     #: the app's module that draws its pages when the merge pages cannot (its ``PAGES``
     #: maps a page title to a view of the page's context): "bpeviz.ui.unigram"; "" for none
     views: str = ""
+    #: the module that draws one step of its trainings as HTML when the merge card cannot
+    #: (its ``CSS``, ``step_card_html(training, k, byte_style, strong)`` and
+    #: ``why_step_html(...)``, user text escaped): the offline slides show each step with
+    #: them; "bpeviz.present.render_picky"; "" for the merge card
+    step_views: str = ""
     #: the module that reads its vocabulary's health when the merge trainings' and
     #: Unigram's reading cannot: its ``health(step, corpus)`` (a
     #: :class:`bpeviz.analysis.health.Health`) and ``unused_by_step(training, corpus)``;

@@ -51,5 +51,6 @@ PICKY = Algorithm(
     sizes=("merges", "vocab"),
     settings=("threshold",),
     views="bpeviz.ui.picky",
+    step_views="bpeviz.present.render_picky",
     health="bpeviz.analysis.health_picky",
 )

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import html
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,18 @@ from typing import Any
 import pandas as pd
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.core import protocol
 from bpeviz.core.training import Training
 from bpeviz.present import render, stage_data, stage_script
-from bpeviz.present.text_history import stage_tokens
+from bpeviz.present.html_tree import html_tree
+from bpeviz.present.text_history import any_text_history, stage_tokens
 
 #: the themes a file can be made in (None: the system's, as the browser says)
 THEMES = ("light", "dark")
+#: the most steps whose views Python draws (a PickyBPE step's card and "Why this step?",
+#: about 3 KB a step) a file carries, around the step it opens at; the merge card is
+#: drawn by the script from every merge and needs no such bound
+VIEW_STEPS = 1_000
 
 _PAGE_CSS = """
 html{font-size:20px;color-scheme:light dark}
@@ -69,11 +76,46 @@ def _json(data: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def top_words(training: Training, n: int) -> pd.DataFrame:
-    """The ``n`` most frequent corpus words (index: the word's index in the corpus)."""
-    corpus = training.corpus
-    frame = pd.DataFrame({"word": list(corpus.words), "count": list(corpus.counts)})
+def top_words(training: Any, n: int) -> pd.DataFrame:
+    """The ``n`` most frequent words trained on (index: the word's index in the training's
+    words: its corpus's, or its own for a training that keeps them, as PickyBPE's does)."""
+    words, counts = _words(training)
+    frame = pd.DataFrame({"word": list(words), "count": list(counts)})
     return frame.sort_values("count", ascending=False, kind="stable").head(max(n, 0))
+
+
+def _words(training: Any) -> tuple[Any, Any]:
+    corpus = getattr(training, "corpus", None)
+    return (corpus.words, corpus.counts) if corpus is not None else (training.words,
+                                                                     training.counts)
+
+
+def view_window(step: int, n: int, size: int = VIEW_STEPS) -> tuple[int, int]:
+    """The steps ``lo..hi`` (at most ``size`` of them) of ``0..n`` centred on ``step``.
+
+    >>> view_window(0, 50), view_window(4_000, 10_000), view_window(9_990, 10_000)
+    ((0, 50), (3500, 4499), (9001, 10000))
+    """
+    if n + 1 <= size:
+        return 0, n
+    lo = min(max(step - size // 2, 0), n + 1 - size)
+    return lo, lo + size - 1
+
+
+def step_views(training: Any, own: Any, step: int, n: int, byte_style: str,
+               common: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The card and "Why this step?" of a training whose record draws its steps itself
+    (``own``: its ``step_views`` module), for the steps of :func:`view_window`: the
+    stage's panel parts, which show the bar's step or say which steps the file holds."""
+    lo, hi = view_window(step, n, VIEW_STEPS)
+    waiting = (f"Step {{step}} is not in this file, which holds steps {lo:,} to {hi:,}: "
+               "make the slides at that step to show it.")
+    parts = {}
+    for host, draw in (("bv-card", own.step_card_html), ("bv-why", own.why_step_html)):
+        views = {str(k): html_tree(draw(training, k, byte_style, True))
+                 for k in range(lo, hi + 1)}
+        parts[host] = {"role": "panel", **common, "waiting": waiting, "views": views}
+    return parts
 
 
 def slides_html(training: Training, *, text: str | None = None, words: int = 12,
@@ -89,23 +131,31 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     hist = "slides"
     step = min(max(int(step), 0), n)
     common = {"n": n, "hist": hist, "step": step, "strong": True}
+    record = get_algorithm(training.algorithm)
+    own = importlib.import_module(record.step_views) if record.step_views else None
     parts: dict[str, Any] = {
         "bv-controls": {"role": "controls", "step": step, "n": n, "speed": "1", "seq": 0,
-                        "hist": hist, "standalone": True},
-        "bv-card": {"role": "card", **common, **stage_data.stage_merges(training, byte_style)},
+                        "hist": hist, "standalone": True,
+                        "landmarks": [list(m) for m in protocol.landmarks(training)]},
     }
-    if text:
-        parts["bv-tokens"] = {"role": "tokens", **common, "showWs": False,
-                              "maxTokens": 3000, **stage_tokens(training, text, byte_style)}
+    if own is None:
+        parts["bv-card"] = {"role": "card", **common,
+                            **stage_data.stage_merges(training, byte_style)}
+    else:
+        parts.update(step_views(training, own, step, n, byte_style, common))
+    history = any_text_history(training, text) if text else None
+    if history is not None:
+        parts["bv-tokens"] = {"role": "tokens", **common, "showWs": False, "maxTokens": 3000,
+                              **stage_tokens(training, text, byte_style, history)}
     rows = top_words(training, words)
     if len(rows):
         parts["bv-words"] = {"role": "words", **common, "maxChips": 200,
                              **stage_data.stage_words(training, rows, byte_style)}
-    name = title or getattr(training.corpus, "name", "") or "a corpus"
-    algorithm = get_algorithm(training.options.algorithm).label
-    heading = html.escape(f"{algorithm}: {n:,} merges", quote=True)
-    about = html.escape(f"Trained on {name}: {len(training.corpus.words):,} distinct words. "
-                        f"Press {stage_script.key_name('next')} for the next merge, "
+    name = title or getattr(getattr(training, "corpus", None), "name", "") or "a corpus"
+    unit = record.step if own is None else training.step_unit  # (a PickyBPE step: merge or removal)
+    heading = html.escape(f"{record.label}: {n:,} {unit}s", quote=True)
+    about = html.escape(f"Trained on {name}: {len(_words(training)[0]):,} distinct words. "
+                        f"Press {stage_script.key_name('next')} for the next {unit}, "
                         f"{stage_script.key_name('play')} to play, "
                         f"{stage_script.key_name('help')} for the keys.",
                         quote=True)
@@ -114,6 +164,8 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
     for code in (js, css, _BOOT):
         assert "</script" not in code.lower() and "</style" not in code.lower()
     sections = ['<div id="bv-controls"></div>', '<div id="bv-card"></div>']
+    if "bv-why" in parts:
+        sections += [f"<h2>Why this {unit}?</h2>", '<div id="bv-why"></div>']
     if "bv-tokens" in parts:
         sections += ["<h2>The text, cut into the tokens of this step</h2>",
                      '<div id="bv-tokens"></div>']
@@ -128,7 +180,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">",
         f"<title>{heading} · bpeviz</title>",
-        f"<style>{render.CSS}{css}{_PAGE_CSS}</style>",
+        f"<style>{render.CSS}{css}{getattr(own, 'CSS', '')}{_PAGE_CSS}</style>",
         "</head><body><main>",
         f"<h1>{heading}</h1>",
         f'<p class="bv-muted">{about}</p>',

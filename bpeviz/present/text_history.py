@@ -102,6 +102,14 @@ def text_history(training: Training, text: str) -> dict[str, Any]:
     return {"words": [[off, index[w]] for w, off in zip(words, offsets)], "forms": forms}
 
 
+def any_text_history(training: Any, text: str) -> dict[str, Any] | None:
+    """:func:`text_history`, or the training's own ``text_history(text)`` when its steps
+    are not merges alone (PickyBPE's removals), which may give None: the text's words
+    need too many encodings to send every step's."""
+    own = getattr(training, "text_history", None)
+    return own(text) if callable(own) else text_history(training, text)
+
+
 def tokens_at(history: dict[str, Any], step: int) -> list[tuple[int, int, int, int]]:
     """``(id, start, end, flags)`` of every token of the text at ``step`` (offsets in
     the text): what the browser draws, for tests."""

@@ -27,6 +27,7 @@ from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
 from bpeviz.text import display
 from bpeviz.ui.explore import pick_heatmap_pair
 from bpeviz.ui.labels import ALGORITHM_LABELS
+from bpeviz.ui.slides_download import slides_button
 from bpeviz.ui.state import bound, get
 from bpeviz.ui.tokenizer_file import imported
 
@@ -118,6 +119,7 @@ def picky_explore(ctx) -> None:
                     waiting="Step {step}: its card follows when the step settles.")
     with numbers:
         stage.merge_numbers(training)
+        slides_button(ctx, step)
     with st.expander("Why this step?", expanded=True):
         stage.panel(training, "why", ("picky", byte_style, strong),
                     lambda k: f"<style>{CSS}</style>"

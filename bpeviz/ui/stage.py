@@ -43,7 +43,7 @@ from bpeviz.core import protocol
 from bpeviz.core.training import Training
 from bpeviz.present import render_languages, stage_data, stage_script, step_panels
 from bpeviz.present.render import md_escape
-from bpeviz.present.text_history import stage_tokens, text_history
+from bpeviz.present.text_history import any_text_history, stage_tokens
 from bpeviz.ui.state import get, put
 
 JS = stage_script.script()
@@ -385,7 +385,7 @@ _HISTORIES_LOCK = threading.Lock()
 
 
 def _text_history(training: Training, text: str) -> dict[str, Any] | None:
-    """:func:`bpeviz.present.text_history.text_history`, the last few texts of each
+    """:func:`bpeviz.present.text_history.any_text_history`, the last few texts of each
     training kept."""
     with _HISTORIES_LOCK:
         kept = _HISTORIES.setdefault(training, OrderedDict())
@@ -393,8 +393,7 @@ def _text_history(training: Training, text: str) -> dict[str, Any] | None:
         if found is not None:
             kept.move_to_end(text)
             return found
-    own = getattr(training, "text_history", None)  # a training that steps text its own way
-    found = own(text) if callable(own) else text_history(training, text)
+    found = any_text_history(training, text)
     with _HISTORIES_LOCK:
         kept = _HISTORIES.setdefault(training, OrderedDict())
         kept[text] = found
