@@ -175,8 +175,14 @@ def real_size(page, url: str, presses: int, merges: int = 30_000,
     page.get_by_role("link", name="Compare").first.click()  # the same session: the upload
     ready(page, stage=False)
     page.wait_for_selector("[data-config]", timeout=600_000)
+    main = page.locator('[data-testid="stMain"]')
+    for _ in range(2):  # the settings and each configuration's are folded away
+        page.evaluate("() => document.querySelectorAll("
+                      "'[data-testid=stMain] details:not([open]) > summary')"
+                      ".forEach((s) => s.click())")
+        page.wait_for_timeout(500)
     for i in range(2):  # each configuration's merges (the page opens at 200)
-        box = page.locator('[data-testid="stMain"]').get_by_label("Merges", exact=True).nth(i)
+        box = main.get_by_label("Merges", exact=True).nth(i)
         box.fill(str(merges))
         box.press("Enter")
         ready(page, stage=False)
@@ -188,9 +194,10 @@ def real_size(page, url: str, presses: int, merges: int = 30_000,
 
 
 def run(presses: int = 100, port: int = 8799, large: bool = True,
-        compare_only: bool = False, real: bool = False) -> dict[str, dict]:
+        compare_only: bool = False, real: bool = False, real_mb: float = 1.0,
+        real_merges: int = 30_000) -> dict[str, dict]:
     """Measure on the default sample (and a 300 KB upload with 2,000 merges; with
-    ``real``, only a 1 MB upload with 30,000 merges); print and return
+    ``real``, only a ``real_mb`` MB upload with ``real_merges`` merges); print and return
     ``{scenario: {"key"|"drag": {"median", "p95", "max", "n"}}}``."""
     from playwright.sync_api import sync_playwright
 
@@ -204,7 +211,7 @@ def run(presses: int = 100, port: int = 8799, large: bool = True,
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
             watch_websocket(page)
             if real:
-                results = real_size(page, url, presses)
+                results = real_size(page, url, presses, real_merges, real_mb)
                 browser.close()
                 return results
             # Compare: three configurations' cuts of the default text and their
@@ -645,9 +652,13 @@ def main() -> None:
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--compare-only", action="store_true")
     parser.add_argument("--real-size", action="store_true",
-                        help="only a 1 MB upload with 30,000 merges (Explore, Compare)")
+                        help="only an upload trained to many merges (Explore, Compare): "
+                             "1 MB and 30,000 merges unless --mb and --merges say")
+    parser.add_argument("--mb", type=float, default=1.0, help="--real-size's upload (MB)")
+    parser.add_argument("--merges", type=int, default=30_000, help="--real-size's merges")
     args = parser.parse_args()
-    run(args.presses, args.port, not args.skip_large, args.compare_only, args.real_size)
+    run(args.presses, args.port, not args.skip_large, args.compare_only, args.real_size,
+        real_mb=args.mb, real_merges=args.merges)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
     python -m bench.unigram 1:2000 1:8000      # MB:vocabulary pairs
     python -m bench.unigram 5:8000 --before /tmp/wt-before   # also another checkout's bpeviz
     python -m bench.unigram 100:8000           # past the stdlib's 32 MB: bench.train_files' text
+    python -m bench.unigram 100:8000 --apart   # each trainer in a process of its own: its
+                                               # peak resident memory too
 
 Up to the stdlib's size (about 32 MB) the text is ``bench.data``'s; a larger corpus is
 the first ``size`` MB of ``bench.train_files``' folder (the stdlib, the installed
@@ -46,6 +48,56 @@ training = train_sentencepiece(sentencepiece_input(Path(sys.argv[1]).read_text(e
 print(json.dumps({"time": time.perf_counter() - start, "pieces": list(training.final.pieces),
                   "scores": list(training.final.model.scores)}))
 """
+
+
+# run in a process of its own (--apart): one trainer's time, peak memory and pieces, as JSON
+_APART = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+path, vocab, which = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+start = time.perf_counter()
+if which == "sentencepiece":
+    import sentencepiece as spm
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = str(Path(tmp) / "m")
+        spm.SentencePieceTrainer.train(
+            input=str(path), model_prefix=prefix, vocab_size=vocab, model_type="unigram",
+            normalization_rule_name="identity", character_coverage=1.0, byte_fallback=False,
+            split_digits=False, minloglevel=2)
+        took = time.perf_counter() - start
+        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+        pieces = [sp.id_to_piece(i) for i in range(3, sp.get_piece_size())]
+else:
+    from bpeviz.unigram.spm_input import sentencepiece_input
+    from bpeviz.unigram.trainer import train_sentencepiece
+    training = train_sentencepiece(sentencepiece_input(path.read_text(encoding="utf-8")), vocab)
+    took = time.perf_counter() - start
+    pieces = list(training.final.pieces)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"time": took, "peak": peak, "pieces": pieces}))
+"""
+
+
+def apart(size_mb: float, vocab_size: int) -> None:
+    """Each trainer in a process of its own, one after the other: time, peak resident
+    memory (the process's, input reading included) and the pieces shared."""
+    path, what = corpus(size_mb)
+    load = os.getloadavg()[0]
+    got = {}
+    for which in ("sentencepiece", "bpeviz"):
+        run = subprocess.run([sys.executable, "-c", _APART, str(path), str(vocab_size), which],
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+                             capture_output=True, text=True, check=True)
+        got[which] = json.loads(run.stdout.strip().splitlines()[-1])
+    ours, theirs = got["bpeviz"], got["sentencepiece"]
+    shared = len(set(ours["pieces"]) & set(theirs["pieces"]))
+    print(f"{what}, vocabulary {vocab_size:,}, each trainer in a process of its own: "
+          f"{shared}/{len(theirs['pieces'])} pieces shared, same order "
+          f"{ours['pieces'] == theirs['pieces']}; bpeviz {ours['time']:.1f} s, peak "
+          f"{ours['peak'] / MB:,.0f} MB; sentencepiece {theirs['time']:.1f} s, peak "
+          f"{theirs['peak'] / MB:,.0f} MB; time {ours['time'] / theirs['time']:.2f}x, memory "
+          f"{ours['peak'] / theirs['peak']:.2f}x; load average {load:.2f} -> "
+          f"{os.getloadavg()[0]:.2f}")
 
 
 #: bench.train_files writes whole 10 MB files: ask for one more than the size
@@ -113,13 +165,18 @@ def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None
 
 def main(argv: list[str]) -> None:
     before = None
+    separate = "--apart" in argv
+    argv = [a for a in argv if a != "--apart"]
     if "--before" in argv:
         at = argv.index("--before")
         before = Path(argv[at + 1])
         argv = argv[:at] + argv[at + 2:]
     pairs = [a.split(":") for a in argv] or [["0.1", "1000"], ["0.1", "2000"], ["1", "2000"]]
     for size, vocab in pairs:
-        compare(float(size), int(vocab), before)
+        if separate:
+            apart(float(size), int(vocab))
+        else:
+            compare(float(size), int(vocab), before)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ laptop without Python. Keys as in the app (one table of them: ``stepper/src/keys
 ← → one merge, Shift+← → ten, Home/End, Page Up/Down, Space play/pause, ``?`` the keys;
 the script is the app's, joined into one (:mod:`bpeviz.present.stage_script`). The file
 opens at the step and in the theme it was made from (``step``, ``theme``: the Explore
-page passes its own), and the keys still reach every step.
+page passes its own), and the keys still reach every step. A training whose record draws
+its steps itself (its ``step_views``: PickyBPE's merges and removals) shows its card and
+"Why this step?" as drawn there, for the :data:`VIEW_STEPS` steps around the one the file
+opens at.
 
 Text from the corpus or the user travels only as JSON data (``<`` escaped, so it can
 never close the script element) and the script draws it with ``textContent``.
@@ -161,7 +164,8 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
                         quote=True)
     theme_attr = f' data-theme="{theme}"' if theme in THEMES else ""
     js, css = stage_script.script(), stage_script.css()
-    for code in (js, css, _BOOT):
+    own_css = getattr(own, "CSS", "")
+    for code in (js, css, own_css, _BOOT):
         assert "</script" not in code.lower() and "</style" not in code.lower()
     sections = ['<div id="bv-controls"></div>', '<div id="bv-card"></div>']
     if "bv-why" in parts:
@@ -180,7 +184,7 @@ def slides_html(training: Training, *, text: str | None = None, words: int = 12,
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">",
         f"<title>{heading} · bpeviz</title>",
-        f"<style>{render.CSS}{css}{getattr(own, 'CSS', '')}{_PAGE_CSS}</style>",
+        f"<style>{render.CSS}{css}{own_css}{_PAGE_CSS}</style>",
         "</head><body><main>",
         f"<h1>{heading}</h1>",
         f'<p class="bv-muted">{about}</p>',

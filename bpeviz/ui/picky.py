@@ -34,6 +34,8 @@ from bpeviz.ui.tokenizer_file import imported
 #: at most this many words are drawn in Word splits (search finds the others)
 WORDS_SHOWN = 300
 DEFAULT_TEXT = "The tokenizer learns tokens: lowest newer"
+#: at most this many words holding the heatmap's chosen pair are listed
+HOLDERS_SHOWN = 50
 
 
 def _counts(training) -> tuple[int, int]:
@@ -208,8 +210,10 @@ def pair_heatmap(ctx, step: int) -> None:
     st.markdown(md_escape(
         f"“{display.visible(vocab[pair[0]])}” + “{display.visible(vocab[pair[1]])}”: "
         f"counted {int(holders['weighted'].sum()):,} times, in {len(holders):,} "
-        f"word{'s' if len(holders) != 1 else ''}."))
-    st.dataframe(holders.head(50), hide_index=True, width="stretch",
+        f"word{'s' if len(holders) != 1 else ''}"
+        + (f"; the {HOLDERS_SHOWN} that add the most are listed." if len(holders) > HOLDERS_SHOWN
+           else ".")))
+    st.dataframe(holders.head(HOLDERS_SHOWN), hide_index=True, width="stretch",
                  column_config={"occurrences": st.column_config.NumberColumn(
                      help="Times the pair occurs in one copy of the word (a run of the same "
                           "token counts every other one, as the trainer counts)"),
