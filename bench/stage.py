@@ -496,6 +496,14 @@ HEATMAP_STEP = """() => {
 }"""
 
 
+#: the heatmap's heading scrolled to the top of Streamlit's main block
+SCROLL_TO_HEATMAP = """() => {
+  const h = [...document.querySelectorAll('h3')].find((e) => e.textContent.trim()
+    === 'Pairs at this step');
+  if (h) h.scrollIntoView({ block: 'start' });
+}"""
+
+
 def below_fold(page, keys: int = 12, rest: float = 1.5) -> dict[str, Any]:
     """The heatmap (below the first screen) scrolled into view, then ``keys`` single
     arrow keys, ``rest`` seconds apart: per key the time from the key to the heatmap's
@@ -509,6 +517,11 @@ def below_fold(page, keys: int = 12, rest: float = 1.5) -> dict[str, Any]:
     step = page.evaluate(HEATMAP_STEP)
     for _ in range(min(keys, n - lo)):
         step += 1
+        # kept at the top of the view: "Why this merge?" above it grows after step 0 (at
+        # 10 MB by more than the screen), and a heatmap pushed out of view is one the
+        # browser reports only after its longer quiet time (sync.mjs: AWAY_MS)
+        page.evaluate(SCROLL_TO_HEATMAP)
+        page.wait_for_timeout(300)
         start = time.perf_counter()
         page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => ({HEATMAP_STEP})() === {step}", polling="raf",

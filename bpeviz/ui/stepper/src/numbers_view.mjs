@@ -10,9 +10,16 @@
 import { el } from "./chips.mjs";
 import { clamp, fmt, whole } from "./numbers.mjs";
 
+// a formatter per number of decimals, made once (toLocaleString makes one per call)
+const FORMATS = new Map();
 function written(x, digits = 0) {
-  return Number(x).toLocaleString("en-US", { minimumFractionDigits: digits,
-    maximumFractionDigits: digits });
+  let format = FORMATS.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits,
+      maximumFractionDigits: digits });
+    FORMATS.set(digits, format);
+  }
+  return format.format(Number(x));
 }
 
 // A value as the metric box writes it, and its title: a whole number of eight digits or

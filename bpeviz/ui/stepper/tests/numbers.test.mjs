@@ -7,7 +7,7 @@ import { afterEach, beforeEach, test } from "node:test";
 
 import { host, loadStage, mountIn, setUp, shownStep, text } from "./stage.mjs";
 
-const { default: mount, signedText, valueText } = await loadStage();
+const { default: mount, expandCard, signedText, valueText } = await loadStage();
 
 let doc, restore;
 beforeEach(() => ({ doc, restore } = setUp()));
@@ -117,4 +117,21 @@ test("a note may name one number of the bar's step, and say something else at st
   assert.equal(shown().note, "Step 0: nothing yet.");
   press("End");
   assert.equal(shown().note, "Merge 3 changed 0 words.");
+});
+
+test("numbers are written as en-US writes them, whole and with decimals", () => {
+  for (const x of [0, 7, 1234, 1234567, -2000, 0.5, 3.14159, 1e7 + 0.25]) {
+    assert.equal(valueText(x)[0].replace(/ [MB]$/, ""),
+      valueText(x)[0].endsWith("M") || valueText(x)[0].endsWith("B")
+        ? (x / (Math.abs(x) >= 1e10 ? 1e9 : 1e6)).toLocaleString("en-US",
+          { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+        : x.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 0 }));
+    assert.equal(valueText(x, 2)[0], x.toLocaleString("en-US",
+      { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  }
+  // the card's counts, formatted once per training when its data arrives
+  const card = expandCard({ hist: "fmt", mergeCols: { left: [1, 2], right: [2, 3],
+    token: [4, 5], count: [1234567, 12.5] }, labels: { base: [["a", "61"], ["b", "62"],
+    ["c", "63"], ["d", "64"]] } });
+  assert.deepEqual(card.merges.map((m) => m[3]), ["count 1,234,567", "count 12.5"]);
 });
