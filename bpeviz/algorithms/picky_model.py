@@ -467,9 +467,15 @@ class PickyStep:
         training = self.training
         specials = len(PICKY.special_tokens)
         longest = int(training.settings.get("max_type_length") or 64)
-        counts: Counter[tuple[int, int]] = Counter()
+        counts: dict[tuple[int, int], int] = {}
         for split, freq in zip(training.splits_at(self.step), training.counts):
-            counts.update(word_pairs(split, freq))
+            prev = None
+            for p in pairwise(split):  # word_pairs, inlined: one dict for the corpus
+                if p == prev:  # the second of a run's overlapping pairs is not counted
+                    prev = None
+                    continue
+                prev = p
+                counts[p] = counts.get(p, 0) + freq
         vocab = training.vocab
         keys = [p for p in counts if p[0] >= specials and p[1] >= specials
                 and len(vocab[p[0]]) + len(vocab[p[1]]) <= longest]

@@ -225,8 +225,9 @@ def pair_holders(training, step: int, pair: tuple[int, int]) -> pd.DataFrame:
     """The words holding ``pair`` at ``step``, the most to its count first: the word, its
     count, the pair's occurrences in it (as the trainer counts them) and their product."""
     rows = []
+    left = pair[0]
     for word, count, split in zip(training.words, training.counts, training.splits_at(step)):
-        times = word_pairs(split, 1).get(pair, 0)
+        times = word_pairs(split, 1).get(pair, 0) if left in split else 0
         if times:
             rows.append((display.visible(word), count, times, count * times))
     frame = pd.DataFrame(rows, columns=["word", "count", "occurrences", "weighted"])
