@@ -8,11 +8,11 @@ from bpeviz import ui
 from bpeviz.analysis import views
 from bpeviz.core import protocol
 from bpeviz.core.explain import explain, pair_words
-from bpeviz.core.limits import LIMITS
 from bpeviz.present import figures, glossary, render, render_languages
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.text import display
 from bpeviz.ui import languages_view, opened, stage, state, trace
+from bpeviz.ui.explore import heatmap_chart
 from bpeviz.ui.page_setup import own_view
 from bpeviz.ui.slides_download import slides_button
 
@@ -247,21 +247,8 @@ def heatmap(snap) -> None:
 
 
 def pair_chart(snap, pairs, value):
-    top_n = ui.bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
-                     max_value=LIMITS.heatmap_symbols)
-    if ctx.presentation and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
-        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
-        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
-                   "whole chart fits a projector's screen; leave presentation mode for more.")
-    grid = views.pair_grid(snap, top_n)
     pair = chosen_pair(snap, pairs)
-    fig = figures.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
-                                presentation=ctx.presentation)
-    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
-    st.plotly_chart(fig, key="heatmap", on_select=ui.pick_heatmap_pair, selection_mode="points",
-                    width="content",
-                    config={"displaylogo": False, "typesetMath": False,
-                            "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
+    grid = heatmap_chart(snap, ctx.algorithm, byte_style, ctx.presentation, pair)
     st.caption(ui.md_escape(figures.heatmap_caption(grid, value, snap.next_merge is None,
                                                     step=snap.step)))
     return pair

@@ -1,4 +1,5 @@
-"""The Explore page's callbacks for a chosen pair (the heatmap's click, Pair details).
+"""The Explore page's callbacks for a chosen pair (the heatmap's click, Pair details), and
+the pair heatmap itself, which a merge training's Explore and PickyBPE's both draw.
 
 Defined here, not in the page: a callback defined in a page holds that page run's
 globals, its training among them, for as long as Streamlit keeps the callback.
@@ -10,7 +11,11 @@ import zlib
 
 import streamlit as st
 
-from bpeviz.ui.state import get, put
+from bpeviz.analysis import views
+from bpeviz.core.limits import LIMITS
+from bpeviz.present import figures
+from bpeviz.ui import state
+from bpeviz.ui.state import bound, get, put
 
 
 def pick_heatmap_pair() -> None:
@@ -59,3 +64,26 @@ def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
         return
     put("pair", (int(value[0]), int(value[1])))
     put("pair_step", int(step))
+
+
+def heatmap_chart(snap, algorithm: str, byte_style: str, presentation: bool,
+                  selected: tuple[int, int]) -> views.PairGrid:
+    """The "Symbols per axis" slider and the heatmap of ``snap``'s best pairs (at most
+    :data:`figures.HEATMAP_SYMBOLS_PRESENTATION` a side in presentation mode, which says
+    so), ``selected`` ringed in blue; a click picks a pair (:func:`pick_heatmap_pair`).
+    Returns the grid drawn, for the caption."""
+    top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
+                  max_value=LIMITS.heatmap_symbols)
+    if presentation and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
+        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
+                   "whole chart fits a projector's screen; leave presentation mode for more.")
+    grid = views.pair_grid(snap, top_n)
+    fig = figures.heatmap_figure(grid, algorithm, byte_style, selected=selected,
+                                presentation=presentation)
+    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    st.plotly_chart(fig, key="heatmap", on_select=pick_heatmap_pair, selection_mode="points",
+                    width="content",
+                    config={"displaylogo": False, "typesetMath": False,
+                            "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
+    return grid

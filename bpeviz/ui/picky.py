@@ -18,14 +18,13 @@ import bpeviz.ui.stage as stage
 import bpeviz.ui.state as state
 from bpeviz import formats
 from bpeviz.algorithms.picky_model import word_pairs
-from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
 from bpeviz.formats import pickybpe_model
 from bpeviz.present import figures, render
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
 from bpeviz.text import display
-from bpeviz.ui.explore import pick_heatmap_pair
+from bpeviz.ui.explore import heatmap_chart
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.slides_download import slides_button
 from bpeviz.ui.state import bound, get
@@ -176,21 +175,8 @@ def pair_heatmap(ctx, step: int) -> None:
         st.info("No pair the trainer may merge is left: every word is a single token, or "
                 "its pairs hold a special token or are longer than the longest token allowed.")
         return
-    top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
-                  max_value=LIMITS.heatmap_symbols)
-    if strong and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
-        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
-        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
-                   "whole chart fits a projector's screen; leave presentation mode for more.")
-    grid = views.pair_grid(snap, top_n)
     pair = chosen_pair(step, pairs)
-    fig = figures.heatmap_figure(grid, ctx.algorithm, byte_style, selected=pair,
-                                presentation=strong)
-    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
-    st.plotly_chart(fig, key="heatmap", on_select=pick_heatmap_pair, selection_mode="points",
-                    width="content",
-                    config={"displaylogo": False, "typesetMath": False,
-                            "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
+    grid = heatmap_chart(snap, ctx.algorithm, byte_style, strong, pair)
     nxt = training.events[step] if step < len(training.events) else None
     if nxt is None:
         after = "This is the last step: nothing is merged next, so no square is red."
