@@ -26,13 +26,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-import sentencepiece as spm
-
 from bench.data import MB, available_bytes, cache_dir, corpus_path, describe
+from bench.spm_train import train_spm
 from bpeviz.unigram.spm_input import sentencepiece_input
 from bpeviz.unigram.trainer import train_sentencepiece
 
@@ -52,21 +50,13 @@ print(json.dumps({"time": time.perf_counter() - start, "pieces": list(training.f
 
 # run in a process of its own (--apart): one trainer's time, peak memory and pieces, as JSON
 _APART = """
-import json, resource, sys, tempfile, time
+import json, resource, sys, time
 from pathlib import Path
 path, vocab, which = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 start = time.perf_counter()
 if which == "sentencepiece":
-    import sentencepiece as spm
-    with tempfile.TemporaryDirectory() as tmp:
-        prefix = str(Path(tmp) / "m")
-        spm.SentencePieceTrainer.train(
-            input=str(path), model_prefix=prefix, vocab_size=vocab, model_type="unigram",
-            normalization_rule_name="identity", character_coverage=1.0, byte_fallback=False,
-            split_digits=False, minloglevel=2)
-        took = time.perf_counter() - start
-        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
-        pieces = [sp.id_to_piece(i) for i in range(3, sp.get_piece_size())]
+    from bench.spm_train import train_spm
+    took, pieces = train_spm(path, vocab)
 else:
     from bpeviz.unigram.spm_input import sentencepiece_input
     from bpeviz.unigram.trainer import train_sentencepiece
@@ -132,16 +122,7 @@ def corpus(size_mb: float) -> tuple[Path, str]:
 def compare(size_mb: float, vocab_size: int, before: Path | None = None) -> None:
     path, what = corpus(size_mb)
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        prefix = str(Path(tmp) / "m")
-        start = time.perf_counter()
-        spm.SentencePieceTrainer.train(
-            input=str(path), model_prefix=prefix, vocab_size=vocab_size, model_type="unigram",
-            normalization_rule_name="identity", character_coverage=1.0, byte_fallback=False,
-            split_digits=False, minloglevel=2)
-        spm_time = time.perf_counter() - start
-        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
-        theirs = [sp.id_to_piece(i) for i in range(3, sp.get_piece_size())]
+    spm_time, theirs = train_spm(path, vocab_size)
     start = time.perf_counter()
     training = train_sentencepiece(sentencepiece_input(path.read_text(encoding="utf-8")),
                                    vocab_size)
