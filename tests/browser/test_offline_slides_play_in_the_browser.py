@@ -17,6 +17,7 @@ from bpeviz.core.serialize import save_training
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.ui import train_options
 from tests.support import ROOT
+from tests.support.browser import download_slides
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -91,13 +92,7 @@ def test_explore_downloads_slides_that_play_offline(browser, server, tmp_path):
                                   accept_downloads=True)
     page = context.new_page()
     try:
-        page.goto(f"{server}/Explore?step=10")
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
-                               timeout=60_000)
-        with page.expect_download(timeout=60_000) as info:
-            page.get_by_role("button", name="Download offline slides").click()
-        saved = tmp_path / info.value.suggested_filename
-        info.value.save_as(saved)
+        saved = download_slides(page, f"{server}/Explore?step=10", tmp_path)
         assert saved.name.endswith(".html") and saved.stat().st_size < 400_000
         offline = context.new_page()
         offline.route("**/*", lambda route: route.continue_()

@@ -11,6 +11,7 @@ import pytest
 import bpeviz
 from bpeviz.present.slides import slides_html
 from bpeviz.samples import load_sample
+from tests.support.browser import download_slides
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -107,13 +108,7 @@ def test_explore_with_pickybpe_downloads_its_slides(browser, server, tmp_path):
                                   accept_downloads=True)
     page = context.new_page()
     try:
-        page.goto(f"{server}/Explore?algo=picky&step=10")
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
-                               timeout=60_000)
-        with page.expect_download(timeout=60_000) as info:
-            page.get_by_role("button", name="Download offline slides").click()
-        saved = tmp_path / info.value.suggested_filename
-        info.value.save_as(saved)
+        saved = download_slides(page, f"{server}/Explore?algo=picky&step=10", tmp_path)
         offline, _, errors = _offline(context, saved)
         assert offline.locator(HOOK).get_attribute("data-bpeviz-step") == "10"
         assert shown(offline, "#bv-card") == "10"

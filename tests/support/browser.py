@@ -167,3 +167,17 @@ def wait_card(page, text: str, timeout: float = 15_000) -> None:
     except PlaywrightTimeout:
         raise AssertionError(f"{text!r} not in the card: {card_text(page)!r} "
                              f"({page.url})") from None
+
+
+def download_slides(page, url: str, folder: Path) -> Path:
+    """Open ``url`` (an Explore address), press "Download offline slides" once the page
+    has run, and save the file into ``folder``; returns its path. ``page``'s context must
+    accept downloads."""
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                           timeout=60_000)
+    with page.expect_download(timeout=60_000) as info:
+        page.get_by_role("button", name="Download offline slides").click()
+    saved = folder / info.value.suggested_filename
+    info.value.save_as(saved)
+    return saved
