@@ -187,11 +187,7 @@ class _Stage2Loop(_MergeLoop):
     def superbpe(self, inherited: Sequence[tuple[Symbol, Symbol]], total: int,
                  progress: Callable[[int, int], None] | None) -> dict[int, tuple[Symbol, ...]]:
         self._start()
-        for step, (left, right) in enumerate(inherited, 1):
-            if left not in self.ids or right not in self.ids:
-                raise ValueError(f"inherited merge {step} ({left!r}, {right!r}) joins a token "
-                                 "that no earlier merge made")
-            self._merge((self.ids[left], self.ids[right]), step)
+        self.replay_merges(inherited, name="inherited merge")
         passed: dict[int, list[Symbol]] = {}
         step = len(inherited)
         self.stop_reason = "merges"

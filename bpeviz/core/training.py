@@ -348,6 +348,40 @@ class _MergeLoop:
         self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
                                  a, b, t, replaced))
 
+    def replay_merges(self, forced: Sequence[tuple[Symbol, Symbol]], name: str = "merge") -> None:
+        """Make ``forced``'s merges, steps 1..n, as given: the tokens in Python, the words
+        in one call to the engine (the compiled one makes them word by word, each word
+        once, rather than merge by merge). ``name`` is what an error calls a merge."""
+        a, b, t = [], [], []
+        for step, (left, right) in enumerate(forced, 1):
+            try:
+                p = (self.ids[left], self.ids[right])
+            except KeyError as err:
+                raise ValueError(
+                    f"{name} {step} ({left!r}, {right!r}) uses {err.args[0]!r}, which is "
+                    "neither in the base vocabulary nor made by an earlier merge") from None
+            token = self.alg.join(self.vocab[p[0]], self.vocab[p[1]])
+            new = self.ids.get(token)
+            if new is None:  # a new token; one that already exists keeps its id
+                new = len(self.vocab)
+                self.vocab.append(token)
+                self.ids[token] = new
+            self.vocab_lens.append(len(self.vocab))
+            a.append(p[0])
+            b.append(p[1])
+            t.append(new)
+        engine = [np.array([self._engine_id(i) for i in ids], dtype=np.int32)
+                  for ids in (a, b, t)]
+        counts, scores, replaced = self.state.replay(*engine)
+        if isinstance(counts, bytes):  # the compiled engine's arrays
+            counts = np.frombuffer(counts, dtype=np.int64).tolist()
+            scores = np.frombuffer(scores, dtype=np.float64).tolist()
+            replaced = np.frombuffer(replaced, dtype=np.int64).tolist()
+        vocab = self.vocab
+        self.merges.extend(
+            Merge(k, vocab[x], vocab[y], vocab[z], c, s, x, y, z, r)
+            for k, (x, y, z, c, s, r) in enumerate(zip(a, b, t, counts, scores, replaced), 1))
+
     def run(
         self,
         forced: Sequence[tuple[Symbol, Symbol]] | None = None,
@@ -356,15 +390,7 @@ class _MergeLoop:
         self._start()
         if forced is not None:
             self.stop_reason = "replayed"
-            for step, (left, right) in enumerate(forced, 1):
-                try:
-                    p = (self.ids[left], self.ids[right])
-                except KeyError as err:
-                    raise ValueError(
-                        f"merge {step} ({left!r}, {right!r}) uses {err.args[0]!r}, "
-                        "which is neither in the base vocabulary nor made by an earlier merge"
-                    ) from None
-                self._merge(p, step)
+            self.replay_merges(forced)
             return
         o = self.options
         total = o.merges if o.merges is not None else o.vocab_size - len(self.vocab)  # type: ignore[operator]

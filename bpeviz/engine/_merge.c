@@ -88,6 +88,7 @@ typedef struct {
     int64_t min_freq;
     int filtered;
     int stop;           /* 0 none, 1 no_pairs, 2 min_frequency */
+    int counted;        /* the pair table and heap are built (count_pairs), on first use */
     /* words */
     int64_t n_words;
     int32_t *wdata;
@@ -397,6 +398,7 @@ static void State_clear(State *s) {
     ivec_free(&s->grown); ivec_free(&s->dropped); ivec_free(&s->push);
     ivec_free(&s->n_token); ivec_free(&s->n_word); ivec_free(&s->n_start);
     ivec_free(&s->n_step); ivec_free(&s->n_until);
+    s->counted = 0;
 }
 
 static void State_dealloc(State *s) {
@@ -412,6 +414,62 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const
         return -1;
     }
     return 0;
+}
+
+/* The pair table, the unit counts (scored), each token's pairs (scored) and the heap,
+ * counted afresh from the words as they stand; the old table, if any, is dropped. */
+static int count_pairs(State *s) {
+    if (s->pairs)
+        for (int64_t i = 0; i < s->n_pairs; i++) ivec_free(&s->pairs[i].where);
+    s->n_pairs = 0;
+    memset(s->hvals, 0xff, (size_t)s->hcap * sizeof(int32_t));
+    PyMem_RawFree(s->heap);
+    s->heap = NULL;
+    s->heap_n = s->heap_cap = 0;
+    for (int64_t i = 0; i < s->n_vocab; i++) {
+        s->uc[i] = 0;
+        ivec_free(&s->pairs_of[i]);
+    }
+    for (int64_t w = 0; w < s->n_words; w++) {
+        const int32_t *word = s->wdata + s->wstart[w];
+        int64_t c = s->wcount[w], off = 0;  /* off: the unit offset of word[i] */
+        for (int32_t i = 0; i + 1 < s->wlen[w]; i++) {
+            int32_t pi = pair_get(s, word[i], word[i + 1]);
+            if (pi < 0) return -1;
+            Pair *p = &s->pairs[pi];
+            if (!p->count) {  /* new: its first occurrence */
+                p->fw = (int32_t)w;
+                p->foff = (int32_t)off;
+            }
+            p->count += c;
+            if (where_add(p, (int32_t)w) < 0) return -1;
+            off += s->units[word[i]];
+        }
+        if (s->scored)
+            for (int32_t i = 0; i < s->wlen[w]; i++) s->uc[word[i]] += c;
+    }
+    if (s->scored) {
+        for (int32_t pi = 0; pi < s->n_pairs; pi++) {
+            Pair *p = &s->pairs[pi];
+            if (ivec_push(&s->pairs_of[p->a], pi) < 0) return -1;
+            if (p->b != p->a && ivec_push(&s->pairs_of[p->b], pi) < 0) return -1;
+        }
+    }
+    s->heap_cap = s->n_pairs ? s->n_pairs : 1;
+    s->heap = PyMem_RawMalloc((size_t)s->heap_cap * sizeof(Entry));
+    if (!s->heap) { PyErr_NoMemory(); return -1; }
+    for (int32_t pi = 0; pi < s->n_pairs; pi++)
+        if (make_entry(s, pi, &s->heap[pi]) < 0) return -1;
+    s->heap_n = s->n_pairs;
+    for (int64_t i = s->heap_n / 2 - 1; i >= 0; i--) sift_down(s, i);
+    s->counted = 1;
+    return 0;
+}
+
+/* The pair table, counted when first needed: a replay made word by word (State_replay)
+ * counts it once afterwards, so the initial words' pairs are never counted for nothing. */
+static inline int ensure_pairs(State *s) {
+    return s->counted ? 0 : count_pairs(s);
 }
 
 /* State(flat, lengths, counts, n_vocab, first_rule, scored, min_frequency, spell=None)
@@ -529,37 +587,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
             if (add_node(s, s->wdata[i], (int32_t)w, (int32_t)i, 0) < 0) goto done;
         }
     }
-    for (int64_t w = 0; w < n_words; w++) {
-        const int32_t *word = s->wdata + s->wstart[w];
-        int64_t c = s->wcount[w];
-        for (int32_t i = 0; i + 1 < s->wlen[w]; i++) {
-            int32_t pi = pair_get(s, word[i], word[i + 1]);
-            if (pi < 0) goto done;
-            Pair *p = &s->pairs[pi];
-            if (!p->count) {  /* new: its first occurrence (one unit per initial symbol) */
-                p->fw = (int32_t)w;
-                p->foff = (int32_t)i;
-            }
-            p->count += c;
-            if (where_add(p, (int32_t)w) < 0) goto done;
-        }
-        if (scored)
-            for (int32_t i = 0; i < s->wlen[w]; i++) s->uc[word[i]] += c;
-    }
-    if (scored) {
-        for (int32_t pi = 0; pi < s->n_pairs; pi++) {
-            Pair *p = &s->pairs[pi];
-            if (ivec_push(&s->pairs_of[p->a], pi) < 0) goto done;
-            if (p->b != p->a && ivec_push(&s->pairs_of[p->b], pi) < 0) goto done;
-        }
-    }
-    s->heap_cap = s->n_pairs ? s->n_pairs : 1;
-    s->heap = PyMem_RawMalloc((size_t)s->heap_cap * sizeof(Entry));
-    if (!s->heap) { PyErr_NoMemory(); goto done; }
-    for (int32_t pi = 0; pi < s->n_pairs; pi++)
-        if (make_entry(s, pi, &s->heap[pi]) < 0) goto done;
-    s->heap_n = s->n_pairs;
-    for (int64_t i = s->heap_n / 2 - 1; i >= 0; i--) sift_down(s, i);
+    s->counted = 0;
     rc = 0;
 done:
     PyBuffer_Release(&fb);
@@ -641,6 +669,7 @@ static int true_first(State *s, int32_t pi, int32_t bw, int64_t boff, int32_t *o
 
 static PyObject *State_pop_best(State *s, PyObject *Py_UNUSED(ignored)) {
     CHECK_READY(s);
+    if (ensure_pairs(s) < 0) return NULL;
     while (s->heap_n) {
         Entry e = s->heap[0];
         Pair *p = &s->pairs[e.pair];
@@ -810,40 +839,46 @@ static int push_pair(State *s, int32_t qi) {
     return ivec_push(&s->push, qi);
 }
 
-/* merge(a, b, t, step) -> (count, score, replaced). t is an existing id, or n_vocab for a
- * new token (it then spans units[a] + units[b] initial symbols). */
-static PyObject *State_merge(State *s, PyObject *args) {
-    int a, b, t, step;
-    if (!PyArg_ParseTuple(args, "iiii", &a, &b, &t, &step)) return NULL;
-    CHECK_READY(s);
+/* Check a merge's ids (t is an existing id, or n_vocab for a new token) and add t when
+ * it is new: it then spans units[a] + units[b] initial symbols and spells a's keys then
+ * b's. */
+static int merge_token(State *s, int32_t a, int32_t b, int32_t t) {
     if (a < 0 || b < 0 || a >= s->n_vocab || b >= s->n_vocab || t < 0 || t > s->n_vocab) {
         PyErr_SetString(PyExc_ValueError, "token id out of range");
-        return NULL;
+        return -1;
     }
+    if (t < s->n_vocab) return 0;
+    if (add_token(s, s->units[a] + s->units[b]) < 0) return -1;
+    if (s->spelled) {
+        int64_t na = s->units[a], nb = s->units[b];
+        if (ivec_reserve(&s->spell, s->spell.n + na + nb) < 0) return -1;
+        memcpy(s->spell.v + s->spell.n, s->spell.v + s->sp_off[a],
+               (size_t)na * sizeof(int32_t));
+        memcpy(s->spell.v + s->spell.n + na, s->spell.v + s->sp_off[b],
+               (size_t)nb * sizeof(int32_t));
+        s->spell.n += (int32_t)(na + nb);
+    }
+    return 0;
+}
+
+/* One merge (see State_merge); its pair's count and score before it, and the
+ * occurrences replaced, go to *count, *score, *replaced. */
+static int merge_one(State *s, int32_t a, int32_t b, int32_t t, int32_t step,
+                     int64_t *count_out, double *score_out, int64_t *replaced_out) {
+    if (ensure_pairs(s) < 0) return -1;
+    if (merge_token(s, a, b, t) < 0) return -1;
     int32_t pi = pair_find(s, a, b);
     int64_t count = pi >= 0 ? s->pairs[pi].count : 0;
     double score = 0.0;
-    if (count && priority(s, pi, &score) < 0) return NULL;
-    if (t == s->n_vocab) {
-        if (add_token(s, s->units[a] + s->units[b]) < 0) return NULL;
-        if (s->spelled) {  /* the new token spells a's keys then b's */
-            int64_t na = s->units[a], nb = s->units[b];
-            if (ivec_reserve(&s->spell, s->spell.n + na + nb) < 0) return NULL;
-            memcpy(s->spell.v + s->spell.n, s->spell.v + s->sp_off[a],
-                   (size_t)na * sizeof(int32_t));
-            memcpy(s->spell.v + s->spell.n + na, s->spell.v + s->sp_off[b],
-                   (size_t)nb * sizeof(int32_t));
-            s->spell.n += (int32_t)(na + nb);
-        }
-    }
+    if (count && priority(s, pi, &score) < 0) return -1;
     if (s->stamp >= (1 << 28)) {
         PyErr_SetString(PyExc_OverflowError, "too many merges");
-        return NULL;
+        return -1;
     }
     s->stamp++;
     s->grown.n = s->dropped.n = s->push.n = 0;
     int64_t replaced = 0;
-    if (pi >= 0 && (replaced = merge_words(s, pi, a, b, t, step)) < 0) return NULL;
+    if (pi >= 0 && (replaced = merge_words(s, pi, a, b, t, step)) < 0) return -1;
     if (s->scored) {  /* scores rise when a unit count falls: every pair of a, b, t moves */
         s->uc[a] -= replaced;
         s->uc[b] -= replaced;
@@ -851,8 +886,8 @@ static PyObject *State_merge(State *s, PyObject *args) {
         for (int64_t i = 0; i < s->grown.n; i++) {
             int32_t qi = s->grown.v[i];
             int32_t x = s->pairs[qi].a, y = s->pairs[qi].b;
-            if (ivec_push(&s->pairs_of[x], qi) < 0) return NULL;
-            if (y != x && ivec_push(&s->pairs_of[y], qi) < 0) return NULL;
+            if (ivec_push(&s->pairs_of[x], qi) < 0) return -1;
+            if (y != x && ivec_push(&s->pairs_of[y], qi) < 0) return -1;
         }
         int32_t syms[3] = {a, b, t};
         for (int m = 0; m < 3; m++) {
@@ -870,20 +905,241 @@ static PyObject *State_merge(State *s, PyObject *args) {
             }
             po->n = k;
             for (int64_t i = 0; i < k; i++)
-                if (push_pair(s, po->v[i]) < 0) return NULL;
+                if (push_pair(s, po->v[i]) < 0) return -1;
         }
         for (int64_t i = 0; i < s->dropped.n; i++)
-            if (push_pair(s, s->dropped.v[i]) < 0) return NULL;
+            if (push_pair(s, s->dropped.v[i]) < 0) return -1;
     }
     for (int64_t i = 0; i < s->grown.n; i++)
-        if (push_pair(s, s->grown.v[i]) < 0) return NULL;
+        if (push_pair(s, s->grown.v[i]) < 0) return -1;
     for (int64_t i = 0; i < s->push.n; i++) {
         int32_t qi = s->push.v[i];
         if (!s->pairs[qi].count) continue;
         Entry e;
-        if (make_entry(s, qi, &e) < 0 || heap_push(s, &e) < 0) return NULL;
+        if (make_entry(s, qi, &e) < 0 || heap_push(s, &e) < 0) return -1;
     }
+    *count_out = count;
+    *score_out = score;
+    *replaced_out = replaced;
+    return 0;
+}
+
+/* merge(a, b, t, step) -> (count, score, replaced). t is an existing id, or n_vocab for a
+ * new token (it then spans units[a] + units[b] initial symbols). */
+static PyObject *State_merge(State *s, PyObject *args) {
+    int a, b, t, step;
+    if (!PyArg_ParseTuple(args, "iiii", &a, &b, &t, &step)) return NULL;
+    CHECK_READY(s);
+    int64_t count, replaced;
+    double score;
+    if (merge_one(s, a, b, t, step, &count, &score, &replaced) < 0) return NULL;
     return Py_BuildValue("(LdL)", (long long)count, score, (long long)replaced);
+}
+
+/* ---- replaying merges ---------------------------------------------------------------- */
+/* replay(a, b, t) -> (count, score, replaced): merges 1..n (int32 buffers, n each), the
+ * results one per merge as int64, double and int64 bytes; what n calls to merge() give.
+ * On a state that has merged nothing yet and keeps no scores, the merges are made word by
+ * word (each word's pairs in a small heap by rank, then position: merge k happens in a
+ * word exactly where the k-th call would have made it), and the pair table is counted
+ * once afterwards; otherwise merge() is called n times. A pair merged twice (made again
+ * through a token that an earlier merge had made already) has a rank per merge, chained
+ * by `again`. */
+#define SMALL 256      /* pairs of ids below it are ranked in a direct table */
+typedef struct {
+    uint64_t *keys, mask;
+    int32_t *vals, *again;
+    int32_t *small;    /* SMALL * SMALL first ranks (-1: none) */
+} RankTable;
+
+/* The first merge of (x, y) after merge `cur` (0-based), or -1. */
+static inline int32_t rank_after(const RankTable *rt, int32_t x, int32_t y, int32_t cur) {
+    int32_t r = -1;
+    if (x < SMALL && y < SMALL) {
+        r = rt->small[x * SMALL + y];
+    } else {
+        uint64_t key = pair_key(x, y);
+        for (uint64_t h = mix(key) & rt->mask;; h = (h + 1) & rt->mask) {
+            if (rt->vals[h] < 0) return -1;
+            if (rt->keys[h] == key) {
+                r = rt->vals[h];
+                break;
+            }
+        }
+    }
+    while (r >= 0 && r <= cur) r = rt->again[r];
+    return r;
+}
+
+static inline void key_push(int64_t *heap, int64_t *n, int64_t key) {
+    int64_t i = (*n)++;
+    while (i > 0 && heap[(i - 1) / 2] > key) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = key;
+}
+
+/* Move heap[i] down to its place among heap[0..n). */
+static inline void key_sift(int64_t *heap, int64_t n, int64_t i) {
+    int64_t x = heap[i];
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap[c + 1] < heap[c]) c++;
+        if (heap[c] >= x) break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = x;
+}
+
+static inline int64_t key_pop(int64_t *heap, int64_t *n) {
+    int64_t top = heap[0];
+    if (--(*n)) {
+        heap[0] = heap[*n];
+        key_sift(heap, *n, 0);
+    }
+    return top;
+}
+
+static PyObject *State_replay(State *s, PyObject *args) {
+    PyObject *a_o, *b_o, *t_o;
+    if (!PyArg_ParseTuple(args, "OOO", &a_o, &b_o, &t_o)) return NULL;
+    CHECK_READY(s);
+    Py_buffer ab, bb, tb;
+    if (get_buffer(a_o, &ab, 4, "a") < 0) return NULL;
+    if (get_buffer(b_o, &bb, 4, "b") < 0) { PyBuffer_Release(&ab); return NULL; }
+    if (get_buffer(t_o, &tb, 4, "t") < 0) {
+        PyBuffer_Release(&ab); PyBuffer_Release(&bb); return NULL;
+    }
+    PyObject *res = NULL, *cnt_o = NULL, *scr_o = NULL, *rep_o = NULL;
+    uint64_t *rkeys = NULL;
+    int32_t *rvals = NULL, *again = NULL, *small = NULL, *nxt = NULL, *prv = NULL;
+    int64_t *heap = NULL;
+    Py_ssize_t n = ab.len / 4;
+    const int32_t *A = ab.buf, *B = bb.buf, *T = tb.buf;
+    if (bb.len / 4 != n || tb.len / 4 != n) {
+        PyErr_SetString(PyExc_ValueError, "a, b and t need one id per merge");
+        goto done;
+    }
+    if (n >= INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "too many merges");
+        goto done;
+    }
+    cnt_o = PyBytes_FromStringAndSize(NULL, n * 8);
+    scr_o = PyBytes_FromStringAndSize(NULL, n * 8);
+    rep_o = PyBytes_FromStringAndSize(NULL, n * 8);
+    if (!cnt_o || !scr_o || !rep_o) goto done;
+    int64_t *count = (int64_t *)PyBytes_AS_STRING(cnt_o);
+    double *score = (double *)PyBytes_AS_STRING(scr_o);
+    int64_t *replaced = (int64_t *)PyBytes_AS_STRING(rep_o);
+    if (s->scored || s->stamp) {  /* the merges one by one */
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (merge_one(s, A[k], B[k], T[k], (int32_t)(k + 1), &count[k], &score[k],
+                          &replaced[k]) < 0)
+                goto done;
+        res = PyTuple_Pack(3, cnt_o, scr_o, rep_o);
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (merge_token(s, A[k], B[k], T[k]) < 0) goto done;
+        count[k] = replaced[k] = 0;
+    }
+    /* the ranks: (a, b) -> its first merge, `again` -> the same pair's next one */
+    uint64_t cap = 16;
+    while (cap < (uint64_t)n * 2 + 2) cap *= 2;
+    RankTable rt = {.mask = cap - 1};
+    rt.keys = rkeys = PyMem_RawMalloc(cap * sizeof(uint64_t));
+    rt.vals = rvals = PyMem_RawMalloc(cap * sizeof(int32_t));
+    rt.again = again = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    rt.small = small = PyMem_RawMalloc(SMALL * SMALL * sizeof(int32_t));
+    if (!rkeys || !rvals || !again || !small) { PyErr_NoMemory(); goto done; }
+    memset(rvals, 0xff, cap * sizeof(int32_t));
+    memset(small, 0xff, SMALL * SMALL * sizeof(int32_t));
+    for (Py_ssize_t k = n - 1; k >= 0; k--) {  /* backwards: each pair's first merge wins */
+        if (A[k] < SMALL && B[k] < SMALL) {
+            again[k] = small[A[k] * SMALL + B[k]];  /* -1, or the same pair's later merge */
+            small[A[k] * SMALL + B[k]] = (int32_t)k;
+            continue;
+        }
+        uint64_t key = pair_key(A[k], B[k]);
+        uint64_t h = mix(key) & rt.mask;
+        while (rvals[h] >= 0 && rkeys[h] != key) h = (h + 1) & rt.mask;
+        again[k] = rvals[h];
+        rkeys[h] = key;
+        rvals[h] = (int32_t)k;
+    }
+    int32_t longest = 0;
+    for (int64_t w = 0; w < s->n_words; w++)
+        if (s->wlen[w] > longest) longest = s->wlen[w];
+    /* each site pushes at most two entries and removes a symbol: 3 per symbol bound them */
+    nxt = PyMem_RawMalloc((size_t)(longest + 1) * sizeof(int32_t));
+    prv = PyMem_RawMalloc((size_t)(longest + 1) * sizeof(int32_t));
+    heap = PyMem_RawMalloc((size_t)(3 * (int64_t)longest + 1) * sizeof(int64_t));
+    if (!nxt || !prv || !heap) { PyErr_NoMemory(); goto done; }
+    for (int64_t w = 0; w < s->n_words; w++) {
+        int32_t len = s->wlen[w];
+        if (len < 2) continue;
+        int32_t *sym = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
+        int64_t c = s->wcount[w], hn = 0;
+        for (int32_t i = 0; i < len; i++) {
+            nxt[i] = i + 1 < len ? i + 1 : -1;
+            prv[i] = i - 1;
+        }
+        for (int32_t i = 0; i + 1 < len; i++) {
+            int32_t r = rank_after(&rt, sym[i], sym[i + 1], -1);
+            if (r >= 0) heap[hn++] = ((int64_t)r << 32) | (uint32_t)i;
+        }
+        for (int64_t i = hn / 2 - 1; i >= 0; i--) key_sift(heap, hn, i);
+        while (hn) {
+            int64_t top = key_pop(heap, &hn);
+            int32_t r = (int32_t)(top >> 32), p = (int32_t)(top & 0xffffffff);
+            /* a symbol merged into its left neighbour has prv -2; a changed pair is stale */
+            if (prv[p] == -2) continue;
+            int32_t q = nxt[p];
+            if (q < 0 || sym[p] != A[r] || sym[q] != B[r]) continue;
+            int32_t t = T[r], step = r + 1, after = nxt[q];
+            count[r] += c;
+            replaced[r] += c;
+            if (A[r] == B[r] && after >= 0 && sym[after] == A[r])
+                count[r] += c;  /* (b, a) overlapped this site: counted, not merged */
+            int32_t node = (int32_t)s->n_token.n;
+            if (add_node(s, t, (int32_t)w, s->n_start.v[nodes[p]], step) < 0) goto done;
+            s->n_until.v[nodes[p]] = step;
+            s->n_until.v[nodes[q]] = step;
+            nodes[p] = node;
+            sym[p] = t;
+            prv[q] = -2;
+            nxt[p] = after;
+            if (after >= 0) prv[after] = p;
+            if (prv[p] >= 0) {
+                int32_t x = prv[p];
+                int32_t rx = rank_after(&rt, sym[x], t, r);
+                if (rx >= 0) key_push(heap, &hn, ((int64_t)rx << 32) | (uint32_t)x);
+            }
+            if (after >= 0) {
+                int32_t ry = rank_after(&rt, t, sym[after], r);
+                if (ry >= 0) key_push(heap, &hn, ((int64_t)ry << 32) | (uint32_t)p);
+            }
+        }
+        int32_t k = 0;  /* the word as it stands, written out in place */
+        for (int32_t i = 0; i >= 0; i = nxt[i]) {
+            sym[k] = sym[i];
+            nodes[k++] = nodes[i];
+        }
+        s->wlen[w] = k;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) score[k] = (double)count[k];
+    s->stamp = 1;  /* merges were made: a second replay goes one by one */
+    if (count_pairs(s) < 0) goto done;
+    res = PyTuple_Pack(3, cnt_o, scr_o, rep_o);
+done:
+    Py_XDECREF(cnt_o); Py_XDECREF(scr_o); Py_XDECREF(rep_o);
+    PyMem_RawFree(rkeys); PyMem_RawFree(rvals); PyMem_RawFree(again); PyMem_RawFree(small);
+    PyMem_RawFree(nxt); PyMem_RawFree(prv); PyMem_RawFree(heap);
+    PyBuffer_Release(&ab); PyBuffer_Release(&bb); PyBuffer_Release(&tb);
+    return res;
 }
 
 /* ---- results ------------------------------------------------------------------------ */
@@ -1009,6 +1265,9 @@ static PyMethodDef State_methods[] = {
      "The pair to merge next as (left_id, right_id), or None (see stop_reason)."},
     {"merge", (PyCFunction)State_merge, METH_VARARGS,
      "merge(a, b, t, step) -> (count, score, replaced)."},
+    {"replay", (PyCFunction)State_replay, METH_VARARGS,
+     "replay(a, b, t) -> (count, score, replaced): merges 1..n at once, int32 buffers in, "
+     "int64 / float64 / int64 bytes out, as n calls to merge() give."},
     {"forest", (PyCFunction)State_forest, METH_NOARGS,
      "The merge forest as int32 bytes (token, word, step, until), sorted; ends the state."},
     {"stop_reason", (PyCFunction)State_stop_reason, METH_NOARGS,

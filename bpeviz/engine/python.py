@@ -215,6 +215,15 @@ class PairState:
                 heapq.heappush(heap, entry(q))
         return count, score, replaced
 
+    def replay(self, a: Sequence[int], b: Sequence[int],
+               t: Sequence[int]) -> tuple[list[int], list[float], list[int]]:
+        """Merges 1..n, (a[k], b[k]) into t[k], one by one: each merge's count, score and
+        occurrences replaced, as lists (the compiled engine makes them all at once)."""
+        out = [self.merge(x, y, z, k) for k, (x, y, z) in
+               enumerate(zip(np.asarray(a).tolist(), np.asarray(b).tolist(),
+                             np.asarray(t).tolist()), 1)]
+        return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
+
     def _merge_words(self, a: int, b: int, t: int, step: int,
                      grown: set[tuple[int, int]], dropped: set[tuple[int, int]]) -> int:
         """Merge (a, b) into t in every word that holds it, leftmost first.

@@ -19,6 +19,7 @@ from bpeviz import Corpus, train
 from bpeviz.core import encoding
 from bpeviz.core.encoding import _char_classes, _Encoder, split_words
 from bpeviz.core.training import _MergeLoop, base_vocabulary, initial_symbols, make_options
+from bpeviz.core.training import train as train_merges
 from bpeviz.engine.inputs import initial_ids
 from bpeviz.engine.merge_word import merge_word
 from bpeviz.engine.python import PairState
@@ -88,6 +89,55 @@ def test_compiled_and_python_engines_replay_identically(table, opts, picks):
         if token not in vocab:
             vocab.append(token)
     assert_same(run(corpus, opts, "compiled", forced), run(corpus, opts, "python", forced))
+
+
+def replay_then_train(corpus, opts, engine, forced, more):
+    """``forced``'s merges made at once (the compiled engine word by word), then ``more``
+    merges chosen from the pair table the replay leaves."""
+    loop = _MergeLoop(corpus, opts, base_vocabulary(corpus, opts), engine=engine)
+    loop._start()
+    loop.replay_merges(forced)
+    for step in range(len(forced) + 1, len(forced) + more + 1):
+        p = loop._pop_best()
+        if p is None:
+            break
+        loop._merge(p, step)
+    return loop.result()
+
+
+# runs of one letter (a pair counted more often than it is merged) and letters that merge
+# into the same token twice ("ab" + "c" and "a" + "bc"), so a pair can be made again
+runs = st.text(alphabet=st.sampled_from("aaaabc"), min_size=1, max_size=14)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(runs, st.integers(1, 5), min_size=1, max_size=8),
+       st.sampled_from(["first", "ids"]), st.integers(0, 30),
+       st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=6),
+       st.integers(0, 8))
+def test_merges_replayed_at_once_then_trained_on_equal_merging_one_by_one(
+        table, tie_break, learned, picks, more):
+    corpus = Corpus.from_counts(table)
+    opts = make_options("bpe", merges=learned, tie_break=tie_break, special_tokens=())
+    learned = train_merges(corpus, opts).merges
+    forced = [(m.left, m.right) for m in learned]
+    vocab = list(base_vocabulary(corpus, opts)) + [m.token for m in learned]
+    for i, j in picks:  # then any pairs, a token made a second way among them
+        left, right = vocab[i % len(vocab)], vocab[j % len(vocab)]
+        forced.append((left, right))
+        if left + right not in vocab:
+            vocab.append(left + right)
+    assert_same(replay_then_train(corpus, opts, "compiled", forced, more),
+                replay_then_train(corpus, opts, "python", forced, more))
+
+
+def test_a_run_of_one_symbol_counts_every_pair_it_holds_and_merges_every_other():
+    corpus = Corpus.from_counts({"aaaaa": 2, "aa": 3})
+    opts = make_options("bpe", merges=0, special_tokens=())
+    for name in ("compiled", "python"):
+        t = run(corpus, opts, name, forced=[("a", "a"), ("aa", "a")])
+        # before: 4 + 1 pairs, 2 + 1 merged; then "aa aa a" holds ("aa", "a") once
+        assert [(m.count, m.replaced) for m in t.merges] == [(2 * 4 + 3, 2 * 2 + 3), (2, 2)]
 
 
 @pytest.mark.parametrize("algorithm, pretokenizer, scoring", [
