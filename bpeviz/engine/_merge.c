@@ -121,6 +121,7 @@ typedef struct {
      * position n_start[i] (corpus-wide), made at n_step[i], merged away at n_until[i] */
     IVec n_token, n_word, n_start, n_step, n_until;
     int64_t initial_tokens;
+    int64_t n_flat;     /* initial symbols: nodes 0..n_flat-1, start n is node n */
 } State;
 
 static inline uint64_t pair_key(int32_t a, int32_t b) {
@@ -551,6 +552,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
     }
     int64_t pos = 0;
     s->initial_tokens = 0;
+    s->n_flat = n_flat;
     for (int64_t w = 0; w < n_words; w++) {
         if (lengths[w] < 0 || lengths[w] > INT32_MAX || pos + lengths[w] > n_flat) {
             PyErr_SetString(PyExc_ValueError, "word lengths do not match the symbols");
@@ -946,6 +948,7 @@ static PyObject *State_merge(State *s, PyObject *args) {
  * through a token that an earlier merge had made already) has a rank per merge, chained
  * by `again`. */
 #define SMALL 256      /* pairs of ids below it are ranked in a direct table */
+#define REPLAY_SCAN 64 /* words up to this many symbols are replayed by scanning */
 typedef struct {
     uint64_t *keys, mask;
     int32_t *vals, *again;
@@ -1003,9 +1006,70 @@ static inline int64_t key_pop(int64_t *heap, int64_t *n) {
     return top;
 }
 
+/* Word w's merges by scanning (short words: a scan of a few ids beats a heap): each
+ * round takes the smallest rank among its pairs and makes that merge at every site, left
+ * to right, as merge_words does; rank[i] is the rank of the pair at i (INT32_MAX: none). */
+static int replay_scan(State *s, const RankTable *rt, int32_t w, const int32_t *A,
+                       const int32_t *B, const int32_t *T, int64_t *count, int64_t *replaced,
+                       int32_t *rank) {
+    int32_t m = s->wlen[w];
+    int32_t *sym = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
+    int64_t c = s->wcount[w];
+    for (int32_t i = 0; i + 1 < m; i++) {
+        int32_t r = rank_after(rt, sym[i], sym[i + 1], -1);
+        rank[i] = r < 0 ? INT32_MAX : r;
+    }
+    while (m > 1) {
+        int32_t r = INT32_MAX;
+        for (int32_t i = 0; i + 1 < m; i++)
+            if (rank[i] < r) r = rank[i];
+        if (r == INT32_MAX) break;
+        int32_t a = A[r], b = B[r], t = T[r], step = r + 1;
+        /* written in place (k <= i): the ranks at and after i are still the round's own */
+        int32_t k = 0, i = 0, owed = 0;  /* owed: rank[k - 1], a site's, needs its right */
+        while (i < m) {
+            if (i + 1 < m && rank[i] == r) {
+                count[r] += c;
+                replaced[r] += c;
+                if (a == b && i + 2 < m && sym[i + 2] == a)
+                    count[r] += c;  /* (b, a) overlapped this site: counted, not merged */
+                int32_t node = (int32_t)s->n_token.n;
+                if (add_node(s, t, w, s->n_start.v[nodes[i]], step) < 0) return -1;
+                s->n_until.v[nodes[i]] = step;
+                s->n_until.v[nodes[i + 1]] = step;
+                sym[k] = t;
+                nodes[k] = node;
+                if (k > 0) {
+                    int32_t rx = rank_after(rt, sym[k - 1], t, r);
+                    rank[k - 1] = rx < 0 ? INT32_MAX : rx;
+                }
+                owed = 1;
+                k++;
+                i += 2;
+            } else {
+                int32_t ri = rank[i];
+                sym[k] = sym[i];
+                nodes[k] = nodes[i];
+                if (owed) {
+                    int32_t ry = rank_after(rt, sym[k - 1], sym[k], r);
+                    rank[k - 1] = ry < 0 ? INT32_MAX : ry;
+                    owed = 0;
+                }
+                rank[k] = ri;  /* its pair with the next, unless a site follows (above) */
+                k++;
+                i++;
+            }
+        }
+        m = k;
+    }
+    s->wlen[w] = m;
+    return 0;
+}
+
 static PyObject *State_replay(State *s, PyObject *args) {
     PyObject *a_o, *b_o, *t_o;
-    if (!PyArg_ParseTuple(args, "OOO", &a_o, &b_o, &t_o)) return NULL;
+    Py_ssize_t scan = REPLAY_SCAN;
+    if (!PyArg_ParseTuple(args, "OOO|n", &a_o, &b_o, &t_o, &scan)) return NULL;
     CHECK_READY(s);
     Py_buffer ab, bb, tb;
     if (get_buffer(a_o, &ab, 4, "a") < 0) return NULL;
@@ -1081,6 +1145,10 @@ static PyObject *State_replay(State *s, PyObject *args) {
     for (int64_t w = 0; w < s->n_words; w++) {
         int32_t len = s->wlen[w];
         if (len < 2) continue;
+        if (len <= scan) {
+            if (replay_scan(s, &rt, (int32_t)w, A, B, T, count, replaced, nxt) < 0) goto done;
+            continue;
+        }
         int32_t *sym = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
         int64_t c = s->wcount[w], hn = 0;
         for (int32_t i = 0; i < len; i++) {
@@ -1188,12 +1256,26 @@ static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
     if (src != a) memcpy(a, src, (size_t)n * sizeof(Keyed));
 }
 
-static PyObject *gather(const IVec *x, const Keyed *order, int64_t n) {
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 4));
-    if (!out) return NULL;
-    int32_t *dst = (int32_t *)PyBytes_AS_STRING(out);
-    for (int64_t i = 0; i < n; i++) dst[i] = x->v[order[i].node];
-    return out;
+/* The nodes in the order of perm (n int32 node ids), four int32 bytes objects, or NULL. */
+static PyObject *forest_in(State *s, const int32_t *perm, const Keyed *order, int64_t n) {
+    IVec *parts[4] = {&s->n_token, &s->n_word, &s->n_step, &s->n_until};
+    PyObject *res = PyTuple_New(4);
+    for (int i = 0; res && i < 4; i++) {
+        PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 4));
+        if (!b) {
+            Py_CLEAR(res);
+            break;
+        }
+        int32_t *dst = (int32_t *)PyBytes_AS_STRING(b);
+        const int32_t *x = parts[i]->v;
+        if (perm)
+            for (int64_t j = 0; j < n; j++) dst[j] = x[perm[j]];
+        else
+            for (int64_t j = 0; j < n; j++) dst[j] = x[order[j].node];
+        PyTuple_SET_ITEM(res, i, b);
+        ivec_free(parts[i]);  /* free as we go: the peak stays near one copy */
+    }
+    return res;
 }
 
 /* forest() -> (token, word, step, until): int32 bytes, one item per node, sorted by word,
@@ -1201,11 +1283,40 @@ static PyObject *gather(const IVec *x, const Keyed *order, int64_t n) {
 static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     CHECK_READY(s);
     int64_t n = s->n_token.n, nw = s->n_words;
-    int64_t *fill = PyMem_RawCalloc((size_t)nw + 1, sizeof(int64_t));
+    /* Nodes are made in step order (every merge after the ones before it, a replay word
+     * by word but each word's in step order), and a node's start, corpus-wide, orders
+     * the words too: so a stable counting sort by start is the order wanted, checked
+     * after. Were steps ever out of order, the nodes are sorted by word, then each
+     * word's few nodes by (start, step). */
+    int64_t nf = s->n_flat;
+    const int32_t *start = s->n_start.v, *step = s->n_step.v;
+    int32_t *at = PyMem_RawCalloc((size_t)nf + 1, sizeof(int32_t));
+    int32_t *perm = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    if (!at || !perm) {
+        PyMem_RawFree(at);
+        PyMem_RawFree(perm);
+        return PyErr_NoMemory();
+    }
+    for (int64_t i = 0; i < n; i++) at[start[i] + 1]++;
+    for (int64_t x = 0; x < nf; x++) at[x + 1] += at[x];
+    for (int64_t i = 0; i < n; i++) perm[at[start[i]]++] = (int32_t)i;
+    PyMem_RawFree(at);
+    int sorted = 1;
+    for (int64_t j = 1; j < n && sorted; j++)
+        sorted = start[perm[j - 1]] < start[perm[j]] ||
+                 (start[perm[j - 1]] == start[perm[j]] && step[perm[j - 1]] < step[perm[j]]);
+    if (sorted) {
+        PyObject *res = forest_in(s, perm, NULL, n);
+        PyMem_RawFree(perm);
+        if (res) State_clear(s);
+        return res;
+    }
+    PyMem_RawFree(perm);
     Keyed *order = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
-    if (!fill || !order) {
-        PyMem_RawFree(fill);
+    int64_t *fill = PyMem_RawCalloc((size_t)nw + 1, sizeof(int64_t));
+    if (!order || !fill) {
         PyMem_RawFree(order);
+        PyMem_RawFree(fill);
         return PyErr_NoMemory();
     }
     /* bucket the nodes by word (counting sort), then sort each word's few nodes */
@@ -1213,7 +1324,7 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     for (int64_t w = 0; w < nw; w++) fill[w + 1] += fill[w];
     for (int64_t i = 0; i < n; i++) {
         Keyed *k = &order[fill[s->n_word.v[i]]++];
-        k->key = ((int64_t)s->n_start.v[i] << 32) | (uint32_t)s->n_step.v[i];
+        k->key = ((int64_t)start[i] << 32) | (uint32_t)step[i];
         k->node = (int32_t)i;
     }
     Keyed *spare = NULL;  /* sort_keyed's second buffer, as long as the longest word's nodes */
@@ -1234,17 +1345,7 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     }
     PyMem_RawFree(fill);
     PyMem_RawFree(spare);
-    IVec *parts[4] = {&s->n_token, &s->n_word, &s->n_step, &s->n_until};
-    PyObject *res = PyTuple_New(4);
-    for (int i = 0; res && i < 4; i++) {
-        PyObject *b = gather(parts[i], order, n);
-        if (!b) {
-            Py_CLEAR(res);
-            break;
-        }
-        PyTuple_SET_ITEM(res, i, b);
-        ivec_free(parts[i]);  /* free as we go: the peak stays near one copy */
-    }
+    PyObject *res = forest_in(s, NULL, order, n);
     PyMem_RawFree(order);
     if (res) State_clear(s);
     return res;
@@ -1266,8 +1367,9 @@ static PyMethodDef State_methods[] = {
     {"merge", (PyCFunction)State_merge, METH_VARARGS,
      "merge(a, b, t, step) -> (count, score, replaced)."},
     {"replay", (PyCFunction)State_replay, METH_VARARGS,
-     "replay(a, b, t) -> (count, score, replaced): merges 1..n at once, int32 buffers in, "
-     "int64 / float64 / int64 bytes out, as n calls to merge() give."},
+     "replay(a, b, t[, scan]) -> (count, score, replaced): merges 1..n at once, int32 "
+     "buffers in, int64 / float64 / int64 bytes out, as n calls to merge() give; words of "
+     "up to `scan` (64) symbols are merged by scanning, longer ones through a heap."},
     {"forest", (PyCFunction)State_forest, METH_NOARGS,
      "The merge forest as int32 bytes (token, word, step, until), sorted; ends the state."},
     {"stop_reason", (PyCFunction)State_stop_reason, METH_NOARGS,

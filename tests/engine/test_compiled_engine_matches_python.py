@@ -91,11 +91,24 @@ def test_compiled_and_python_engines_replay_identically(table, opts, picks):
     assert_same(run(corpus, opts, "compiled", forced), run(corpus, opts, "python", forced))
 
 
-def replay_then_train(corpus, opts, engine, forced, more):
-    """``forced``'s merges made at once (the compiled engine word by word), then ``more``
-    merges chosen from the pair table the replay leaves."""
+class Scanning:
+    """A compiled state whose replay scans words of up to ``scan`` symbols."""
+
+    def __init__(self, state, scan):
+        self.state, self.replay = state, lambda a, b, t: state.replay(a, b, t, scan)
+
+    def __getattr__(self, name):
+        return getattr(self.state, name)
+
+
+def replay_then_train(corpus, opts, engine, forced, more, scan=None):
+    """``forced``'s merges made at once (the compiled engine word by word: by scanning
+    words of up to ``scan`` symbols, through a heap longer ones), then ``more`` merges
+    chosen from the pair table the replay leaves."""
     loop = _MergeLoop(corpus, opts, base_vocabulary(corpus, opts), engine=engine)
     loop._start()
+    if scan is not None:
+        loop.state = Scanning(loop.state, scan)
     loop.replay_merges(forced)
     for step in range(len(forced) + 1, len(forced) + more + 1):
         p = loop._pop_best()
@@ -114,9 +127,9 @@ runs = st.text(alphabet=st.sampled_from("aaaabc"), min_size=1, max_size=14)
 @given(st.dictionaries(runs, st.integers(1, 5), min_size=1, max_size=8),
        st.sampled_from(["first", "ids"]), st.integers(0, 30),
        st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=6),
-       st.integers(0, 8))
+       st.integers(0, 8), st.sampled_from([0, 4, 64]))
 def test_merges_replayed_at_once_then_trained_on_equal_merging_one_by_one(
-        table, tie_break, learned, picks, more):
+        table, tie_break, learned, picks, more, scan):
     corpus = Corpus.from_counts(table)
     opts = make_options("bpe", merges=learned, tie_break=tie_break, special_tokens=())
     learned = train_merges(corpus, opts).merges
@@ -127,7 +140,7 @@ def test_merges_replayed_at_once_then_trained_on_equal_merging_one_by_one(
         forced.append((left, right))
         if left + right not in vocab:
             vocab.append(left + right)
-    assert_same(replay_then_train(corpus, opts, "compiled", forced, more),
+    assert_same(replay_then_train(corpus, opts, "compiled", forced, more, scan),
                 replay_then_train(corpus, opts, "python", forced, more))
 
 
@@ -138,6 +151,30 @@ def test_a_run_of_one_symbol_counts_every_pair_it_holds_and_merges_every_other()
         t = run(corpus, opts, name, forced=[("a", "a"), ("aa", "a")])
         # before: 4 + 1 pairs, 2 + 1 merged; then "aa aa a" holds ("aa", "a") once
         assert [(m.count, m.replaced) for m in t.merges] == [(2 * 4 + 3, 2 * 2 + 3), (2, 2)]
+
+
+@pytest.mark.parametrize("steps", [(1, 2, 3), (3, 1, 2), (2, 3, 1)])
+def test_the_forest_is_in_word_position_and_step_order_whatever_order_steps_came_in(steps):
+    from bpeviz.engine import compiled_module
+
+    # words "abc" and "ab" (ids a 0, b 1, c 2); merges ab (3), abc (4), bc (5)
+    flat = np.array([0, 1, 2, 0, 1], dtype=np.int32)
+    outs = []
+    for engine in (compiled_module("compiled").State, PairState):
+        state = engine(flat, np.array([3, 2], dtype=np.int64), np.array([1, 1], dtype=np.int64),
+                       3, True, *((0,) if engine is not PairState else (None,)), 0)
+        for (a, b, t), step in zip([(0, 1, 3), (3, 2, 4), (1, 2, 5)], steps):
+            state.merge(a, b, t, step)
+        token, word, step, until = (np.frombuffer(x, dtype=np.int32).tolist()
+                                    if isinstance(x, bytes) else np.asarray(x).tolist()
+                                    for x in state.forest())
+        outs.append((token, word, step, until))
+    assert outs[0] == outs[1]  # the Python engine sorts every word's nodes
+    token, word, step, until = outs[0]
+    # word "abc": a, ab and abc start at its first position, in the order of their steps;
+    # then b and c
+    chain = sorted([(0, 0), (3, steps[0]), (4, steps[1])], key=lambda node: node[1])
+    assert list(zip(token, step))[:5] == [*chain, (1, 0), (2, 0)]
 
 
 @pytest.mark.parametrize("algorithm, pretokenizer, scoring", [
