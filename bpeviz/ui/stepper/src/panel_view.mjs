@@ -41,8 +41,27 @@ export function buildTree(nodes) {
   return out;
 }
 
+// The panel keeps the tallest height it has had for one training: a step whose view is
+// shorter (step 0's note, a merge with fewer rivals) would otherwise pull everything
+// below it (the heatmap a person is watching) up, and the next step push it down again.
+// Measured by a ResizeObserver, after layout, so a key's redraw never waits on it.
 export function buildPanel(f) {
   f.shown = null;
+  if (f.tallestOf !== f.data.hist) {
+    f.tallestOf = f.data.hist;
+    f.tallest = 0;
+    f.root.style.minHeight = "";
+  }
+  if (!f.heightWatch && typeof ResizeObserver === "function") {
+    f.heightWatch = new ResizeObserver((entries) => {
+      const height = Math.ceil(entries[entries.length - 1].contentRect.height);
+      if (height > f.tallest) {
+        f.tallest = height;
+        f.root.style.minHeight = `${height}px`;
+      }
+    });
+    f.heightWatch.observe(f.root);
+  }
 }
 
 export function drawPanel(f, k) {

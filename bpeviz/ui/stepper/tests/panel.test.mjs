@@ -109,3 +109,37 @@ test("the offline slides, with no Python to ask, only show what they hold", () =
   mount({ parentElement: host(doc, "why"), data: panel(30) });
   assert.match(root().textContent, /^Merge 30:/);
 });
+
+test("the panel keeps the tallest height it has had, until the training changes", () => {
+  const watched = [];
+  globalThis.ResizeObserver = class {
+    constructor(callback) { this.callback = callback; }
+    observe(target) { watched.push({ target, callback: this.callback }); }
+  };
+  try {
+    const resized = (height) => {
+      const w = watched.find((x) => x.target === root());
+      w.callback([{ target: w.target, contentRect: { height, width: 600 } }]);
+    };
+    mountIn(mount, doc, "bar", bar(10));
+    mountIn(mount, doc, "why", panel(10));
+    assert.equal(root().style.minHeight ?? "", "");
+    resized(120.4);
+    assert.equal(root().style.minHeight, "121px");
+    press("ArrowRight");
+    resized(300);
+    assert.equal(root().style.minHeight, "300px");
+    press("Home"); // step 0's short note: the heatmap below does not move up
+    resized(40);
+    assert.equal(root().style.minHeight, "300px");
+    // the same training sent again (a rerun) keeps it; another training starts afresh
+    mountIn(mount, doc, "why", panel(0));
+    assert.equal(root().style.minHeight, "300px");
+    mountIn(mount, doc, "why", panel(0, { hist: "other", views: { 0: [["p", {}, "x"]] } }));
+    assert.equal(root().style.minHeight, "");
+    resized(50);
+    assert.equal(root().style.minHeight, "50px");
+  } finally {
+    delete globalThis.ResizeObserver;
+  }
+});

@@ -1,0 +1,54 @@
+"""Explore at 1280x720, in Chromium: "Why this merge?" keeps the tallest height it has
+had, so a step whose panel is shorter (step 0's note) does not pull the heatmap a person
+is watching up the page, and the next step push it down again."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import HOOK, hook, no_error, settled
+from tests.support.projector import blur, open_page
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+#: the heatmap's heading, from the top of the page (not of the window)
+HEADING_Y = """() => {
+  const h = [...document.querySelectorAll('h3')].find((e) => e.textContent.trim()
+    === 'Pairs at this step');
+  return h.getBoundingClientRect().top + document.querySelector(
+    '[data-testid="stMain"]').scrollTop;
+}"""
+PANEL = ".bv-stage-panel"
+#: how tall what the panel shows is, whatever height it keeps
+CONTENT = f"""() => {{
+  const p = document.querySelector('{PANEL}');
+  return p.lastElementChild.getBoundingClientRect().bottom - p.getBoundingClientRect().top;
+}}"""
+
+
+def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
+    context, page = open_page(browser, 1280, 720, "light")
+    try:
+        page.goto(f"{server}/Explore?step=3")
+        page.wait_for_selector(HOOK, timeout=60_000)
+        settled(page, 3)
+        blur(page)
+        page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
+        tall = page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight")
+        before = page.evaluate(HEADING_Y)
+        page.keyboard.press("Home")
+        page.wait_for_function(f"() => document.querySelector('{PANEL}').dataset.step === '0'")
+        assert hook(page) == 0
+        page.wait_for_timeout(300)  # a frame for the observer, another for layout
+        # step 0's note alone is a few lines: the panel keeps step 3's height
+        note = page.evaluate(CONTENT)
+        assert page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight") == tall
+        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
+        settled(page, 0)
+        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
+            "Python's rerun at step 0 does not move it either")
+        assert note < tall - 50, "step 0's note is shorter than step 3's panel"
+        no_error(page)
+    finally:
+        context.close()
