@@ -1,6 +1,7 @@
 """Explore at 1280x720, in Chromium: "Why this merge?" keeps the tallest height it has
 had, so a step whose panel is shorter (step 0's note) does not pull the heatmap a person
-is watching up the page, and the next step push it down again."""
+is watching up the page, and the next step push it down again; and it measures the steps
+next to the bar's ahead, so the first key from step 0 does not push it down either."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ PANEL = ".bv-stage-panel"
 #: how tall what the panel shows is, whatever height it keeps
 CONTENT = f"""() => {{
   const p = document.querySelector('{PANEL}');
-  return p.lastElementChild.getBoundingClientRect().bottom - p.getBoundingClientRect().top;
+  const shown = [...p.children].filter((c) => !c.classList.contains('bv-stage-probe'));
+  return shown.at(-1).getBoundingClientRect().bottom - p.getBoundingClientRect().top;
 }}"""
 
 
@@ -49,6 +51,27 @@ def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
         assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
             "Python's rerun at step 0 does not move it either")
         assert note < tall - 50, "step 0's note is shorter than step 3's panel"
+        no_error(page)
+    finally:
+        context.close()
+
+
+def test_the_first_key_from_step_0_leaves_the_heatmap_where_it_was(browser, server):
+    context, page = open_page(browser, 1280, 720, "light")
+    try:
+        page.goto(f"{server}/Explore?step=0")
+        page.wait_for_selector(HOOK, timeout=60_000)
+        settled(page, 0)
+        blur(page)
+        # step 1's panel, measured ahead while the page was idle, makes the room
+        page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
+        note = page.evaluate(CONTENT)
+        before = page.evaluate(HEADING_Y)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => document.querySelector('{PANEL}').dataset.step === '1'")
+        page.wait_for_timeout(300)
+        assert page.evaluate(CONTENT) > note + 50, "step 1's panel is taller than step 0's note"
+        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
         no_error(page)
     finally:
         context.close()
