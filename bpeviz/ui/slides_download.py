@@ -36,7 +36,9 @@ def slides_button(ctx: Any, step: int) -> None:
             f" It holds the card and “Why this step?” of {VIEW_STEPS:,} steps around "
             "this one at most.")
     st.download_button(
-        "Download offline slides", key="slides",
+        # "bv_at_step": a click before Python has heard the bar's step waits for it
+        # (the stage script, sync.mjs), so the slides open at the step on screen
+        "Download offline slides", key="bv_at_step_slides",
         data=lambda: slides_html(training, text=text[:SLIDES_TEXT] or None, words=12,
                                  byte_style=byte_style, title=name, step=step,
                                  theme=theme),

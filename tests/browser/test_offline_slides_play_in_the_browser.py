@@ -105,3 +105,37 @@ def test_explore_downloads_slides_that_play_offline(browser, server, tmp_path):
         assert offline.locator("#bv-tokens .bv-chip").count() > 5, "the Tokenize text"
     finally:
         context.close()
+
+
+def test_slides_downloaded_right_after_the_keys_open_at_the_bars_step(browser, server,
+                                                                       tmp_path):
+    """The download is made by Python at the step it holds: clicked before Python has
+    heard the keys (its views are below the first screen, so it hears them 1.2 s after
+    the last), the click waits for Python to hear the bar's step, then goes through."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720},
+                                  accept_downloads=True)
+    page = context.new_page()
+    try:
+        page.add_init_script("window.__bvDebug = [];")
+        page.goto(f"{server}/Explore?step=10")
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                               timeout=60_000)
+        page.wait_for_selector(HOOK)
+        page.mouse.click(5, 400)  # the page, not a box, has the keys
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        assert page.locator(HOOK).get_attribute("data-bpeviz-step") == "13"
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name="Download offline slides").click()
+        assert page.evaluate("() => window.__bvDebug.some(d => d[1] === 'held-click')"), (
+            "the click came before Python heard the step")
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        offline = context.new_page()
+        offline.route("**/*", lambda route: route.continue_()
+                      if route.request.url == saved.as_uri() else route.abort())
+        offline.goto(saved.as_uri())
+        offline.wait_for_selector(HOOK)
+        assert offline.locator(HOOK).get_attribute("data-bpeviz-step") == "13"
+    finally:
+        context.close()

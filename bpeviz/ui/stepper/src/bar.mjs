@@ -10,7 +10,7 @@ import { keyAction, RANGE_KEYS, typingIn } from "./keys.mjs";
 import { bounds, clamp, whole } from "./numbers.mjs";
 import { restartPlay, stopPlay, togglePlay } from "./play.mjs";
 import { debug, store } from "./store.mjs";
-import { move, onScroll, scheduleSync, scriptRunning } from "./sync.mjs";
+import { move, onAtStepClick, onScroll, releaseClick, scheduleSync, scriptRunning } from "./sync.mjs";
 
 const REMOUNT_GRACE_MS = 2000; // a removed bar keeps the keys this long after its last draw
 
@@ -83,6 +83,7 @@ function release(s) {
   document.removeEventListener("scroll", s.scrollHandler, true);
   document.removeEventListener("focusin", s.focusHandler, true);
   document.removeEventListener("focusout", s.focusHandler, true);
+  document.removeEventListener("click", s.clickHandler, true);
 }
 
 // A key anywhere on the page (keys.json: what each one does)
@@ -170,6 +171,10 @@ export function controls(component, data) {
     s.focusHandler = guardBar(s, "box", (e) => onBoxFocus(s, e));
     document.addEventListener("focusin", s.focusHandler, true);
     document.addEventListener("focusout", s.focusHandler, true);
+    s.clickHandler = guardBar(s, "click", (e) => {
+      if (store().controls === s) onAtStepClick(s, e);
+    });
+    document.addEventListener("click", s.clickHandler, true);
   }
   s.setTriggerValue = component.setTriggerValue || (() => {});
   s.standalone = Boolean(data.standalone);
@@ -229,6 +234,7 @@ export function controls(component, data) {
     s.pending = false;
     s.seq = Math.max(s.seq, s.pySeq);
     setStep(s, py);
+    if (caughtUp) releaseClick();
   } else {
     setStep(s, s.step);
   }

@@ -5,7 +5,7 @@
 // Never while a run is in flight.
 
 import { guardBar, setStep } from "./bar_step.mjs";
-import { debug } from "./store.mjs";
+import { debug, store } from "./store.mjs";
 
 const SYNC_DELAY_MS = 250; // quiet time after the last key before Python hears the step
 // Keys pressed in a rhythm (a speaker's, every third of a second) would each be followed
@@ -138,4 +138,40 @@ function resend(s) {
     return;
   }
   sync(s);
+}
+
+// Buttons whose result Python makes at the step it holds (the offline slides' download,
+// its key "bv_at_step_slides"): clicked while Python has not heard the bar's step yet,
+// the click is held, the step sent at once, and the button clicked again once Python's
+// run at that step is done, so the file opens at the step on screen, not an older one.
+const AT_STEP = '[class*="st-key-bv_at_step"]';
+const CLICK_WAIT_MS = 100; // how often a held click looks whether the run is done
+const CLICK_TRIES = 300; // ... for at most 30 s, then it goes through as it is
+
+export function onAtStepClick(s, e) {
+  const holder = e.target && typeof e.target.closest === "function"
+    ? e.target.closest(AT_STEP) : null;
+  if (!holder || s.playing || s.dragging || !s.root.isConnected) return;
+  if (s.step === s.pyStep && s.pySeq >= s.seq && !s.pending) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  store().heldClick = String(holder.getAttribute("class") || "").split(/\s+/)
+    .find((c) => c.startsWith("st-key-bv_at_step"));
+  debug("held-click", store().heldClick, s.step);
+  scheduleSync(s, 0);
+}
+
+// Python has caught up with the bar: a held click goes through once its run is done
+// (the button is then the one drawn at the bar's step).
+export function releaseClick(tries = 0) {
+  const key = store().heldClick;
+  if (!key) return;
+  if (scriptRunning() && tries < CLICK_TRIES) {
+    setTimeout(() => releaseClick(tries + 1), CLICK_WAIT_MS);
+    return;
+  }
+  store().heldClick = null;
+  const button = document.querySelector(`.${key} button`);
+  debug("release-click", key, Boolean(button));
+  if (button) button.click();
 }

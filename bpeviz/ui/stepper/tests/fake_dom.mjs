@@ -178,6 +178,11 @@ export class Element {
 
   dispatchEvent(event) {
     event.target = event.target || this;
+    // the document's capturing listeners first; one may stop the event there
+    for (const l of [...(this.ownerDocument?.listeners || [])]) {
+      if (l.type === event.type && l.capture) l.fn(event);
+      if (event.stopped) return !event.defaultPrevented;
+    }
     for (let e = this; e; e = e.parentElement) { // bubbles up to the document's root
       for (const fn of [...(e.listeners.get(event.type) || [])]) fn(event);
     }
@@ -207,6 +212,10 @@ export class Event {
 
   preventDefault() {
     this.defaultPrevented = true;
+  }
+
+  stopImmediatePropagation() {
+    this.stopped = true;
   }
 }
 
