@@ -334,19 +334,25 @@ class _MergeLoop:
                                    self.alg.score if scored else None,
                                    self.options.min_frequency)
 
-    def _merge(self, p: tuple[int, int], step: int) -> None:
-        a, b = p
+    def _token_id(self, a: int, b: int) -> int:
+        """The id of the token (a, b) makes: a new one is added to the vocabulary, one
+        that already exists keeps its id."""
         token = self.alg.join(self.vocab[a], self.vocab[b])
         t = self.ids.get(token)
-        if t is None:  # a new token; one that already exists keeps its id
+        if t is None:
             t = len(self.vocab)
             self.vocab.append(token)
             self.ids[token] = t
+        self.vocab_lens.append(len(self.vocab))
+        return t
+
+    def _merge(self, p: tuple[int, int], step: int) -> None:
+        a, b = p
+        t = self._token_id(a, b)
         count, score, replaced = self.state.merge(self._engine_id(a), self._engine_id(b),
                                                   self._engine_id(t), step)
-        self.vocab_lens.append(len(self.vocab))
-        self.merges.append(Merge(step, self.vocab[a], self.vocab[b], token, count, score,
-                                 a, b, t, replaced))
+        self.merges.append(Merge(step, self.vocab[a], self.vocab[b], self.vocab[t], count,
+                                 score, a, b, t, replaced))
 
     def replay_merges(self, forced: Sequence[tuple[Symbol, Symbol]], name: str = "merge") -> None:
         """Make ``forced``'s merges, steps 1..n, as given: the tokens in Python, the words
@@ -360,16 +366,9 @@ class _MergeLoop:
                 raise ValueError(
                     f"{name} {step} ({left!r}, {right!r}) uses {err.args[0]!r}, which is "
                     "neither in the base vocabulary nor made by an earlier merge") from None
-            token = self.alg.join(self.vocab[p[0]], self.vocab[p[1]])
-            new = self.ids.get(token)
-            if new is None:  # a new token; one that already exists keeps its id
-                new = len(self.vocab)
-                self.vocab.append(token)
-                self.ids[token] = new
-            self.vocab_lens.append(len(self.vocab))
             a.append(p[0])
             b.append(p[1])
-            t.append(new)
+            t.append(self._token_id(*p))
         engine = [np.array([self._engine_id(i) for i in ids], dtype=np.int32)
                   for ids in (a, b, t)]
         counts, scores, replaced = self.state.replay(*engine)

@@ -5,6 +5,8 @@ next to the bar's ahead, so the first key from step 0 does not push it down eith
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests.support.browser import HOOK, hook, no_error, settled
@@ -29,20 +31,36 @@ CONTENT = f"""() => {{
 }}"""
 
 
-def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
+@contextlib.contextmanager
+def explore_at(browser, server, step):
+    """Explore at ``step``, 1280x720, Python caught up, the panel's height measured
+    (its minimum set); closed after."""
     context, page = open_page(browser, 1280, 720, "light")
     try:
-        page.goto(f"{server}/Explore?step=3")
+        page.goto(f"{server}/Explore?step={step}")
         page.wait_for_selector(HOOK, timeout=60_000)
-        settled(page, 3)
+        settled(page, step)
         blur(page)
         page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
+        yield page
+        no_error(page)
+    finally:
+        context.close()
+
+
+def panel_at(page, step):
+    page.wait_for_function(
+        f"() => document.querySelector('{PANEL}').dataset.step === '{step}'")
+    page.wait_for_timeout(300)  # a frame for the observer, another for layout
+
+
+def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
+    with explore_at(browser, server, 3) as page:
         tall = page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight")
         before = page.evaluate(HEADING_Y)
         page.keyboard.press("Home")
-        page.wait_for_function(f"() => document.querySelector('{PANEL}').dataset.step === '0'")
+        panel_at(page, 0)
         assert hook(page) == 0
-        page.wait_for_timeout(300)  # a frame for the observer, another for layout
         # step 0's note alone is a few lines: the panel keeps step 3's height
         note = page.evaluate(CONTENT)
         assert page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight") == tall
@@ -51,27 +69,14 @@ def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
         assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
             "Python's rerun at step 0 does not move it either")
         assert note < tall - 50, "step 0's note is shorter than step 3's panel"
-        no_error(page)
-    finally:
-        context.close()
 
 
 def test_the_first_key_from_step_0_leaves_the_heatmap_where_it_was(browser, server):
-    context, page = open_page(browser, 1280, 720, "light")
-    try:
-        page.goto(f"{server}/Explore?step=0")
-        page.wait_for_selector(HOOK, timeout=60_000)
-        settled(page, 0)
-        blur(page)
-        # step 1's panel, measured ahead while the page was idle, makes the room
-        page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
+    # step 1's panel, measured ahead while the page was idle, makes the room
+    with explore_at(browser, server, 0) as page:
         note = page.evaluate(CONTENT)
         before = page.evaluate(HEADING_Y)
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"() => document.querySelector('{PANEL}').dataset.step === '1'")
-        page.wait_for_timeout(300)
+        panel_at(page, 1)
         assert page.evaluate(CONTENT) > note + 50, "step 1's panel is taller than step 0's note"
         assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
-        no_error(page)
-    finally:
-        context.close()

@@ -110,12 +110,19 @@ test("the offline slides, with no Python to ask, only show what they hold", () =
   assert.match(root().textContent, /^Merge 30:/);
 });
 
-test("the panel keeps the tallest height it has had, until the training changes", () => {
+// A ResizeObserver of the test's own (the fake DOM has no layout): what is observed,
+// each with the callback a test calls with the sizes it makes up. Removed after each test.
+function watchSizes() {
   const watched = [];
   globalThis.ResizeObserver = class {
     constructor(callback) { this.callback = callback; }
     observe(target) { watched.push({ target, callback: this.callback }); }
   };
+  return watched;
+}
+
+test("the panel keeps the tallest height it has had, until the training changes", () => {
+  const watched = watchSizes();
   try {
     const resized = (height) => {
       const w = watched.find((x) => x.target === root());
@@ -145,11 +152,7 @@ test("the panel keeps the tallest height it has had, until the training changes"
 });
 
 test("the steps next to the bar's are measured ahead, so the first key finds room", () => {
-  const watched = [];
-  globalThis.ResizeObserver = class {
-    constructor(callback) { this.callback = callback; }
-    observe(target) { watched.push({ target, callback: this.callback }); }
-  };
+  const watched = watchSizes();
   try {
     mountIn(mount, doc, "bar", bar(10));
     mountIn(mount, doc, "why", panel(10));
