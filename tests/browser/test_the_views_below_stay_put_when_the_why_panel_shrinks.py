@@ -37,6 +37,10 @@ def explore_at(browser, server, step):
     (its minimum set); closed after."""
     context, page = open_page(browser, 1280, 720, "light")
     try:
+        # the browser reports a resize loop (an observer that resizes what it watches)
+        # as an error event on the window, not as an exception
+        page.add_init_script("window.__errors = []; window.addEventListener('error', "
+                             "(e) => window.__errors.push(String(e.message)));")
         page.goto(f"{server}/Explore?step={step}")
         page.wait_for_selector(HOOK, timeout=60_000)
         settled(page, step)
@@ -44,6 +48,7 @@ def explore_at(browser, server, step):
         page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
         yield page
         no_error(page)
+        assert page.evaluate("() => window.__errors") == []
     finally:
         context.close()
 

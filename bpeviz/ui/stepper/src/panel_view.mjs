@@ -99,8 +99,12 @@ function measureNeighbours(f, k, views) {
       f.probe = el("div", "bv-stage-probe");
       f.probe.setAttribute("aria-hidden", "true");
       f.probeWatch = new ResizeObserver((entries) => {
-        for (const entry of entries) grow(f, entry.contentRect.height);
-        f.probe.replaceChildren();
+        for (const entry of entries) {
+          grow(f, entry.contentRect.height);
+          f.probeWatch.unobserve(entry.target);
+        }
+        // emptied in the next frame: a size changed in the callback is a resize loop
+        later(() => f.probe.replaceChildren());
       });
     }
     const boxes = todo.filter((v) => !f.measured.has(v)).map((v) => {
@@ -116,13 +120,20 @@ function measureNeighbours(f, k, views) {
   });
 }
 
-// The panel's height is at least ``height`` from now on (for this training).
+// The panel's height is at least ``height`` from now on (for this training). Set in the
+// next frame, not in the observer's callback: a size changed there, on the panel or an
+// element around it, would be a resize loop, which the browser reports as an error.
 function grow(f, height) {
   const h = Math.ceil(height);
-  if (h > f.tallest) {
-    f.tallest = h;
-    f.root.style.minHeight = `${h}px`;
-  }
+  if (h <= f.tallest) return;
+  f.tallest = h;
+  later(() => { if (f.tallest === h) f.root.style.minHeight = `${h}px`; });
+}
+
+// fn in the next frame (at once where there are no frames: the tests' fake DOM)
+function later(fn) {
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(fn);
+  else fn();
 }
 
 // Ask again only once the bar has moved on by half of AHEAD from the step last asked
