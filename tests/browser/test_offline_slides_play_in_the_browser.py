@@ -17,7 +17,7 @@ from bpeviz.core.serialize import save_training
 from bpeviz.samples import SAMPLES, load_sample
 from bpeviz.ui import train_options
 from tests.support import ROOT
-from tests.support.browser import download_slides
+from tests.support.browser import blur, download_slides
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -121,7 +121,7 @@ def test_slides_downloaded_right_after_the_keys_open_at_the_bars_step(browser, s
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
                                timeout=60_000)
         page.wait_for_selector(HOOK)
-        page.mouse.click(5, 400)  # the page, not a box, has the keys
+        blur(page)  # the page, not a box, has the keys
         for _ in range(3):
             page.keyboard.press("ArrowRight")
         assert page.locator(HOOK).get_attribute("data-bpeviz-step") == "13"

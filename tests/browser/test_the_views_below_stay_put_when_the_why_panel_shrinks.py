@@ -45,12 +45,22 @@ def explore_at(browser, server, step):
         page.wait_for_selector(HOOK, timeout=60_000)
         settled(page, step)
         blur(page)
-        page.wait_for_function(f"() => document.querySelector('{PANEL}').style.minHeight")
+        measured(page)
         yield page
         no_error(page)
         assert page.evaluate("() => window.__errors") == []
     finally:
         context.close()
+
+
+def measured(page):
+    """Wait until the panel's height is set and the steps next to the bar's measured (the
+    probe the panel lays them out in, when the page is idle, is there and emptied)."""
+    page.wait_for_function(f"""() => {{
+      const p = document.querySelector('{PANEL}'), probe = p.querySelector('.bv-stage-probe');
+      return p.style.minHeight && probe && probe.children.length === 0;
+    }}""")
+    page.wait_for_timeout(100)  # the height is set in the frame after the measure
 
 
 def panel_at(page, step):

@@ -15,6 +15,7 @@ const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
 const BEHIND = 2; // ... or this many behind (← keys)
 const ASK_AGAIN_MS = 3000; // at one place, an ask is repeated at most this often
+const IDLE_MS = 500; // the steps next to the bar's are measured this soon at the latest
 const ATTRIBUTE = /^(class|title|dir|style|colspan|rowspan|open|lang|data-[a-z0-9-]+)$/;
 
 // the DOM nodes of a tree's nodes (anything else than a string or a well-formed element
@@ -92,8 +93,9 @@ function measureNeighbours(f, k, views) {
   const todo = [k - 1, k + 1].map((j) => views[String(j)])
     .filter((v) => Array.isArray(v) && !f.measured.has(v));
   if (!todo.length) return;
-  const idle = typeof requestIdleCallback === "function" ? requestIdleCallback
-    : (fn) => setTimeout(fn, 50);
+  // (within IDLE_MS even on a page that stays busy)
+  const idle = typeof requestIdleCallback === "function"
+    ? (fn) => requestIdleCallback(fn, { timeout: IDLE_MS }) : (fn) => setTimeout(fn, 50);
   idle(() => {
     if (!f.probe) {
       f.probe = el("div", "bv-stage-probe");
