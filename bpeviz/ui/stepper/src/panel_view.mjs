@@ -15,7 +15,6 @@ const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
 const BEHIND = 2; // ... or this many behind (← keys)
 const ASK_AGAIN_MS = 3000; // at one place, an ask is repeated at most this often
-const IDLE_MS = 500; // the steps next to the bar's are measured this soon at the latest
 const ATTRIBUTE = /^(class|title|dir|style|colspan|rowspan|open|lang|data-[a-z0-9-]+)$/;
 
 // the DOM nodes of a tree's nodes (anything else than a string or a well-formed element
@@ -48,10 +47,9 @@ export function buildTree(nodes) {
 // Measured by a ResizeObserver, after layout, so a key's redraw never waits on it.
 export function buildPanel(f) {
   f.shown = null;
-  if (f.measured === undefined || f.tallestOf !== f.data.hist) {
+  if (f.tallest === undefined || f.tallestOf !== f.data.hist) {
     f.tallestOf = f.data.hist;
     f.tallest = 0;
-    f.measured = new WeakSet(); // the views (Python's arrays) measured in the probe
     f.root.style.minHeight = "";
   }
   if (!f.heightWatch && typeof ResizeObserver === "function") {
@@ -69,57 +67,16 @@ export function drawPanel(f, k) {
   if (f.shown === null || f.shown.step !== k || f.shown.view !== view) {
     if (view !== null) {
       f.root.replaceChildren(...buildTree(view));
-      f.measured?.add(view); // shown: the panel's own observer measures it
     } else {
       const waiting = typeof d.waiting === "string" && d.waiting ? d.waiting
         : "Step {step}: this view follows when the step settles.";
       f.root.replaceChildren(el("p", "bv-muted bv-note bv-panel-waiting",
         waiting.replaceAll("{step}", String(k))));
     }
-    if (f.probe) f.root.append(f.probe);
     f.root.dataset.step = String(k);
     f.shown = { step: k, view };
   }
-  measureNeighbours(f, k, views);
   askAround(f, k, views);
-}
-
-// The views of the steps next to the bar's (where ← and → lead) are measured ahead, when
-// the page is idle, in a hidden probe inside the panel (absolute: it adds no height),
-// emptied once they are measured: their height is kept before a key shows them, so the
-// first press from a short step (step 0's note) does not push the page below down either.
-function measureNeighbours(f, k, views) {
-  if (!f.heightWatch) return;
-  const todo = [k - 1, k + 1].map((j) => views[String(j)])
-    .filter((v) => Array.isArray(v) && !f.measured.has(v));
-  if (!todo.length) return;
-  // (within IDLE_MS even on a page that stays busy)
-  const idle = typeof requestIdleCallback === "function"
-    ? (fn) => requestIdleCallback(fn, { timeout: IDLE_MS }) : (fn) => setTimeout(fn, 50);
-  idle(() => {
-    if (!f.probe) {
-      f.probe = el("div", "bv-stage-probe");
-      f.probe.setAttribute("aria-hidden", "true");
-      f.probeWatch = new ResizeObserver((entries) => {
-        for (const entry of entries) {
-          grow(f, entry.contentRect.height);
-          f.probeWatch.unobserve(entry.target);
-        }
-        // emptied in the next frame: a size changed in the callback is a resize loop
-        later(() => f.probe.replaceChildren());
-      });
-    }
-    const boxes = todo.filter((v) => !f.measured.has(v)).map((v) => {
-      f.measured.add(v);
-      const box = el("div", "bv-stage-probe-view");
-      box.append(...buildTree(v));
-      return box;
-    });
-    if (!boxes.length) return;
-    f.probe.replaceChildren(...boxes);
-    if (f.probe.parentElement !== f.root) f.root.append(f.probe);
-    for (const box of boxes) f.probeWatch.observe(box);
-  });
 }
 
 // The panel's height is at least ``height`` from now on (for this training). Set in the
