@@ -336,7 +336,8 @@ class _MergeLoop:
 
     def _token_id(self, a: int, b: int) -> int:
         """The id of the token (a, b) makes: a new one is added to the vocabulary, one
-        that already exists keeps its id."""
+        that already exists keeps its id; the vocabulary's size after the merge is
+        recorded (``vocab_lens``)."""
         token = self.alg.join(self.vocab[a], self.vocab[b])
         t = self.ids.get(token)
         if t is None:

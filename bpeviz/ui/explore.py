@@ -14,8 +14,7 @@ import streamlit as st
 from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
 from bpeviz.present import figures
-from bpeviz.ui import state
-from bpeviz.ui.state import bound, get, put
+from bpeviz.ui.state import bound, forget_replaced_widgets, get, put
 
 
 def pick_heatmap_pair() -> None:
@@ -81,7 +80,7 @@ def heatmap_chart(snap, algorithm: str, byte_style: str, presentation: bool,
     grid = views.pair_grid(snap, top_n)
     fig = figures.heatmap_figure(grid, algorithm, byte_style, selected=selected,
                                 presentation=presentation)
-    state.forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
+    forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
     st.plotly_chart(fig, key="heatmap", on_select=pick_heatmap_pair, selection_mode="points",
                     width="content",
                     config={"displaylogo": False, "typesetMath": False,
