@@ -22,6 +22,8 @@ HEADING_Y = """() => {
     '[data-testid="stMain"]').scrollTop;
 }"""
 PANEL = ".bv-stage-panel"
+#: how many stage panels the page holds ("Why this merge?", the merges around the step)
+PANELS = f"() => document.querySelectorAll('{PANEL}').length"
 #: how tall what the panel shows is, whatever height it keeps
 CONTENT = f"""() => {{
   const p = document.querySelector('{PANEL}');
@@ -72,3 +74,22 @@ def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
         assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
             "Python's rerun at step 0 does not move it either")
         assert note < tall - 50, "step 0's note is shorter than step 3's panel"
+
+
+def test_the_first_key_from_step_0_leaves_the_heatmap_where_it_was(browser, server):
+    with explore_at(browser, server, 0) as page:
+        note = page.evaluate(CONTENT)
+        before = page.evaluate(HEADING_Y)
+        panels = page.evaluate(PANELS)
+        # the views of the steps around were measured ahead: room for step 1's is kept
+        room = page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight")
+        assert room > note + 50, "step 0's panel keeps room for a merge's view"
+        page.keyboard.press("ArrowRight")
+        panel_at(page, 1)
+        assert hook(page) == 1
+        assert page.evaluate(CONTENT) > note + 50, "step 1's view is the taller one"
+        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
+        settled(page, 1)
+        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
+            "nor does Python's rerun at step 1")
+        assert page.evaluate(PANELS) == panels, "the views measured ahead were taken out"

@@ -150,3 +150,53 @@ test("the panel keeps the tallest height it has had, until the training changes"
     delete globalThis.ResizeObserver;
   }
 });
+
+// The fake DOM has no layout: while installed, an element is as tall as 20 px per <p>
+// inside it, and each measure is logged with what the document held at that moment.
+function layOutByParagraphs() {
+  const proto = Object.getPrototypeOf(doc.body);
+  const own = proto.getBoundingClientRect;
+  const measures = [];
+  proto.getBoundingClientRect = function () {
+    const height = 20 * this.querySelectorAll("p").length;
+    measures.push({ height, connected: this.isConnected });
+    return { top: 0, height, bottom: height, left: 0, right: 0 };
+  };
+  return { measures, restore: () => { proto.getBoundingClientRect = own; } };
+}
+
+const tallViews = { 0: [["p", {}, "step 0: no merge yet"]],
+  1: [["div", { class: "bv-why", "data-bpeviz-step": "1" }, ["p", {}, "a"], ["p", {}, "b"],
+    ["p", {}, "c"]]],
+  2: [["p", {}, "a"], ["p", {}, "b"]] };
+
+test("the views held for the steps around are measured ahead, then taken out unseen", () => {
+  const layout = layOutByParagraphs();
+  try {
+    mountIn(mount, doc, "bar", bar(0));
+    mountIn(mount, doc, "why", panel(0, { views: tallViews }));
+    // step 1's view is the tallest held: the panel has room for it before any key
+    assert.equal(root().style.minHeight, "60px");
+    assert.ok(layout.measures.some((m) => m.connected && m.height === 60),
+      "measured while laid out in the page");
+    assert.equal(root().textContent, "step 0: no merge yet", "only step 0's view is left");
+    assert.equal(root().children.length, 1);
+    assert.equal(doc.body.querySelectorAll(".bv-why").length, 0, "no copy of step 1's view");
+    press("ArrowRight");
+    assert.equal(why().dataset.bpevizStep, "1");
+    assert.equal(doc.body.querySelectorAll(".bv-why").length, 1);
+    // the same window again (a rerun) measures nothing anew; a new one only its new steps
+    const before = layout.measures.length;
+    mountIn(mount, doc, "why", panel(1, { views: tallViews }));
+    assert.equal(layout.measures.length, before);
+    mountIn(mount, doc, "why", panel(1, { views: { ...tallViews,
+      3: [["p", {}, "1"], ["p", {}, "2"], ["p", {}, "3"], ["p", {}, "4"]] } }));
+    assert.deepEqual(layout.measures.slice(before).map((m) => m.height), [80]);
+    assert.equal(root().style.minHeight, "80px");
+    // another training starts afresh
+    mountIn(mount, doc, "why", panel(0, { hist: "other", views: { 0: [["p", {}, "x"]] } }));
+    assert.equal(root().style.minHeight, "20px");
+  } finally {
+    layout.restore();
+  }
+});
