@@ -39,7 +39,10 @@ def streamlit_server(log_dir: Path, env: dict[str, str] | None = None):
     log = open(url.log, "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+         "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         # the code of the start for the whole run: a module rebuilt or saved meanwhile
+         # (work beside the tests) is not reloaded halfway, leaving two copies of a class
+         "--server.fileWatcherType", "none"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 60
     while True:
