@@ -357,8 +357,9 @@ class _MergeLoop:
 
     def replay_merges(self, forced: Sequence[tuple[Symbol, Symbol]], name: str = "merge") -> None:
         """Make ``forced``'s merges, steps 1..n, as given: the tokens in Python, the words
-        in one call to the engine (the compiled one makes them word by word, each word
-        once, rather than merge by merge). ``name`` is what an error calls a merge."""
+        in one call to the engine (the compiled one makes them stretch by stretch of each
+        word, between boundaries no merge crosses, each distinct stretch once, rather than
+        merge by merge). ``name`` is what an error calls a merge."""
         a, b, t = [], [], []
         for step, (left, right) in enumerate(forced, 1):
             try:

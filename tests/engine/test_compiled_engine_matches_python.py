@@ -92,23 +92,25 @@ def test_compiled_and_python_engines_replay_identically(table, opts, picks):
 
 
 class Scanning:
-    """A compiled state whose replay scans words of up to ``scan`` symbols."""
+    """A compiled state whose replay scans words of up to ``scan`` symbols, or replays
+    each distinct segment once (``segments``: stretches no merge crosses)."""
 
-    def __init__(self, state, scan):
-        self.state, self.replay = state, lambda a, b, t: state.replay(a, b, t, scan)
+    def __init__(self, state, scan, segments=False):
+        self.state = state
+        self.replay = lambda a, b, t: state.replay(a, b, t, scan, segments)
 
     def __getattr__(self, name):
         return getattr(self.state, name)
 
 
-def replay_then_train(corpus, opts, engine, forced, more, scan=None):
+def replay_then_train(corpus, opts, engine, forced, more, scan=None, segments=False):
     """``forced``'s merges made at once (the compiled engine word by word: by scanning
-    words of up to ``scan`` symbols, through a heap longer ones), then ``more`` merges
-    chosen from the pair table the replay leaves."""
+    words of up to ``scan`` symbols, through a heap longer ones; or segment by segment),
+    then ``more`` merges chosen from the pair table the replay leaves."""
     loop = _MergeLoop(corpus, opts, base_vocabulary(corpus, opts), engine=engine)
     loop._start()
     if scan is not None:
-        loop.state = Scanning(loop.state, scan)
+        loop.state = Scanning(loop.state, scan, segments)
     loop.replay_merges(forced)
     for step in range(len(forced) + 1, len(forced) + more + 1):
         p = loop._pop_best()
@@ -127,9 +129,9 @@ runs = st.text(alphabet=st.sampled_from("aaaabc"), min_size=1, max_size=14)
 @given(st.dictionaries(runs, st.integers(1, 5), min_size=1, max_size=8),
        st.sampled_from(["first", "ids"]), st.integers(0, 30),
        st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=6),
-       st.integers(0, 8), st.sampled_from([0, 4, 64]))
+       st.integers(0, 8), st.sampled_from([0, 4, 64]), st.booleans())
 def test_merges_replayed_at_once_then_trained_on_equal_merging_one_by_one(
-        table, tie_break, learned, picks, more, scan):
+        table, tie_break, learned, picks, more, scan, segments):
     corpus = Corpus.from_counts(table)
     opts = make_options("bpe", merges=learned, tie_break=tie_break, special_tokens=())
     learned = train_merges(corpus, opts).merges
@@ -140,8 +142,26 @@ def test_merges_replayed_at_once_then_trained_on_equal_merging_one_by_one(
         forced.append((left, right))
         if left + right not in vocab:
             vocab.append(left + right)
-    assert_same(replay_then_train(corpus, opts, "compiled", forced, more, scan),
+    assert_same(replay_then_train(corpus, opts, "compiled", forced, more, scan, segments),
                 replay_then_train(corpus, opts, "python", forced, more))
+
+
+@pytest.mark.parametrize("tie_break", ["first", "ids"])
+def test_phrases_replayed_segment_by_segment_equal_replayed_word_by_word(tie_break):
+    # SuperBPE's stage 2: byte-level merges learned on GPT-2's words, replayed on whole
+    # phrases; a phrase is cut between bytes no merge joins (before a space, around
+    # punctuation), and its stretches repeat, so each distinct one is replayed once
+    text = (STDLIB / "LICENSE.txt").read_text(encoding="utf-8")[:30000]
+    opts = make_options("bbpe", merges=400, tie_break=tie_break, special_tokens=())
+    learned = train_merges(Corpus.from_text(text, "gpt2"), opts).merges
+    forced = [(m.left, m.right) for m in learned]
+    phrases = Corpus.from_text(text, "none")
+    by_words, by_segments = (
+        replay_then_train(phrases, opts, "compiled", forced, 20, scan, segments)
+        for scan, segments in ((64, False), (64, True)))
+    assert_same(by_segments, by_words)
+    assert_same(by_segments, replay_then_train(phrases, opts, "python", forced, 20))
+    assert by_words.merges[0].count > 100  # the phrases hold the merges many times
 
 
 def test_a_run_of_one_symbol_counts_every_pair_it_holds_and_merges_every_other():
