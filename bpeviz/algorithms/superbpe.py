@@ -54,10 +54,13 @@ from the merge list), so step ``k`` is stage 1's merge ``k`` for every ``k <= T`
 
 from __future__ import annotations
 
+from collections import Counter
+
 import regex
 
 from bpeviz.algorithms.base import Algorithm
 from bpeviz.algorithms.bbpe import hf_alphabet_order
+from bpeviz.engine import count as compiled_count
 from bpeviz.engine import cut as compiled_cut
 from bpeviz.text import pretokenize
 
@@ -93,6 +96,16 @@ def training_words(text: str) -> list[str]:
     """
     cut = compiled_cut(text, "superbpe-lines")  # the same words, about 10x faster
     return _LINES_REGEX.findall(text) if cut is None else cut
+
+
+def training_counts(text: str) -> dict[str, int]:
+    """How often each of :func:`training_words` occurs, in order of first appearance.
+
+    >>> training_counts("to be, or not to be, that is\\nto be")
+    {'to be, or not to be, that is\\n': 1, 'to be': 1}
+    """
+    found = compiled_count(text, "superbpe-lines")  # a string per distinct word only
+    return dict(Counter(training_words(text))) if found is None else found
 
 
 def superword_allowed(token: bytes) -> bool:

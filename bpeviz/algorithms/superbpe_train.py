@@ -41,6 +41,7 @@ from bpeviz.algorithms.superbpe import (
     SUPERBPE,
     crosses_space,
     superword_allowed,
+    training_counts,
     training_words,
 )
 from bpeviz.core.explain import Explanation
@@ -232,10 +233,12 @@ def _cut(pieces: Iterable[tuple[str, int]], pretokenizer: str) -> Corpus:
     training reads text), words in first-appearance order."""
     cut = training_words if pretokenizer == STAGE2 else (
         lambda piece: pretokenize.words(piece, pretokenizer))
+    count_in = training_counts if pretokenizer == STAGE2 else (
+        lambda piece: pretokenize.counts(piece, pretokenizer))
     table: Counter[str] = Counter()
     for piece, count in pieces:
         if count == 1:
-            table.update(cut(piece))  # counted in C
+            table.update(count_in(piece))  # counted in C
         else:
             for word in cut(piece):
                 table[word] += count

@@ -4,7 +4,7 @@ The sources are cut into parts (:func:`plan`): a big plain text or JSON Lines fi
 byte ranges that start and end at safe cuts (:mod:`bpeviz.data.cuts`), a Parquet file
 into groups of row groups, a compressed file whole; small files go together into one
 task. A task is counted with the pre-tokenizer ``Corpus`` uses
-(:func:`bpeviz.text.pretokenize.words`): by a process pool
+(:func:`bpeviz.text.pretokenize.counts`): by a process pool
 (:mod:`bpeviz.data.count`) or by Dask workers (:mod:`bpeviz.data.dask_count`).
 """
 
@@ -22,7 +22,7 @@ from bpeviz.data.sources import (
     parquet_texts,
     text_pieces,
 )
-from bpeviz.text.pretokenize import words
+from bpeviz.text.pretokenize import counts as pretokenize_counts
 
 #: a task reads about this many bytes at most (a file is cut into ranges of this size)
 TASK_BYTES = 32 << 20
@@ -136,7 +136,7 @@ def count_task(task: Sequence[Part], pretokenizer: str, field: str = "text"
     counts: Counter[str] = Counter()
     for part in task:
         for text in part_texts(part, pretokenizer, field):
-            counts.update(words(text, pretokenizer))
+            counts.update(pretokenize_counts(text, pretokenizer))
     return dict(counts)
 
 

@@ -77,5 +77,16 @@ def cut(text: str, pattern: str) -> list[str] | None:
     return compiled.cut(text, _CUTS[pattern], char_classes())  # type: ignore[no-any-return]
 
 
+def count(text: str, pattern: str) -> dict[str, int] | None:
+    """How often each of ``text``'s words occurs (``collections.Counter(cut(text,
+    pattern))``, words in order of first appearance), counted in C so that only each
+    distinct word becomes a string; None when the compiled module is not in use."""
+    compiled = compiled_module()
+    if compiled is None:
+        return None
+    return compiled.count(text, _CUTS[pattern], char_classes())  # type: ignore[no-any-return]
+
+
 if pretokenize.GPT2_PATTERN == pretokenize.COMPILED_GPT2:  # what gpt2_end in _merge.c cuts
     pretokenize.FAST_CUTS["gpt2"] = lambda text: cut(text, "gpt2")
+    pretokenize.FAST_COUNTS["gpt2"] = lambda text: count(text, "gpt2")

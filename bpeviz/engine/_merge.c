@@ -2409,6 +2409,114 @@ static PyObject *cut_words(PyObject *Py_UNUSED(m), PyObject *args) {
     return out;
 }
 
+/* count(text, split, classes) -> {word: count}: what Counter(cut(...)) gives, in the
+ * order words first appear, with a string made for each distinct word only (a text's
+ * words repeat: 1.26 M GPT-2 words of 5 MB of prose and code are 31,000 distinct ones). */
+typedef struct { Py_ssize_t start, len; int64_t count; uint64_t hash; } Counted;
+
+/* A hash of n bytes, eight at a time. */
+static inline uint64_t span_hash(const char *b, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        memcpy(&v, b + j, 8);
+        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 29;
+    }
+    v = 0;
+    memcpy(&v, b + j, n - j);
+    return mix(h ^ v);
+}
+
+static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *text, *classes;
+    int split;
+    if (!PyArg_ParseTuple(args, "UiO", &text, &split, &classes)) return NULL;
+    if (split != SPLIT_GPT2 && split != 3) {
+        PyErr_SetString(PyExc_ValueError, "split must be 1 (GPT-2) or 3 (SuperBPE's stage 2)");
+        return NULL;
+    }
+    Py_buffer cb;
+    if (get_buffer(classes, &cb, 1, "classes") < 0) return NULL;
+    if (cb.len != N_CODEPOINTS) {
+        PyBuffer_Release(&cb);
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
+        return NULL;
+    }
+    const uint8_t *cl = cb.buf;
+    int kind = PyUnicode_KIND(text);
+    const char *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *out = NULL;
+    Counted *seen = NULL;
+    int32_t *slot = NULL;
+    int64_t n_seen = 0, cap = 1024;
+    uint64_t mask = 2047;
+    seen = PyMem_RawMalloc((size_t)cap * sizeof(Counted));
+    slot = PyMem_RawMalloc((mask + 1) * sizeof(int32_t));
+    if (!seen || !slot) { PyErr_NoMemory(); goto done; }
+    memset(slot, 0xff, (mask + 1) * sizeof(int32_t));
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t e = split == SPLIT_GPT2 ? gpt2_end(cl, kind, data, n, i)
+                                           : stage2_end(cl, kind, data, n, i);
+        Py_ssize_t len = e - i;
+        const char *b = data + i * kind;
+        uint64_t h = span_hash(b, (size_t)(len * kind));
+        uint64_t x = h & mask;
+        for (;; x = (x + 1) & mask) {
+            int32_t w = slot[x];
+            if (w < 0) break;
+            Counted *c = &seen[w];
+            if (c->hash == h && c->len == len &&
+                !memcmp(data + c->start * kind, b, (size_t)(len * kind))) {
+                c->count++;
+                goto next;
+            }
+        }
+        if (n_seen >= INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "too many distinct words");
+            goto done;
+        }
+        if (n_seen == cap) {
+            Counted *more = PyMem_RawRealloc(seen, (size_t)cap * 2 * sizeof(Counted));
+            if (!more) { PyErr_NoMemory(); goto done; }
+            seen = more;
+            cap *= 2;
+        }
+        seen[n_seen] = (Counted){i, len, 1, h};
+        slot[x] = (int32_t)n_seen++;
+        if ((uint64_t)n_seen * 2 > mask) {  /* at most half full */
+            uint64_t m2 = mask * 2 + 1;
+            int32_t *s2 = PyMem_RawMalloc((m2 + 1) * sizeof(int32_t));
+            if (!s2) { PyErr_NoMemory(); goto done; }
+            memset(s2, 0xff, (m2 + 1) * sizeof(int32_t));
+            for (int64_t w = 0; w < n_seen; w++) {
+                uint64_t y = seen[w].hash & m2;
+                while (s2[y] >= 0) y = (y + 1) & m2;
+                s2[y] = (int32_t)w;
+            }
+            PyMem_RawFree(slot);
+            slot = s2;
+            mask = m2;
+        }
+    next:
+        i = e;
+    }
+    out = PyDict_New();
+    for (int64_t w = 0; out && w < n_seen; w++) {
+        PyObject *word = PyUnicode_Substring(text, seen[w].start, seen[w].start + seen[w].len);
+        PyObject *count = word ? PyLong_FromLongLong(seen[w].count) : NULL;
+        if (!count || PyDict_SetItem(out, word, count) < 0) Py_CLEAR(out);
+        Py_XDECREF(word);
+        Py_XDECREF(count);
+    }
+done:
+    PyMem_RawFree(seen);
+    PyMem_RawFree(slot);
+    PyBuffer_Release(&cb);
+    return out;
+}
+
 static inline uint64_t word_hash(int kind, const void *data, Py_ssize_t s, Py_ssize_t e) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (Py_ssize_t i = s; i < e; i++) h = (h ^ RD(i)) * 0x100000001b3ULL;
@@ -2774,6 +2882,9 @@ static PyMethodDef module_methods[] = {
      "pair_counts(ids, word_of, counts) -> (keys, counts) int64 bytearrays, first-seen order."},
     {"cut", cut_words, METH_VARARGS,
      "cut(text, split, classes) -> list of words: split 1 GPT-2's, 3 SuperBPE's stage 2."},
+    {"count", count_words, METH_VARARGS,
+     "count(text, split, classes) -> {word: count}, words in first-appearance order: "
+     "split 1 GPT-2's, 3 SuperBPE's stage 2."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ class Corpus:
     @classmethod
     def from_text(cls, text: str, pretokenizer: str = "whitespace") -> Corpus:
         """Pre-tokenize ``text`` and count its words (first appearance order kept)."""
-        counts = Counter(pretokenize.words(text, pretokenizer))
+        counts = pretokenize.counts(text, pretokenizer)
         return cls(tuple(counts), tuple(counts.values()), pretokenizer)
 
     @classmethod

@@ -15,6 +15,7 @@ standing for the space before it (see :func:`words`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import regex
@@ -35,6 +36,8 @@ COMPILED_GPT2 = (
 #: one returns None when it cannot run now (the pattern is used then). The compiled engine
 #: registers its GPT-2 scanner here (:mod:`bpeviz.engine`), this module staying below it.
 FAST_CUTS: dict[str, Callable[[str], list[str] | None]] = {}
+#: the same for counting a text's words (:func:`counts`)
+FAST_COUNTS: dict[str, Callable[[str], dict[str, int] | None]] = {}
 
 #: OpenAI's cl100k_base (GPT-3.5/GPT-4) and o200k_base (GPT-4o) patterns, as tiktoken
 #: publishes them (``tiktoken_ext/openai_public.py``); possessive quantifiers need the
@@ -122,3 +125,14 @@ def words(text: str, name: str) -> list[str]:
     fast = FAST_CUTS.get(name)
     cut = None if fast is None else fast(text)
     return _PATTERNS[check_pretokenizer(name)].findall(text) if cut is None else cut
+
+
+def counts(text: str, name: str) -> dict[str, int]:
+    """How often each word of ``text`` occurs, words in order of first appearance.
+
+    >>> counts("to be or not to be", "whitespace")
+    {'to': 2, 'be': 2, 'or': 1, 'not': 1}
+    """
+    fast = FAST_COUNTS.get(name)
+    found = None if fast is None else fast(text)
+    return dict(Counter(words(text, name))) if found is None else found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import sysconfig
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -386,6 +387,41 @@ def test_compiled_scanners_cut_training_text_as_the_patterns_do():
     assert cut(real, 1, _char_classes()) == gpt2.findall(real)
     with pytest.raises(ValueError, match="split must be"):
         cut(real, 2, _char_classes())
+
+
+def test_compiled_counts_equal_counting_the_patterns_words():
+    from bpeviz.engine._merge import count
+
+    from bpeviz.algorithms.superbpe import _LINES_REGEX
+    from bpeviz.text.pretokenize import GPT2_PATTERN
+
+    gpt2 = regex.compile(GPT2_PATTERN)
+
+    def counted(words):  # Counter's, as a list: the order of first appearance counts
+        return list(Counter(words).items())
+
+    @settings(max_examples=600, deadline=None)
+    @given(text=STAGE2_TEXT, repeats=st.integers(1, 3))
+    def check(text, repeats):
+        text = text * repeats  # words seen again (a hash table's second visit)
+        assert list(count(text, 1, _char_classes()).items()) == counted(gpt2.findall(text))
+        assert list(count(text, 3, _char_classes()).items()) == counted(
+            _LINES_REGEX.findall(text))
+
+    check()
+    # real text, wide characters among it (the text's code points stored 2 and 4 bytes
+    # wide: a word is told by its bytes, not by its first byte or its length)
+    real = (STDLIB / "textwrap.py").read_text(encoding="utf-8")
+    for text in (real, real + " 中文 中文 苹果", real + " 😀 😀 a😀"):
+        assert list(count(text, 1, _char_classes()).items()) == counted(gpt2.findall(text))
+        assert list(count(text, 3, _char_classes()).items()) == counted(
+            _LINES_REGEX.findall(text))
+    more = real + (STDLIB / "argparse.py").read_text(encoding="utf-8")
+    big = count(more, 1, _char_classes())
+    assert len(big) > 1500, "past the hash table's first size (1,024 words)"
+    assert list(big.items()) == counted(gpt2.findall(more))
+    with pytest.raises(ValueError, match="split must be"):
+        count(real, 2, _char_classes())
 
 
 @pytest.fixture(scope="module")
