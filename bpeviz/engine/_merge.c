@@ -334,19 +334,7 @@ static void heap_replace(State *s, const Entry *e) {
 /* ---- the merge forest -------------------------------------------------------------- */
 #define NEVER INT32_MAX
 
-static int add_node(State *s, int32_t token, int32_t w, int32_t start, int32_t step) {
-    if (s->n_token.n >= INT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "too many merge sites");
-        return -1;
-    }
-    if (ivec_push(&s->n_token, token) < 0 || ivec_push(&s->n_word, w) < 0 ||
-        ivec_push(&s->n_start, start) < 0 || ivec_push(&s->n_step, step) < 0 ||
-        ivec_push(&s->n_until, NEVER) < 0)
-        return -1;
-    return 0;
-}
-
-/* Room for `extra` more nodes in every forest vector (then written in place). */
+/* Room for `extra` more nodes in every forest vector, for put_node. */
 static int reserve_nodes(State *s, int64_t extra) {
     int64_t need = (int64_t)s->n_token.n + extra;
     if (need >= INT32_MAX) {
@@ -357,6 +345,25 @@ static int reserve_nodes(State *s, int64_t extra) {
         ivec_reserve(&s->n_start, need) < 0 || ivec_reserve(&s->n_step, need) < 0 ||
         ivec_reserve(&s->n_until, need) < 0)
         return -1;
+    return 0;
+}
+
+/* A new node, in room reserve_nodes made; its index. */
+static inline int32_t put_node(State *s, int32_t token, int32_t w, int32_t start,
+                               int32_t step) {
+    int32_t i = s->n_token.n++;
+    s->n_token.v[i] = token;
+    s->n_word.v[i] = w;
+    s->n_start.v[i] = start;
+    s->n_step.v[i] = step;
+    s->n_until.v[i] = NEVER;
+    s->n_word.n = s->n_start.n = s->n_step.n = s->n_until.n = s->n_token.n;
+    return i;
+}
+
+static int add_node(State *s, int32_t token, int32_t w, int32_t start, int32_t step) {
+    if (reserve_nodes(s, 1) < 0) return -1;
+    put_node(s, token, w, start, step);
     return 0;
 }
 
@@ -1296,14 +1303,7 @@ static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits
             if (reserve_nodes(s, sg->n_ev) < 0) goto out;
             for (int32_t j = 0; j < sg->n_ev; j++, ev += 4) {
                 int32_t r = ev[0], step = r + 1, left = gl[ev[1]], right = gl[ev[2]];
-                int32_t node = s->n_token.n++;
-                s->n_token.v[node] = T[r];
-                s->n_word.v[node] = (int32_t)w;
-                s->n_start.v[node] = s->n_start.v[left];
-                s->n_step.v[node] = step;
-                s->n_until.v[node] = NEVER;
-                s->n_word.n = s->n_start.n = s->n_step.n = s->n_until.n = s->n_token.n;
-                gl[m + j] = node;
+                gl[m + j] = put_node(s, T[r], (int32_t)w, s->n_start.v[left], step);
                 s->n_until.v[left] = step;
                 s->n_until.v[right] = step;
                 count[r] += ev[3] ? 2 * c : c;  /* an overlapped (b, a): counted, not merged */
@@ -2373,39 +2373,59 @@ static inline Py_ssize_t stage2_end(const uint8_t *cl, int kind, const void *dat
     return e;
 }
 
+/* A text being cut by cut() or count(): their arguments (text, split, classes), split
+ * checked and the classes' buffer held until scan_end. */
+typedef struct {
+    PyObject *text;
+    int split, kind;
+    Py_buffer cb;
+    const uint8_t *cl;
+    const char *data;
+    Py_ssize_t n;
+} Scan;
+
+static int scan_start(Scan *sc, PyObject *args) {
+    PyObject *classes;
+    if (!PyArg_ParseTuple(args, "UiO", &sc->text, &sc->split, &classes)) return -1;
+    if (sc->split != SPLIT_GPT2 && sc->split != 3) {
+        PyErr_SetString(PyExc_ValueError, "split must be 1 (GPT-2) or 3 (SuperBPE's stage 2)");
+        return -1;
+    }
+    if (get_buffer(classes, &sc->cb, 1, "classes") < 0) return -1;
+    if (sc->cb.len != N_CODEPOINTS) {
+        PyBuffer_Release(&sc->cb);
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
+        return -1;
+    }
+    sc->cl = sc->cb.buf;
+    sc->kind = PyUnicode_KIND(sc->text);
+    sc->data = PyUnicode_DATA(sc->text);
+    sc->n = PyUnicode_GET_LENGTH(sc->text);
+    return 0;
+}
+
+/* Where the word starting at i ends. */
+static inline Py_ssize_t scan_word(const Scan *sc, Py_ssize_t i) {
+    return sc->split == SPLIT_GPT2 ? gpt2_end(sc->cl, sc->kind, sc->data, sc->n, i)
+                                   : stage2_end(sc->cl, sc->kind, sc->data, sc->n, i);
+}
+
 /* cut(text, split, classes) -> the words of text in order, repeats included: split 1 is
  * GPT-2's pattern (gpt2_end), 3 SuperBPE's stage-2 training words (stage2_end); classes
  * as Coder's. What bpeviz.algorithms.superbpe_train counts, without a regex's match
  * objects. */
 static PyObject *cut_words(PyObject *Py_UNUSED(m), PyObject *args) {
-    PyObject *text, *classes;
-    int split;
-    if (!PyArg_ParseTuple(args, "UiO", &text, &split, &classes)) return NULL;
-    if (split != SPLIT_GPT2 && split != 3) {
-        PyErr_SetString(PyExc_ValueError, "split must be 1 (GPT-2) or 3 (SuperBPE's stage 2)");
-        return NULL;
-    }
-    Py_buffer cb;
-    if (get_buffer(classes, &cb, 1, "classes") < 0) return NULL;
-    if (cb.len != N_CODEPOINTS) {
-        PyBuffer_Release(&cb);
-        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
-        return NULL;
-    }
-    const uint8_t *cl = cb.buf;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Scan sc;
+    if (scan_start(&sc, args) < 0) return NULL;
     PyObject *out = PyList_New(0);
-    for (Py_ssize_t i = 0; out && i < n;) {
-        Py_ssize_t e = split == SPLIT_GPT2 ? gpt2_end(cl, kind, data, n, i)
-                                           : stage2_end(cl, kind, data, n, i);
-        PyObject *w = PyUnicode_Substring(text, i, e);
+    for (Py_ssize_t i = 0; out && i < sc.n;) {
+        Py_ssize_t e = scan_word(&sc, i);
+        PyObject *w = PyUnicode_Substring(sc.text, i, e);
         if (!w || PyList_Append(out, w) < 0) Py_CLEAR(out);
         Py_XDECREF(w);
         i = e;
     }
-    PyBuffer_Release(&cb);
+    PyBuffer_Release(&sc.cb);
     return out;
 }
 
@@ -2429,24 +2449,10 @@ static inline uint64_t span_hash(const char *b, size_t n) {
 }
 
 static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
-    PyObject *text, *classes;
-    int split;
-    if (!PyArg_ParseTuple(args, "UiO", &text, &split, &classes)) return NULL;
-    if (split != SPLIT_GPT2 && split != 3) {
-        PyErr_SetString(PyExc_ValueError, "split must be 1 (GPT-2) or 3 (SuperBPE's stage 2)");
-        return NULL;
-    }
-    Py_buffer cb;
-    if (get_buffer(classes, &cb, 1, "classes") < 0) return NULL;
-    if (cb.len != N_CODEPOINTS) {
-        PyBuffer_Release(&cb);
-        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point");
-        return NULL;
-    }
-    const uint8_t *cl = cb.buf;
-    int kind = PyUnicode_KIND(text);
-    const char *data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Scan sc;
+    if (scan_start(&sc, args) < 0) return NULL;
+    const int kind = sc.kind;
+    const char *data = sc.data;
     PyObject *out = NULL;
     Counted *seen = NULL;
     int32_t *slot = NULL;
@@ -2456,9 +2462,8 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
     slot = PyMem_RawMalloc((mask + 1) * sizeof(int32_t));
     if (!seen || !slot) { PyErr_NoMemory(); goto done; }
     memset(slot, 0xff, (mask + 1) * sizeof(int32_t));
-    for (Py_ssize_t i = 0; i < n;) {
-        Py_ssize_t e = split == SPLIT_GPT2 ? gpt2_end(cl, kind, data, n, i)
-                                           : stage2_end(cl, kind, data, n, i);
+    for (Py_ssize_t i = 0; i < sc.n;) {
+        Py_ssize_t e = scan_word(&sc, i);
         Py_ssize_t len = e - i;
         const char *b = data + i * kind;
         uint64_t h = span_hash(b, (size_t)(len * kind));
@@ -2504,7 +2509,8 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
     }
     out = PyDict_New();
     for (int64_t w = 0; out && w < n_seen; w++) {
-        PyObject *word = PyUnicode_Substring(text, seen[w].start, seen[w].start + seen[w].len);
+        PyObject *word = PyUnicode_Substring(sc.text, seen[w].start,
+                                             seen[w].start + seen[w].len);
         PyObject *count = word ? PyLong_FromLongLong(seen[w].count) : NULL;
         if (!count || PyDict_SetItem(out, word, count) < 0) Py_CLEAR(out);
         Py_XDECREF(word);
@@ -2513,7 +2519,7 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
 done:
     PyMem_RawFree(seen);
     PyMem_RawFree(slot);
-    PyBuffer_Release(&cb);
+    PyBuffer_Release(&sc.cb);
     return out;
 }
 
