@@ -17,6 +17,7 @@ the index ``unk_index`` (SentencePiece's trainer counts it for the piece at id 0
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from functools import cached_property
@@ -35,18 +36,10 @@ def compiled_lattice():
     return None if os.environ.get("BPEVIZ_ENGINE") == "python" else _compiled
 
 
-def _softplus(buffer: bytearray, n: int) -> None:
-    """``log(exp(d) + 1)`` of the first ``n`` float64 of ``buffer``, in place: the step of
-    SentencePiece's LogSumExp that :func:`_sweep` computes with these same NumPy calls, so
-    the compiled sweep, which hands it its batches, rounds exactly as the NumPy one."""
-    d = np.frombuffer(buffer, dtype=np.float64, count=n)
-    d[:] = np.log(np.exp(d) + 1.0)
-
-
-def _exp(buffer: bytearray, n: int) -> None:
-    """``exp`` of the first ``n`` float64 of ``buffer``, in place (NumPy's, see _softplus)."""
-    d = np.frombuffer(buffer, dtype=np.float64, count=n)
-    np.exp(d, out=d)
+def _libm(fn, values: np.ndarray) -> np.ndarray:
+    """``fn`` (a :mod:`math` function: libm's, as sentencepiece calls it) of each float64
+    of ``values``; NumPy's own exp and log can differ from libm's in the last bit."""
+    return np.fromiter(map(fn, values.tolist()), dtype=np.float64, count=len(values))
 
 
 def _int64(buffer: bytearray) -> np.ndarray:
@@ -128,6 +121,10 @@ class Batch:
     def nodes(self, alive: np.ndarray, scores: np.ndarray, unk_index: int, unk_score: float,
               skip_whole: bool = False):
         """``(s, e, piece, score)`` arrays of the live lattice, unknown nodes included."""
+        return self._nodes(alive, scores, unk_index, unk_score, skip_whole)[:4]
+
+    def _nodes(self, alive, scores, unk_index, unk_score, skip_whole=False):
+        """:meth:`nodes`, and how many unknown nodes there are (the last ones)."""
         keep = alive[self.occ_p]
         if skip_whole:
             keep &= ~((self.occ_s == self.word_start[self.occ_w])
@@ -141,7 +138,7 @@ class Batch:
             p = np.concatenate([p, np.full(len(unk_pos), -1, dtype=np.int64)])
         sc = np.where(p >= 0, scores[np.maximum(p, 0)], unk_score)
         p = np.where(p >= 0, p, unk_index)
-        return s, e, p, sc
+        return s, e, p, sc, len(unk_pos)
 
     # -- Viterbi ---------------------------------------------------------------------
     def viterbi(self, alive, scores, unk_index, unk_score, skip_whole=False):
@@ -217,28 +214,32 @@ class Batch:
 
         Computed in float32 in SentencePiece's order (its ``LogSumExp`` over the nodes
         in lattice order, sums per thread over the words ``i % threads``, then merged),
-        so that pieces with equal expected counts get equal scores, as there.
+        with libm's exp and log1p, so that the counts are sentencepiece's to the bit.
+        Lattice order: by start, then by end, a position's unknown node after the pieces
+        that start there (PopulateNodes inserts it last).
         """
         if self.compiled is not None and len(alive) == n_pieces:
             expected, logz = self.compiled.expected(
                 self._arrays(alive, scores), int(unk_index), float(unk_score),
-                np.ascontiguousarray(counts, dtype=np.float64), int(threads), _softplus, _exp)
+                np.ascontiguousarray(counts, dtype=np.float64), int(threads))
             return (np.frombuffer(expected, dtype=np.float64).copy(),
                     np.frombuffer(logz, dtype=np.float64).copy())
-        s, e, p, sc = self.nodes(alive, scores, unk_index, unk_score)
+        s, e, p, sc, n_unknown = self._nodes(alive, scores, unk_index, unk_score)
         sc = sc.astype(np.float32)
         w = self.word_of_pos[s]
         alpha = np.full(max(self.size, 1), -np.inf, dtype=np.float32)
         alpha[self.word_start] = 0.0
         beta = np.full(max(self.size, 1), -np.inf, dtype=np.float32)
         beta[self.word_end] = 0.0
-        _sweep(alpha, s, e, sc, e - self.word_start[w], forward=True)
-        _sweep(beta, s, e, sc, self.word_end[w] - s, forward=False)
+        unk = np.zeros(len(s), dtype=bool)
+        unk[len(s) - n_unknown:] = True
+        _sweep(alpha, s, e, sc, e - self.word_start[w], unk, forward=True)
+        _sweep(beta, s, e, sc, self.word_end[w] - s, unk, forward=False)
         logz = alpha[self.word_end]
         m = ((alpha[s] + sc) + beta[e]) - logz[w]
         contrib = (counts[w].astype(np.float32).astype(np.float64)
-                   * np.exp(m.astype(np.float64)))
-        order = np.lexsort((e, s))
+                   * _libm(math.exp, m.astype(np.float64)))
+        order = np.lexsort((e, unk, s))
         idx = order[p[order] >= 0]
         acc = _float32_sums(w[idx] % threads * n_pieces + p[idx], contrib[idx],
                             threads * n_pieces).reshape(threads, n_pieces)
@@ -248,16 +249,9 @@ class Batch:
         return expected.astype(np.float64), logz.astype(np.float64)
 
 
-def _float32_sums(keys: np.ndarray, values: np.ndarray, size: int,
-                  exact_terms: int = 256) -> np.ndarray:
-    """``out[k] += v`` in order, in float32, as C's ``float += double`` does it.
-
-    The first ``exact_terms`` terms of every key are added exactly as C does (the double
-    term added to the float sum, then one rounding), one vectorized step per term rank;
-    a key's further terms (only the commonest pieces have them) are rounded to float32
-    before they are added, which can differ in the last bit and keeps training fast.
-    Rare pieces, whose equal counts must give equal scores, are always exact.
-    """
+def _float32_sums(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """``out[k] += v`` in order, in float32, as C's ``float += double`` does it (the double
+    term added to the float sum, then one rounding), one vectorized step per term rank."""
     out = np.zeros(size, dtype=np.float32)
     if not len(keys):
         return out
@@ -269,28 +263,27 @@ def _float32_sums(keys: np.ndarray, values: np.ndarray, size: int,
     rank = np.empty(len(keys), dtype=np.int64)
     rank[by_key] = np.arange(len(keys)) - first[np.cumsum(heads) - 1]
     by_rank = np.argsort(rank, kind="stable")
-    top = min(int(rank.max()) + 1, exact_terms)
+    top = int(rank.max()) + 1
     bounds = np.searchsorted(rank[by_rank], np.arange(top + 1))
     for r in range(top):
         sel = by_rank[bounds[r]:bounds[r + 1]]
         k = keys[sel]
         out[k] = (out[k].astype(np.float64) + values[sel]).astype(np.float32)
-    rest = np.sort(by_rank[bounds[top]:])  # in the original order
-    if len(rest):
-        np.add.at(out, keys[rest], values[rest].astype(np.float32))
     return out
 
 
-def _sweep(table, s, e, sc, key, forward):
+def _sweep(table, s, e, sc, key, unk, forward):
     """Fill alpha (forward: by local end) or beta (backward: by distance to the end).
 
     Each entry is SentencePiece's float32 ``LogSumExp``, folded over the nodes in lattice
-    order (forward: by start; backward: by end).
+    order (forward: by start; backward: by end, an unknown node (``unk``) last), with
+    libm's exp and log1p.
     """
     if not len(key):
         return
     dst_all, src_all = (e, s) if forward else (s, e)
-    order = np.lexsort((src_all, dst_all, key))
+    order = (np.lexsort((src_all, dst_all, key)) if forward
+             else np.lexsort((src_all, unk, dst_all, key)))
     src_all, dst_all, sc, key = src_all[order], dst_all[order], sc[order], key[order]
     bounds = np.searchsorted(key, np.arange(key[-1] + 2))
     fifty = np.float32(50)
@@ -312,8 +305,12 @@ def _sweep(table, s, e, sc, key, forward):
             x, y = acc[g], vals[sel]
             vmin, vmax = np.minimum(x, y), np.maximum(x, y)
             with np.errstate(invalid="ignore", over="ignore"):
-                diff = (vmin - vmax).astype(np.float64)
-                mixed = (vmax.astype(np.float64) + np.log(np.exp(diff) + 1.0)).astype(np.float32)
                 far = (vmax > vmin + fifty) | ~np.isfinite(vmin)
-            acc[g] = np.where(far, vmax, mixed)
+            near = ~far
+            # LogSumExp: vmax + log1p(exp(vmin - vmax)), the difference in float32
+            diff = (vmin[near] - vmax[near]).astype(np.float64)
+            mixed = vmax.copy()
+            mixed[near] = (vmax[near].astype(np.float64)
+                           + _libm(math.log1p, _libm(math.exp, diff))).astype(np.float32)
+            acc[g] = mixed
         table[dst[starts]] = acc

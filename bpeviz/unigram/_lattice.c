@@ -11,10 +11,9 @@
  *
  * The NumPy code runs the lattices of all words together, one local position at a time;
  * here each loop walks the words directly. Float32 arithmetic is done in the same order,
- * so results are bit-identical. The one thing C cannot reproduce is NumPy's exp and log
- * (SIMD versions that can differ from libm in the last bit), so `expected` collects their
- * arguments in batches, as the NumPy code does, and hands each batch to a Python callback
- * that calls the same NumPy functions.
+ * so results are bit-identical. `expected` calls libm's exp and log1p, as sentencepiece
+ * does (the NumPy code calls them through Python's math module: NumPy's own SIMD exp and
+ * log can differ from libm's in the last bit).
  *
  * Built by `python setup.py build_ext --inplace` with -ffp-contract=off, so that no
  * multiply-add is fused (NumPy rounds every operation).
@@ -680,77 +679,38 @@ done:
 
 /* ---- expected: Batch.expected_counts ----------------------------------------------------- */
 
-/* call fn(buffer, n): it replaces the n doubles of `buffer` (a bytearray) in place */
-static int call_batch(PyObject *fn, PyObject *buffer, Py_ssize_t n) {
-    if (!n) return 0;
-    PyObject *r = PyObject_CallFunction(fn, "On", buffer, n);
-    if (!r) return -1;
-    Py_DECREF(r);
-    return 0;
+/* sentencepiece's LogSumExp(x, y) for x, y not more than 50 apart: the difference in
+ * float32, then libm's exp and log1p in double, and the sum rounded to float32 */
+static inline float log_sum_exp(float vmax, float vmin) {
+    return (float)((double)vmax + log1p(exp((double)(vmin - vmax))));
 }
 
 /* One sweep of SentencePiece's float32 LogSumExp fold (NumPy's _sweep), level by level:
  * level k holds the positions k steps from the words' starts (forward) or ends
- * (backward); a position's value folds its incoming nodes in lattice order, one rank (the
- * r-th incoming node of every position) at a time, as NumPy does, so that each rank's
- * log(exp(d) + 1) is one NumPy call. in_start[pos] .. in_start[pos + 1]: the incoming
- * nodes of pos (src, score) in order. */
-typedef struct {
-    int64_t dst, lo;
-    int64_t left;  /* incoming nodes not yet folded */
-    float acc;
-} Fold;
-
-static int sweep(float *table, const int64_t *in_start, const int64_t *in_src,
-                 const float *in_sc, const int64_t *pos_of_rank, const int64_t *level_start,
-                 int64_t n_levels, Fold *folds, int64_t *which, float *vmax_buf,
-                 PyObject *buffer, PyObject *softplus) {
+ * (backward); a position's value folds its incoming nodes in lattice order.
+ * in_start[pos] .. in_start[pos + 1]: the incoming nodes of pos (src, score) in order.
+ * No position of a level reads another of the same level. */
+static void sweep(float *table, const int64_t *in_start, const int64_t *in_src,
+                  const float *in_sc, const int64_t *pos_of_rank, const int64_t *level_start,
+                  int64_t n_levels) {
     const float fifty = 50.0f;
     for (int64_t level = 0; level < n_levels; level++) {
-        int64_t m = 0;
         for (int64_t rank = level_start[level]; rank < level_start[level + 1]; rank++) {
             int64_t lo = in_start[rank], hi = in_start[rank + 1];
             if (hi == lo) continue;
-            folds[m].dst = pos_of_rank[rank];
-            folds[m].lo = lo;
-            folds[m].left = hi - lo - 1;
-            folds[m].acc = in_sc[lo] + table[in_src[lo]];
-            m++;
-        }
-        /* a position is done once its nodes are folded: it leaves the list (its value
-         * is final; no position of this level reads another of this level) */
-        for (int64_t r = 1; m; r++) {
-            double *diff = (double *)PyByteArray_AS_STRING(buffer);
-            Py_ssize_t n = 0;
-            int64_t kept = 0;
-            for (int64_t j = 0; j < m; j++) {
-                Fold f = folds[j];
-                if (!f.left) {
-                    table[f.dst] = f.acc;
-                    continue;
-                }
-                float x = f.acc, y = in_sc[f.lo + r] + table[in_src[f.lo + r]];
-                float vmin = x < y ? x : y, vmax = x < y ? y : x;
+            float acc = in_sc[lo] + table[in_src[lo]];
+            for (int64_t k = lo + 1; k < hi; k++) {
+                float y = in_sc[k] + table[in_src[k]];
+                float vmin = acc < y ? acc : y, vmax = acc < y ? y : acc;
                 /* no NaN can reach here (no score is +inf) */
-                if (vmax > vmin + fifty || !isfinite(vmin)) {
-                    f.acc = vmax;
-                } else {
-                    which[n] = kept;
-                    vmax_buf[n] = vmax;
-                    diff[n] = (double)(float)(vmin - vmax);
-                    n++;
-                }
-                f.left--;
-                folds[kept++] = f;
+                if (vmax > vmin + fifty || !isfinite(vmin))
+                    acc = vmax;
+                else
+                    acc = log_sum_exp(vmax, vmin);
             }
-            if (call_batch(softplus, buffer, n) < 0) return -1;
-            diff = (double *)PyByteArray_AS_STRING(buffer);
-            for (Py_ssize_t j = 0; j < n; j++)
-                folds[which[j]].acc = (float)((double)vmax_buf[j] + diff[j]);
-            m = kept;
+            table[pos_of_rank[rank]] = acc;
         }
     }
-    return 0;
 }
 
 /* The sweep's order of positions: level 1 of every word (in corpus order), then level 2,
@@ -799,29 +759,29 @@ static int group_by_rank(const int64_t *dst, const int64_t *src, const float *ns
 }
 
 static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
-    PyObject *arrays, *unk_o, *counts_o, *softplus, *exp_fn;
+    PyObject *arrays, *unk_o, *counts_o;
     double unk_score;
     int threads;
-    if (!PyArg_ParseTuple(args, "OOdOiOO", &arrays, &unk_o, &unk_score, &counts_o, &threads,
-                          &softplus, &exp_fn))
+    if (!PyArg_ParseTuple(args, "OOdOi", &arrays, &unk_o, &unk_score, &counts_o, &threads))
         return NULL;
     if (threads < 1) { PyErr_SetString(PyExc_ValueError, "threads must be at least 1"); return NULL; }
     Live L;
     if (live_load(&L, arrays, unk_o, unk_score) < 0) return NULL;
     Py_buffer cb;
     if (PyObject_GetBuffer(counts_o, &cb, PyBUF_C_CONTIGUOUS) < 0) { live_release(&L); return NULL; }
-    PyObject *result = NULL, *buffer = NULL, *expected_out = NULL, *logz_out = NULL;
+    PyObject *result = NULL, *expected_out = NULL, *logz_out = NULL;
     const double *counts = cb.buf;
     Py_ssize_t size = L.size, nwords = L.n_words, npieces = L.n_pieces;
-    /* nodes in lattice order (start, then end), as NumPy's lexsort((e, s)) */
+    /* nodes in lattice order: by start, then by end, the unknown node of a position after
+     * the pieces that start there (sentencepiece's PopulateNodes inserts the trie's
+     * matches, shortest first, then the unknown node) */
     LVec ns = {0}, ne = {0}, np_ = {0};
-    float *alpha = NULL, *beta = NULL, *nsc = NULL, *in_sc = NULL, *vmax_buf = NULL;
-    Fold *folds = NULL;
+    float *alpha = NULL, *beta = NULL, *nsc = NULL, *in_sc = NULL;
+    double *contrib = NULL;
     float *sums = NULL;
-    int64_t *in_start = NULL, *in_src = NULL, *word_len = NULL, *active = NULL, *which = NULL;
+    int64_t *in_start = NULL, *in_src = NULL, *word_len = NULL, *active = NULL;
     int64_t *pos_of_rank = NULL, *rank_of = NULL, *level_start = NULL;
     int32_t *nw = NULL;
-    uint16_t *terms = NULL;
     if (cb.len / (Py_ssize_t)sizeof(double) != nwords) {
         PyErr_SetString(PyExc_ValueError, "counts: one float64 per word expected");
         goto done;
@@ -840,14 +800,14 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         for (int64_t s = ws; s < we; s++) {
             while (q < L.n_occ && L.occ_s[q] < s) q++;
             int64_t cp = L.char_piece[s];
-            if (cp < 0 || !L.alive[cp]) {
-                if (lvec_push(&ns, s) < 0 || lvec_push(&ne, s + 1) < 0 || lvec_push(&np_, -1) < 0)
-                    goto done;
-            }
             for (Py_ssize_t k = q; k < L.n_occ && L.occ_s[k] == s; k++) {
                 if (!L.alive[L.occ_p[k]]) continue;
                 if (lvec_push(&ns, s) < 0 || lvec_push(&ne, L.occ_e[k]) < 0 ||
                     lvec_push(&np_, L.occ_p[k]) < 0)
+                    goto done;
+            }
+            if (cp < 0 || !L.alive[cp]) {
+                if (lvec_push(&ns, s) < 0 || lvec_push(&ne, s + 1) < 0 || lvec_push(&np_, -1) < 0)
                     goto done;
             }
         }
@@ -862,11 +822,9 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     in_sc = PyMem_RawMalloc((size_t)(n + 1) * sizeof(float));
     word_len = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
     active = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
-    folds = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(Fold));
-    vmax_buf = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(float));
-    which = PyMem_RawMalloc((size_t)(nwords + 1) * sizeof(int64_t));
+    contrib = PyMem_RawMalloc((size_t)(n + 1) * sizeof(double));
     if (!nsc || !nw || !alpha || !beta || !in_start || !in_src || !in_sc || !word_len ||
-        !active || !folds || !vmax_buf || !which) {
+        !active || !contrib) {
         PyErr_NoMemory();
         goto done;
     }
@@ -881,8 +839,6 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
         else nsc[k] = L.scores[p];
     }
     for (Py_ssize_t w = 0; w < nwords; w++) word_len[w] = L.word_end[w] - L.word_start[w];
-    buffer = PyByteArray_FromStringAndSize(NULL, (nwords + 1) * (Py_ssize_t)sizeof(double));
-    if (!buffer) goto done;
     /* forward: each position folds the nodes ending there, by start */
     int64_t max_len = 0, ranks = 0;
     for (Py_ssize_t w = 0; w < nwords; w++) {
@@ -897,49 +853,35 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     for (Py_ssize_t w = 0; w < nwords; w++) alpha[L.word_start[w]] = 0.0f;
     int64_t levels = sweep_order(L.word_start, word_len, nwords, 1, active, pos_of_rank,
                                  rank_of, level_start);
-    if (group_by_rank(ne.v, ns.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0 ||
-        sweep(alpha, in_start, in_src, in_sc, pos_of_rank, level_start, levels, folds, which,
-              vmax_buf, buffer, softplus) < 0)
+    if (group_by_rank(ne.v, ns.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0)
         goto done;
+    sweep(alpha, in_start, in_src, in_sc, pos_of_rank, level_start, levels);
     /* backward: each position folds the nodes starting there, by end */
     for (Py_ssize_t i = 0; i < size; i++) beta[i] = -INFINITY;
     for (Py_ssize_t w = 0; w < nwords; w++) beta[L.word_end[w]] = 0.0f;
     levels = sweep_order(L.word_end, word_len, nwords, 0, active, pos_of_rank, rank_of,
                          level_start);
-    if (group_by_rank(ns.v, ne.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0 ||
-        sweep(beta, in_start, in_src, in_sc, pos_of_rank, level_start, levels, folds, which,
-              vmax_buf, buffer, softplus) < 0)
+    if (group_by_rank(ns.v, ne.v, nsc, n, rank_of, ranks, in_start, in_src, in_sc) < 0)
         goto done;
+    sweep(beta, in_start, in_src, in_sc, pos_of_rank, level_start, levels);
     /* each node's expected count: count x exp(alpha + score + beta - log Z) */
-    Py_DECREF(buffer);
-    buffer = PyByteArray_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(double));
-    if (!buffer) goto done;
-    double *contrib = (double *)PyByteArray_AS_STRING(buffer);
     for (Py_ssize_t k = 0; k < n; k++) {
         int32_t w = nw[k];
         float logz = alpha[L.word_end[w]];
         float m = ((alpha[ns.v[k]] + nsc[k]) + beta[ne.v[k]]) - logz;
-        contrib[k] = (double)m;
+        contrib[k] = exp((double)m);  /* libm's, as sentencepiece's std::exp */
     }
-    if (call_batch(exp_fn, buffer, n) < 0) goto done;
-    contrib = (double *)PyByteArray_AS_STRING(buffer);
-    /* float32 sums per (thread, piece) in node order: a key's first 256 terms added as C
-     * adds a double to a float, the later ones rounded first (NumPy's _float32_sums) */
+    /* float32 sums per (thread, piece) in node order, each term added as C adds a double
+     * to a float (sentencepiece's expected[id] += freq * exp(...)) */
     size_t keys = (size_t)threads * (size_t)npieces;
     sums = PyMem_RawCalloc(keys ? keys : 1, sizeof(float));
-    terms = PyMem_RawCalloc(keys ? keys : 1, sizeof(uint16_t));
-    if (!sums || !terms) { PyErr_NoMemory(); goto done; }
+    if (!sums) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t k = 0; k < n; k++) {
         int32_t w = nw[k];
         double v = (double)(float)counts[w] * contrib[k];
         /* (piece, thread) side by side: a piece's terms share cache lines */
         size_t key = (size_t)np_.v[k] * (size_t)threads + (size_t)(w % threads);
-        if (terms[key] < 256) {
-            sums[key] = (float)((double)sums[key] + v);
-            terms[key]++;
-        } else {
-            sums[key] = sums[key] + (float)v;
-        }
+        sums[key] = (float)((double)sums[key] + v);
     }
     expected_out = PyByteArray_FromStringAndSize(NULL, npieces * (Py_ssize_t)sizeof(double));
     logz_out = PyByteArray_FromStringAndSize(NULL, nwords * (Py_ssize_t)sizeof(double));
@@ -955,7 +897,6 @@ static PyObject *py_expected(PyObject *Py_UNUSED(m), PyObject *args) {
     for (Py_ssize_t w = 0; w < nwords; w++) lo[w] = (double)alpha[L.word_end[w]];
     result = PyTuple_Pack(2, expected_out, logz_out);
 done:
-    Py_XDECREF(buffer);
     Py_XDECREF(expected_out);
     Py_XDECREF(logz_out);
     PyMem_RawFree(ns.v);
@@ -973,11 +914,8 @@ done:
     PyMem_RawFree(pos_of_rank);
     PyMem_RawFree(rank_of);
     PyMem_RawFree(level_start);
-    PyMem_RawFree(folds);
-    PyMem_RawFree(vmax_buf);
-    PyMem_RawFree(which);
+    PyMem_RawFree(contrib);
     PyMem_RawFree(sums);
-    PyMem_RawFree(terms);
     PyBuffer_Release(&cb);
     live_release(&L);
     return result;
@@ -1036,9 +974,8 @@ static PyObject *py_digammas(PyObject *Py_UNUSED(m), PyObject *arg) {
 /* _prune's cost of each judged piece i: its alternative is alt[bounds[i] .. bounds[i + 1]) */
 static PyObject *py_prune_costs(PyObject *Py_UNUSED(m), PyObject *args) {
     PyObject *ids_o, *alt_o, *bounds_o, *freq_o;
-    double vsum, total, logsum;
-    if (!PyArg_ParseTuple(args, "OOOOddd", &ids_o, &alt_o, &bounds_o, &freq_o, &vsum, &total,
-                          &logsum))
+    double total, logsum;
+    if (!PyArg_ParseTuple(args, "OOOOdd", &ids_o, &alt_o, &bounds_o, &freq_o, &total, &logsum))
         return NULL;
     Py_buffer ib, ab, bb, fb;
     if (f64_view(ids_o, &ib, "ids") < 0) return NULL;
@@ -1065,7 +1002,7 @@ static PyObject *py_prune_costs(PyObject *Py_UNUSED(m), PyObject *args) {
             goto done;
         }
         float fi = (float)freq[i];
-        float f = (float)((double)fi / vsum);
+        float f = (float)((double)fi / total);  /* F: a share of the Viterbi tokens */
         float logprob_sp = (float)(log((double)fi) - logsum);
         int64_t lo = bounds[i], hi = bounds[i + 1];
         float grown = (float)(total + (double)(float)((double)fi * (double)(hi - lo - 1)));
@@ -1099,7 +1036,7 @@ static PyMethodDef module_methods[] = {
     {"digammas", py_digammas, METH_O,
      "digammas(values float64) -> float64 bytearray: trainer.digamma of each value."},
     {"prune_costs", py_prune_costs, METH_VARARGS,
-     "prune_costs(ids, alternatives, bounds, freq, vsum, total, logsum) -> (lost, loss) "
+     "prune_costs(ids, alternatives, bounds, freq, total, logsum) -> (lost, loss) "
      "float64 bytearrays: _prune's float32 arithmetic for each judged piece."},
     {"substrings", py_substrings, METH_VARARGS,
      "substrings(words, counts, follow, max_len, unk_char, wanted, classes, by_script) -> "
@@ -1113,7 +1050,7 @@ static PyMethodDef module_methods[] = {
      "viterbi(arrays, unk_index, unk_score, skip_whole) -> (words, pieces, starts, ends, "
      "scores) bytearrays (int64 x 4, float64), as Batch.viterbi."},
     {"expected", py_expected, METH_VARARGS,
-     "expected(arrays, unk_index, unk_score, counts, threads, softplus, exp) -> (expected, "
+     "expected(arrays, unk_index, unk_score, counts, threads) -> (expected, "
      "log Z) float64 bytearrays, as Batch.expected_counts."},
     {NULL, NULL, 0, NULL},
 };

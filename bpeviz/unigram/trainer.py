@@ -6,15 +6,20 @@ What it does, as sentencepiece 0.2.3 does it (``train_unigram(..., variant="sent
    twice and are *right-branching* (followed by at least two different characters
    somewhere: SentencePiece reads them off its suffix array's internal nodes), at most
    16 characters, valid pieces (``▁`` only in front, one Unicode script, no ``<unk>``
-   character), scored ``frequency x length``, the best 1,000,000 kept (ties: the
-   later piece in code point order first). As 0.2.3 reads them off a suffix array of
-   UTF-8 bytes, "followed by different characters" means different first bytes.
-   Scores become log-probabilities (float32 sum). Quirk of 0.2.3, reproduced: a
+   character), scored ``frequency x length`` (float32), the best 1,000,000 kept (ties:
+   the longer piece in UTF-8 bytes first, then the pieces in byte order). As 0.2.3
+   reads them off a suffix array of UTF-8 bytes, "followed by different characters"
+   means different first bytes. Scores become log-probabilities (the sum and its log in
+   double, each score rounded once to float32). Quirk of 0.2.3, reproduced: a
    substring that ends the corpus's last sentence and at least one other also gets the
-   count of the suffix-array node "substring + end of sentence".
+   count of the suffix-array node "substring + end of sentence" (sentences end in a
+   NUL byte there, and a node's trailing NULs are trimmed).
 2. **EM**, 2 sub-iterations per round: expected counts by forward-backward over every
    word's lattice, pieces with expected count < 0.5 dropped, new score
-   ``digamma(count) - digamma(total)`` (SentencePiece's sparse prior).
+   ``digamma(count) - digamma(total)`` (SentencePiece's sparse prior). Its LogSumExp is
+   ``vmax + log1p(exp(vmin - vmax))`` in double with libm's ``exp`` and ``log1p``
+   (0.2.0 had ``log(exp(d) + 1)``), over the nodes in lattice order (a position's
+   unknown node after the pieces that start there).
 3. **Prune**: a piece whose own best split does not use it, or that no word's best
    split uses, goes; the others cost ``F x (log p(piece) - sum log p'(alternative))``
    where the alternative is the piece's second-best split and ``F`` its share of the
@@ -45,16 +50,16 @@ character like any other, as in 0.2.3). A table of words with counts (a
 :class:`bpeviz.Corpus`) trains as if each word were its own line.
 
 Sums are float32 in SentencePiece's order (``num_threads=16`` as its default, which
-changes only rounding). Measured with ``python -m bench.unigram`` on the Python standard
-library's text (identity normalization, ``character_coverage=1.0``), share of the final
-pieces equal to sentencepiece 0.2.3's: 100% at vocabulary 1,000 and 2,000 on 0.1 MB
-(99.7% at 800, 99.6% at 1,500), 100% at 1,000 on 0.3 MB, 99.75% at 2,000 and 99.45% at
-4,000 on 1 MB. The seed is sentencepiece's (same count on every corpus tried) and the EM
-objectives it prints agree to their 6 digits through the first pruning; what still
-differs comes from float32 rounding (a tie block at the final cut, or near-equal
-pruning costs) and, on 1 MB, from the second pruning on (0.2.3's source was not
-available to us; its behaviour was matched by experiment where the 0.2.0 trainer we
-read differs: byte-level branching, tie order, the end-of-sentence node, the loop).
+changes only rounding: per thread over the words ``i % 16``, then merged), and every
+exp and log is libm's, as sentencepiece's; read against sentencepiece 0.2.3's source
+(``unigram_model_trainer.cc``, ``unigram_model.cc``). Measured with
+``python -m bench.unigram`` on the Python standard library's text (identity
+normalization, ``character_coverage=1.0``): the final pieces, their order and their
+float32 scores are sentencepiece 0.2.3's to the last bit at vocabulary 800, 1,000,
+1,500 and 2,000 on 0.1 MB, 1,000 and 2,000 on 0.3 MB, 2,000 and 4,000 on 1 MB, 4,000 and
+8,000 on 2 MB, 8,000 on 5 MB. Not reproduced, as no corpus here reaches them: the seed
+queue's garbage collection past 16 million distinct candidates, and the 500 MB chunks
+the seed's suffix arrays are built over.
 """
 
 from __future__ import annotations
@@ -153,24 +158,28 @@ def seed_pieces(data: SentencePieceInput, seed_size: int = 1_000_000, max_piece_
                                             split_by_unicode_script, split_by_number)
     else:
         chars, found = _substrings(data, max_piece_length)
+    f32 = lat.f32
     candidates = []
     for sub, freq, branching in found:
         extra = bonus[sub] if bonus.get(sub, 0) >= 2 else 0
         if (branching or extra) and (compiled is not None or _valid_piece(
                 sub, split_by_unicode_script, split_by_number)):
-            candidates.append(((freq if branching else 0) * len(sub) + extra * len(sub), sub))
-    # sentencepiece 0.2.3: by score, ties by the piece, both descending (found by
-    # matching its EM objectives round by round; the 0.2.0 trainer used the suffix
-    # array's node order)
-    candidates.sort(reverse=True)
+            # sentencepiece 0.2.3's score: float(frequency) x float(length), in float32
+            score = f32(f32((freq if branching else 0) + extra) * len(sub))
+            encoded = sub.encode("utf-8", "surrogatepass")
+            candidates.append((-score, -len(encoded), encoded, sub))
+    # sentencepiece 0.2.3 (BoundedPriorityQueue::Get): by score, then by the piece's
+    # length in UTF-8 bytes, both descending, then by its bytes ascending
+    candidates.sort()
     del candidates[seed_size:]
-    seed = sorted(chars.items(), key=lambda x: (-x[1], x[0]))
-    seed += [(sub, score) for score, sub in candidates]
-    values = np.array([s for _, s in seed], dtype=np.float32)
-    total = float(np.cumsum(values, dtype=np.float32)[-1]) if len(values) else 1.0
-    logsum = lat.f32(math.log(total))
-    # math.log, not np.log (whose last bit can differ); the float32 rounding in NumPy
-    logs = np.array([math.log(v) for v in values.tolist()], dtype=np.float64) - logsum
+    # the characters' counts become float32 (int64 into float), as the seed's scores are
+    seed = [(ch, f32(n)) for ch, n in sorted(chars.items(), key=lambda x: (-x[1], x[0]))]
+    seed += [(sub, -neg) for neg, _, _, sub in candidates]
+    # ToLogProb: the sum and its log in double (exact: the values are whole numbers), each
+    # log(value) - logsum rounded once to float32; math.log is libm's log, as there
+    total = math.fsum(s for _, s in seed) if seed else 1.0
+    logsum = math.log(total)
+    logs = np.array([math.log(v) - logsum for _, v in seed], dtype=np.float64)
     return list(zip([p for p, _ in seed], logs.astype(np.float32).tolist()))
 
 
@@ -306,7 +315,7 @@ def train_sentencepiece(data: SentencePieceInput, vocab_size: int, *, seed_size:
         # sentencepiece 0.2.3: every round prunes (unused pieces go even when the size is
         # reached), and training stops right after a pruning, without EM
         state, removed = _prune(state, batch, piece_batch, pieces, counts, desired,
-                                shrinking_factor, n_seed)
+                                shrinking_factor, n_seed, num_threads)
         why[-1].update((r.piece, r) for r in removed)
         records.append(state)
         why.append({})
@@ -375,7 +384,8 @@ def _m_step(state: _State, expected: np.ndarray, n_seed: int) -> _State:
 
 
 def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
-           counts: np.ndarray, desired: int, shrinking_factor: float, n_seed: int):
+           counts: np.ndarray, desired: int, shrinking_factor: float, n_seed: int,
+           num_threads: int = 16):
     unk = state.order[0]
     # 1. each piece's best split, and its best split without itself
     _, _, _, _, whole_best = piece_batch.viterbi(state.alive, state.scores, unk, state.unk_score)
@@ -404,10 +414,11 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     # 2. Viterbi frequencies over the corpus
     vw, vp, _, _, _ = batch.viterbi(state.alive, state.scores, unk, state.unk_score)
     known = vp >= 0
-    freq = np.bincount(vp[known], weights=counts[vw[known]], minlength=n_seed)
+    freq = _viterbi_freq(vw[known], vp[known], counts, n_seed, num_threads)
     f32 = lat.f32
-    vsum = f32(float(counts.sum()))
-    total = f32(float(freq[state.order].sum()))
+    # sentencepiece 0.2.3: the sum of the frequencies (in double, then float32) is both
+    # the log-probabilities' total and F's denominator (0.2.0 divided F by the word count)
+    total = f32(math.fsum(freq[state.order].tolist()))
     logsum = f32(math.log(total))
     kept: list[int] = []
     removed: list[Removal] = []
@@ -429,8 +440,7 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
     if compiled is not None:
         lost_b, loss_b = compiled.prune_costs(
             np.array(judged_ids, dtype=np.int64), np.ascontiguousarray(pp, dtype=np.int64),
-            np.ascontiguousarray(bounds, dtype=np.int64), freq.astype(np.float64), vsum, total,
-            logsum)
+            np.ascontiguousarray(bounds, dtype=np.int64), freq.astype(np.float64), total, logsum)
         lost_l = np.frombuffer(lost_b, dtype=np.float64).tolist()
         loss_l = np.frombuffer(loss_b, dtype=np.float64).tolist()
     else:
@@ -439,7 +449,7 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
             # float32 at every step, as SentencePiece computes it
             alt = pp[bounds[i]:bounds[i + 1]].tolist()
             fi = f32(freq_l[i])
-            f = f32(fi / vsum)
+            f = f32(fi / total)
             logprob_sp = f32(math.log(fi) - logsum)
             logsum_alt = f32(math.log(f32(total + f32(fi * (len(alt) - 1)))))
             logprob_alt = 0.0
@@ -465,6 +475,20 @@ def _prune(state: _State, batch: Batch, piece_batch: Batch, pieces: list[str],
         else:
             kept.append(i)
     return _State(kept, state.scores, n_seed), removed
+
+
+def _viterbi_freq(words: np.ndarray, pieces: np.ndarray, counts: np.ndarray, n_seed: int,
+                  threads: int) -> np.ndarray:
+    """Every piece's Viterbi frequency as sentencepiece 0.2.3 sums it: per thread (the
+    words ``i % threads``) in float32, adding each word's count (rounded to float32) in
+    word and path order, then the threads' sums added in thread order, in float32."""
+    acc = np.zeros(threads * n_seed, dtype=np.float32)
+    np.add.at(acc, (words % threads) * n_seed + pieces, counts[words].astype(np.float32))
+    acc = acc.reshape(threads, n_seed)
+    freq = np.zeros(n_seed, dtype=np.float32)
+    for t in range(threads):
+        freq += acc[t]
+    return freq.astype(np.float64)
 
 
 def _drop_unreachable(state: _State, piece_batch: Batch, pieces: list[str],
