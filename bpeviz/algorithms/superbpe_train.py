@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,9 +284,17 @@ def train_superbpe(
         transition = int(merges * DEFAULT_TRANSITION)
     _check(merges, transition, min_frequency, tie_break)
     pieces = _pieces(corpus)
-    return train_corpora(_cut(pieces, "gpt2"), lambda: _cut(pieces, STAGE2), merges=merges,
-                         transition=transition, tie_break=tie_break,
-                         min_frequency=min_frequency, progress=progress)
+    if transition >= merges:  # byte-level BPE throughout: no stage-2 words
+        return train_corpora(_cut(pieces, "gpt2"), lambda: _cut(pieces, STAGE2),
+                             merges=merges, transition=transition, tie_break=tie_break,
+                             min_frequency=min_frequency, progress=progress)
+    # the stage-2 words are counted on another core while stage 1 counts and trains (the
+    # compiled counter lets go of the GIL); thrown away if stage 1 stops early
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        second = pool.submit(_cut, pieces, STAGE2)
+        return train_corpora(_cut(pieces, "gpt2"), second.result, merges=merges,
+                             transition=transition, tie_break=tie_break,
+                             min_frequency=min_frequency, progress=progress)
 
 
 def train_corpora(first: Corpus, second: Callable[[], Corpus], *, merges: int,

@@ -2448,22 +2448,21 @@ static inline uint64_t span_hash(const char *b, size_t n) {
     return mix(h ^ v);
 }
 
-static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
-    Scan sc;
-    if (scan_start(&sc, args) < 0) return NULL;
-    const int kind = sc.kind;
-    const char *data = sc.data;
-    PyObject *out = NULL;
-    Counted *seen = NULL;
-    int32_t *slot = NULL;
+/* The distinct words of sc's text and their counts, in order of first appearance, into
+ * *seen (n_seen of them). Touches no Python object, so it runs without the GIL: 0, -1
+ * out of memory, -2 too many distinct words. */
+static int count_spans(const Scan *sc, Counted **seen_out, int64_t *n_out) {
+    const int kind = sc->kind;
+    const char *data = sc->data;
     int64_t n_seen = 0, cap = 1024;
     uint64_t mask = 2047;
-    seen = PyMem_RawMalloc((size_t)cap * sizeof(Counted));
-    slot = PyMem_RawMalloc((mask + 1) * sizeof(int32_t));
-    if (!seen || !slot) { PyErr_NoMemory(); goto done; }
+    int rc = -1;
+    Counted *seen = PyMem_RawMalloc((size_t)cap * sizeof(Counted));
+    int32_t *slot = PyMem_RawMalloc((mask + 1) * sizeof(int32_t));
+    if (!seen || !slot) goto done;
     memset(slot, 0xff, (mask + 1) * sizeof(int32_t));
-    for (Py_ssize_t i = 0; i < sc.n;) {
-        Py_ssize_t e = scan_word(&sc, i);
+    for (Py_ssize_t i = 0; i < sc->n;) {
+        Py_ssize_t e = scan_word(sc, i);
         Py_ssize_t len = e - i;
         const char *b = data + i * kind;
         uint64_t h = span_hash(b, (size_t)(len * kind));
@@ -2478,13 +2477,10 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
                 goto next;
             }
         }
-        if (n_seen >= INT32_MAX) {
-            PyErr_SetString(PyExc_OverflowError, "too many distinct words");
-            goto done;
-        }
+        if (n_seen >= INT32_MAX) { rc = -2; goto done; }
         if (n_seen == cap) {
             Counted *more = PyMem_RawRealloc(seen, (size_t)cap * 2 * sizeof(Counted));
-            if (!more) { PyErr_NoMemory(); goto done; }
+            if (!more) goto done;
             seen = more;
             cap *= 2;
         }
@@ -2493,7 +2489,7 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
         if ((uint64_t)n_seen * 2 > mask) {  /* at most half full */
             uint64_t m2 = mask * 2 + 1;
             int32_t *s2 = PyMem_RawMalloc((m2 + 1) * sizeof(int32_t));
-            if (!s2) { PyErr_NoMemory(); goto done; }
+            if (!s2) goto done;
             memset(s2, 0xff, (m2 + 1) * sizeof(int32_t));
             for (int64_t w = 0; w < n_seen; w++) {
                 uint64_t y = seen[w].hash & m2;
@@ -2507,18 +2503,46 @@ static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
     next:
         i = e;
     }
-    out = PyDict_New();
-    for (int64_t w = 0; out && w < n_seen; w++) {
-        PyObject *word = PyUnicode_Substring(sc.text, seen[w].start,
-                                             seen[w].start + seen[w].len);
-        PyObject *count = word ? PyLong_FromLongLong(seen[w].count) : NULL;
-        if (!count || PyDict_SetItem(out, word, count) < 0) Py_CLEAR(out);
-        Py_XDECREF(word);
-        Py_XDECREF(count);
-    }
+    rc = 0;
 done:
-    PyMem_RawFree(seen);
     PyMem_RawFree(slot);
+    if (rc < 0) {
+        PyMem_RawFree(seen);
+        seen = NULL;
+    }
+    *seen_out = seen;
+    *n_out = n_seen;
+    return rc;
+}
+
+/* count(): the counting without the GIL (another thread may count another text, or
+ * train, meanwhile); the strings made with it. */
+static PyObject *count_words(PyObject *Py_UNUSED(m), PyObject *args) {
+    Scan sc;
+    if (scan_start(&sc, args) < 0) return NULL;
+    Counted *seen = NULL;
+    int64_t n_seen = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = count_spans(&sc, &seen, &n_seen);
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (rc == -1) {
+        PyErr_NoMemory();
+    } else if (rc == -2) {
+        PyErr_SetString(PyExc_OverflowError, "too many distinct words");
+    } else {
+        out = PyDict_New();
+        for (int64_t w = 0; out && w < n_seen; w++) {
+            PyObject *word = PyUnicode_Substring(sc.text, seen[w].start,
+                                                 seen[w].start + seen[w].len);
+            PyObject *count = word ? PyLong_FromLongLong(seen[w].count) : NULL;
+            if (!count || PyDict_SetItem(out, word, count) < 0) Py_CLEAR(out);
+            Py_XDECREF(word);
+            Py_XDECREF(count);
+        }
+    }
+    PyMem_RawFree(seen);
     PyBuffer_Release(&sc.cb);
     return out;
 }
