@@ -11,9 +11,12 @@ words with counts, each word its own sentence (:class:`SentencePieceInput`, what
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from bpeviz.unigram.model import WS
 
@@ -48,10 +51,11 @@ def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[
             continue
         if UNK_CHAR in line:
             continue
-        words = list(filter(None, line.split(" ")))
-        if not words:
+        # the normalizer drops trailing whitespace after escaping it: a "▁" the text
+        # itself ends with goes too
+        norm = (WS + WS.join(filter(None, line.split(" ")))).rstrip(WS)
+        if not norm:
             continue
-        norm = WS + WS.join(words)
         if "<" in norm:
             for meta in ("<unk>", "</s>", "<s>"):
                 norm = norm.replace(meta, UNK_CHAR)
@@ -75,11 +79,10 @@ def sentencepiece_input(text: str, max_sentence_length: int = 4192) -> SentenceP
         if len(parts) > 1:
             inside.update(parts[:-1])
     parts_t = tuple(counts)
-    return SentencePieceInput(tuple(WS + p for p in parts_t), tuple(counts.values()),
-                              tuple((_MID if p in inside else 0)
-                                    | (_END if p in line_ends else 0) for p in parts_t),
-                              tuple(line_ends[p] for p in parts_t),
-                              None if last is None else WS + last)
+    return covered(SentencePieceInput(
+        tuple(WS + p for p in parts_t), tuple(counts.values()),
+        tuple((_MID if p in inside else 0) | (_END if p in line_ends else 0) for p in parts_t),
+        tuple(line_ends[p] for p in parts_t), None if last is None else WS + last))
 
 
 def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> SentencePieceInput:
@@ -90,9 +93,72 @@ def words_input(table: Mapping[str, int] | Iterable[tuple[str, int]]) -> Sentenc
         counts[word] += count
     words_t = tuple(counts)
     counts_t = tuple(counts[w] for w in words_t)
-    return SentencePieceInput(words_t, counts_t, (_END,) * len(words_t), counts_t,
-                              words_t[-1] if words_t else None)
+    return covered(SentencePieceInput(words_t, counts_t, (_END,) * len(words_t), counts_t,
+                                      words_t[-1] if words_t else None))
 
 
-__all__ = ["UNK_CHAR", "SentencePieceInput", "sentencepiece_input", "sentencepiece_sentences",
-           "words_input"]
+def uncovered_characters(data: SentencePieceInput) -> set[str]:
+    """The characters ``spm_train`` leaves out of the alphabet at ``character_coverage=1.0``.
+
+    It takes characters by count (descending, then by code point) until the share taken,
+    ``float(taken / total)``, reaches 1.0. In float32 that happens once what is left is
+    at most 2**-25 of the total: on 33.5 million characters or more, the rarest ones
+    (together that small a share) are left out and read as the unknown character.
+    """
+    lengths = np.fromiter(map(len, data.words), dtype=np.int64, count=len(data.words))
+    weights = np.asarray(data.counts, dtype=np.int64)
+    total = int(lengths @ weights) if len(lengths) else 0
+    if total < 2 ** 25:  # a character occurs at least once: more than 2**-25 of the total
+        return set()
+    codes = np.frombuffer("".join(data.words).encode("utf-32-le", "surrogatepass"),
+                          dtype=np.uint32)
+    # (counts up to 2**53 are whole in float64)
+    per_char = np.bincount(codes, weights=np.repeat(weights, lengths).astype(np.float64))
+    found = np.flatnonzero(per_char)
+    per_char = per_char[found]
+    order = np.lexsort((found, -per_char))  # by count descending, then code point
+    taken_before = np.concatenate(([0.0], np.cumsum(per_char[order])[:-1]))
+    share = (taken_before / total).astype(np.float32)
+    cut = np.flatnonzero(share >= np.float32(1.0))
+    if not len(cut):
+        return set()
+    return {chr(c) for c in found[order[cut[0]:]].tolist()} - {UNK_CHAR}
+
+
+def covered(data: SentencePieceInput) -> SentencePieceInput:
+    """``data`` with the characters left out of the alphabet (:func:`uncovered_characters`)
+    replaced by the unknown character, as ``spm_train`` replaces them before training;
+    words that become the same are one word."""
+    rare = uncovered_characters(data)
+    if not rare:
+        return data
+    table = str.maketrans({ch: UNK_CHAR for ch in rare})
+    has_rare = re.compile("[" + "".join(map(re.escape, sorted(rare))) + "]").search
+    index: dict[str, int] = {}
+    words: list[str] = []
+    counts: list[int] = []
+    ends: list[int] = []
+    line_ends: list[int] = []
+    has_line_ends = bool(data.line_ends)
+    for k, word in enumerate(data.words):
+        new = word.translate(table) if has_rare(word) else word
+        at = index.get(new)
+        if at is None:
+            index[new] = len(words)
+            words.append(new)
+            counts.append(data.counts[k])
+            ends.append(data.ends[k])
+            line_ends.append(data.line_ends[k] if has_line_ends else 0)
+        else:
+            counts[at] += data.counts[k]
+            ends[at] |= data.ends[k]
+            if has_line_ends:
+                line_ends[at] += data.line_ends[k]
+    last = data.last_word
+    return replace(data, words=tuple(words), counts=tuple(counts), ends=tuple(ends),
+                   line_ends=tuple(line_ends) if has_line_ends else (),
+                   last_word=None if last is None else last.translate(table))
+
+
+__all__ = ["UNK_CHAR", "SentencePieceInput", "covered", "sentencepiece_input",
+           "sentencepiece_sentences", "uncovered_characters", "words_input"]

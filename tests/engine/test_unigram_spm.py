@@ -19,7 +19,13 @@ from bench.data import corpus_path, corpus_text
 from bpeviz.unigram import train_unigram
 from bpeviz.unigram.hf_export import to_hf_json
 from bpeviz.unigram.spm import load_spm
-from bpeviz.unigram.spm_input import sentencepiece_input, words_input
+from bpeviz.unigram.spm_input import (
+    SentencePieceInput,
+    sentencepiece_input,
+    sentencepiece_sentences,
+    uncovered_characters,
+    words_input,
+)
 from bpeviz.unigram.trainer import train_sentencepiece
 
 SPM_OPTIONS = dict(model_type="unigram", normalization_rule_name="identity",
@@ -238,3 +244,51 @@ def test_unigram_seed_ties_go_in_sentencepieces_order_so_every_score_matches(tmp
     with open(corpus, encoding="utf-8") as f:
         ours = train_sentencepiece(sentencepiece_input(f.read()), 1000).final
     assert list(zip(ours.pieces, ours.model.log_probs)) == theirs
+
+
+def test_the_rarest_characters_of_a_large_corpus_are_unknown_as_in_sentencepiece(tmp_path):
+    # At character_coverage=1.0 sentencepiece takes characters by count until the share
+    # taken, rounded to float32, is 1.0: past 2**25 characters the rarest ones fall out of
+    # the alphabet and read as the unknown character. Here 35 million characters: of the
+    # two seen once, U+1F973 (the lower code point, taken first) stays and U+2010C goes.
+    words = {"the": 2_300_000, "of": 1_550_000, "and": 1_150_000, "to": 1_080_000,
+             "in": 770_000, "that": 540_000, "is": 460_000, "then": 385_000,
+             "other": 310_000, "these": 230_000, "thing": 155_000, "nothing": 77_000,
+             "ok\U0001f973": 1, "x\U0002010c": 1, "ab": 3}
+    assert 2 ** 25 <= sum((len(w) + 1) * c for w, c in words.items()) < 36_000_000
+    path = tmp_path / "words.tsv"
+    path.write_text("".join(f"{w}\t{c}\n" for w, c in words.items()), encoding="utf-8")
+    model = spm_model(tmp_path, str(path), "tsv", vocab_size=40, input_format="tsv",
+                      hard_vocab_limit=False, **SPM_OPTIONS)
+    table = {"▁" + w: c for w, c in words.items()}
+    raw = SentencePieceInput(tuple(table), tuple(table.values()), (2,) * len(table))
+    assert uncovered_characters(raw) == {"\U0002010c"}
+    data = words_input(table)
+    assert "▁x\u2585" in data.words
+    ours = train_sentencepiece(data, 40).final
+    assert list(zip(ours.pieces, ours.model.log_probs)) == spm_scored(model)
+    assert "\U0001f973" in ours.pieces and "\U0002010c" not in ours.pieces
+
+
+def test_small_corpora_keep_every_character():
+    # below 2**25 characters a character seen once is more than 2**-25 of the whole
+    data = words_input({"▁the": 3_000_000, "▁x\U0002010c": 1})
+    assert uncovered_characters(data) == set()  # (4 x 3 million + 3 characters)
+    assert data.words == ("▁the", "▁x\U0002010c")
+
+
+@pytest.fixture(scope="module")
+def identity_normalizer(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("norm")
+    path = tmp / "t.txt"
+    path.write_text("ab a b\nba ab\n", encoding="utf-8")
+    return spm.SentencePieceProcessor(model_file=spm_model(
+        tmp, str(path), "n", vocab_size=8, hard_vocab_limit=False, **SPM_OPTIONS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([" ", "▁", "a", "é", "\t", "x y"]), max_size=12).map("".join))
+def test_lines_are_normalized_as_sentencepiece_normalizes_them(identity_normalizer, line):
+    # spaces become "▁", runs of them one, and trailing ones go, even a "▁" of the text
+    theirs = identity_normalizer.normalize(line)
+    assert sentencepiece_sentences(line) == ([theirs] if theirs else [])
