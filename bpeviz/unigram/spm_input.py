@@ -21,6 +21,8 @@ import numpy as np
 from bpeviz.unigram.model import WS
 
 UNK_CHAR = "\u2585"  # SentencePiece's stand-in for characters outside the alphabet
+# where the normalizer puts "<unk>", "<s>" and "</s>": never in the alphabet, so unknown
+BOUNDARY = "\x1f"
 _MID, _END = 1, 2  # what follows a word: another word, or the end of the sentence
 
 
@@ -40,7 +42,8 @@ class SentencePieceInput:
 
 
 def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[str]:
-    """The lines of ``text`` as ``spm_train`` normalizes them (``identity`` rule)."""
+    """The lines of ``text`` as ``spm_train`` normalizes them (``identity`` rule), in the
+    order it keeps them."""
     out = []
     # a line of at most a quarter of the limit in characters is within it in bytes (a
     # character takes at most 4): only longer lines are encoded to be measured
@@ -54,12 +57,19 @@ def sentencepiece_sentences(text: str, max_sentence_length: int = 4192) -> list[
         # the normalizer drops trailing whitespace after escaping it: a "▁" the text
         # itself ends with goes too
         norm = (WS + WS.join(filter(None, line.split(" ")))).rstrip(WS)
-        if not norm:
-            continue
         if "<" in norm:
             for meta in ("<unk>", "</s>", "<s>"):
-                norm = norm.replace(meta, UNK_CHAR)
+                norm = norm.replace(meta, BOUNDARY)
         out.append(norm)
+    # a sentence that normalizes to nothing is dropped by moving the last one into its
+    # place: that changes which sentence is last, and the seed reads the last one
+    i = 0
+    while i < len(out):
+        if out[i]:
+            i += 1
+        else:
+            out[i] = out[-1]
+            out.pop()
     return out
 
 
@@ -103,13 +113,15 @@ def uncovered_characters(data: SentencePieceInput) -> set[str]:
     It takes characters by count (descending, then by code point) until the share taken,
     ``float(taken / total)``, reaches 1.0. In float32 that happens once what is left is
     at most 2**-25 of the total: on 33.5 million characters or more, the rarest ones
-    (together that small a share) are left out and read as the unknown character.
+    (together that small a share) are left out and read as the unknown character. So is
+    U+001F, where the normalizer put "<unk>", "<s>" and "</s>", at any size.
     """
     lengths = np.fromiter(map(len, data.words), dtype=np.int64, count=len(data.words))
     weights = np.asarray(data.counts, dtype=np.int64)
     total = int(lengths @ weights) if len(lengths) else 0
+    boundary = {BOUNDARY} if any(BOUNDARY in w for w in data.words) else set()
     if total < 2 ** 25:  # a character occurs at least once: more than 2**-25 of the total
-        return set()
+        return boundary
     codes = np.frombuffer("".join(data.words).encode("utf-32-le", "surrogatepass"),
                           dtype=np.uint32)
     # (counts up to 2**53 are whole in float64)
@@ -121,8 +133,8 @@ def uncovered_characters(data: SentencePieceInput) -> set[str]:
     share = (taken_before / total).astype(np.float32)
     cut = np.flatnonzero(share >= np.float32(1.0))
     if not len(cut):
-        return set()
-    return {chr(c) for c in found[order[cut[0]:]].tolist()} - {UNK_CHAR}
+        return boundary
+    return ({chr(c) for c in found[order[cut[0]:]].tolist()} | boundary) - {UNK_CHAR}
 
 
 def covered(data: SentencePieceInput) -> SentencePieceInput:

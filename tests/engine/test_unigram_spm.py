@@ -292,3 +292,31 @@ def test_lines_are_normalized_as_sentencepiece_normalizes_them(identity_normaliz
     # spaces become "▁", runs of them one, and trailing ones go, even a "▁" of the text
     theirs = identity_normalizer.normalize(line)
     assert sentencepiece_sentences(line) == ([theirs] if theirs else [])
+
+
+def test_a_blank_line_moves_the_last_sentence_as_sentencepiece_drops_it(tmp_path):
+    # sentencepiece drops a line of spaces by moving its last sentence into the line's
+    # place: "abc ab" becomes the last sentence instead of "cd", so "▁ab" ends the last
+    # sentence and gets the sentence-end node's count in the seed
+    text = "ab ab ab\n   \nab ab\nabc ab\ncd\n"
+    assert sentencepiece_sentences(text) == ["▁ab▁ab▁ab", "▁cd", "▁ab▁ab", "▁abc▁ab"]
+    path = tmp_path / "blank.txt"
+    path.write_text(text, encoding="utf-8")
+    theirs = spm_scored(spm_model(tmp_path, str(path), "blank", vocab_size=13,
+                                  hard_vocab_limit=False, **SPM_OPTIONS))
+    ours = train_sentencepiece(sentencepiece_input(text), 13).final
+    assert list(zip(ours.pieces, ours.model.log_probs)) == theirs
+
+
+def test_sentence_markers_in_the_text_are_unknown_characters(tmp_path):
+    # the normalizer turns "<unk>", "<s>" and "</s>" into U+001F, which is never in the
+    # alphabet: it reads as the unknown character, as does a U+001F of the text
+    text = "a<s>b c\x1fd <unk>\nab cd a\x1fb\nab ab cd\ncd ab <s>x\n"
+    data = sentencepiece_input(text)
+    assert data.words[:3] == ("▁a\u2585b", "▁c\u2585d", "▁\u2585")
+    path = tmp_path / "markers.txt"
+    path.write_text(text, encoding="utf-8")
+    theirs = spm_scored(spm_model(tmp_path, str(path), "markers", vocab_size=14,
+                                  hard_vocab_limit=False, **SPM_OPTIONS))
+    ours = train_sentencepiece(data, 14).final
+    assert list(zip(ours.pieces, ours.model.log_probs)) == theirs
