@@ -57,8 +57,10 @@ exp and log is libm's, as sentencepiece's; read against sentencepiece 0.2.3's so
 normalization, ``character_coverage=1.0``): the final pieces, their order and their
 float32 scores are sentencepiece 0.2.3's to the last bit at every vocabulary tried: 300,
 500, 800, 1,000, 1,500, 2,000, 3,000 on 0.1 MB; 1,000, 2,000 on 0.3 MB; 1,000 on 0.5 MB;
-1,000, 2,000, 4,000, 8,000 on 1 MB; 2,000, 4,000, 8,000 on 2 MB; 8,000 on 5, 10, 20 and
-30 MB (before: 7,973 of 7,997 pieces on 5 MB, 3,975 of 3,997 on 1 MB at 4,000). Not
+1,000, 2,000, 4,000, 8,000 on 1 MB; 2,000, 4,000, 8,000 on 2 MB; 8,000 on 5, 10, 20, 30
+and 100 MB (before: 7,973 of 7,997 pieces on 5 MB, 3,975 of 3,997 on 1 MB at 4,000). The
+input is read as ``spm_train`` reads it (:mod:`bpeviz.unigram.spm_input`), down to what
+shows only on large corpora: past 2**25 characters the rarest leave the alphabet. Not
 reproduced, as no corpus here reaches them: the seed queue's garbage collection past 16
 million distinct candidates, and the 500 MB chunks the seed's suffix arrays are built
 over.
