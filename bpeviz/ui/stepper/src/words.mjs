@@ -59,20 +59,4 @@ export function buildWords(w) {
   table.append(thead, body);
   w.rows = rows;
   w.root.replaceChildren(table);
-  skipWhenAway(w.root);
-}
-
-// Every key redraws the table, and a table is laid out whole: on Explore, where the
-// words sit below the first screen, that was half of a key's main-thread time. Once the
-// table has been laid out (its height remembered: contain-intrinsic-size: auto), the
-// browser skips its layout and paint while it is out of view (content-visibility: auto,
-// stepper.css); its cells still follow every step. Not from the first frame, or a table
-// never seen would keep the placeholder height and the page below it would jump.
-export function skipWhenAway(root) {
-  if (root.classList.contains("bv-skips-away") || root.bvSkipAsked) return;
-  root.bvSkipAsked = true;
-  const later = typeof requestAnimationFrame === "function" ? requestAnimationFrame
-    : (fn) => setTimeout(fn, 0);
-  // the second frame callback comes after the first frame's layout has been done
-  later(() => later(() => root.classList.add("bv-skips-away")));
 }
