@@ -12,18 +12,24 @@ export function drawWords(w, k) {
   for (const row of w.rows) {
     const { nodes, cell, tr, badge } = row;
     const [tokens, steps, untils, parts] = nodes;
-    const chips = [];
+    // the row's tokens at k and which are new: a row drawn the same is left as it is
+    // (most rows change at no given step, and a cell replaced is a table laid out again)
+    const shown = [];
     let changed = false;
-    let count = 0;
     for (let i = 0; i < tokens.length; i++) {
       if (steps[i] === k && k > 0) changed = true;
-      if (steps[i] <= k && untils[i] > k) {
-        count += 1;
-        const part = parts[i] >= 0 && d.notes ? d.notes[parts[i]] : "";
-        if (count <= maxChips) chips.push(chip(labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part, d.marks));
-      }
+      if (steps[i] <= k && untils[i] > k) shown.push(i);
     }
-    if (count > maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(count - maxChips)} more`));
+    const drawnAs = shown.map((i) => (k > 0 && steps[i] === k ? `${i}*` : i)).join(",");
+    if (row.drawnAs === drawnAs && row.drawnWith === d) continue;
+    row.drawnAs = drawnAs;
+    row.drawnWith = d;
+    const chips = [];
+    for (const i of shown.slice(0, maxChips)) {
+      const part = parts[i] >= 0 && d.notes ? d.notes[parts[i]] : "";
+      chips.push(chip(labels, tokens[i], d.strong, k > 0 && steps[i] === k, d.notes, part, d.marks));
+    }
+    if (shown.length > maxChips) chips.push(el("span", "bv-muted", ` … and ${fmt(shown.length - maxChips)} more`));
     cell.replaceChildren(...chips);
     tr.className = changed ? "bv-changed" : "";
     badge.hidden = !changed;
