@@ -46,7 +46,7 @@ test("only the rows whose split or marks differ are drawn again", () => {
   assert.ok(!at2[1][0].className.includes("bv-new"));
   assert.equal(at2[2][0], at0[2][0]);
 
-  doc.press("ArrowRight"); // merge 3 changes none of them: every row stays
+  doc.press("ArrowRight"); // merge 3 changes none of them: only "low" is drawn again, unmarked
   const at3 = cells().map(chipsOf);
   assert.deepEqual(marked(), [false, false, false]);
   assert.notEqual(at3[0][0], at2[0][0], "low loses its mark of merge 2");
