@@ -140,6 +140,18 @@ def unigram_explore(ctx) -> None:
             key="uexport", icon=":material/download:",
             help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this "
                  "round's pieces and log-probabilities.")
+    # below the first screen, what Python draws for the settled round: while none of it
+    # is in view the browser reports the round only once the keys stop, so no rerun's
+    # drawing lands between a speaker's keys (stage.settles_key)
+    with st.container(key=stage.settles_key("unigram")):
+        rounds_below(training, k, byte_style, strong)
+
+
+def rounds_below(training, k: int, byte_style: str, strong: bool) -> None:
+    """Below the round's card: the loss curve, the pieces removed at round ``k``, the
+    word splits and the lattices."""
+    last = len(training) - 1
+    step = training.at(k)
     st.plotly_chart(loss_figure(training, k), key="uloss", config={"displaylogo": False})
     st.caption(md_escape(
         f"The loss (solid, left axis) and the number of pieces (dotted, right axis) after "

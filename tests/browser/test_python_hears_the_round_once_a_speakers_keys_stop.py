@@ -1,0 +1,66 @@
+"""Unigram's Explore at 1280x720, in Chromium: the round's card and numbers are the
+browser's, and what Python draws for the settled round (the loss curve, the pieces
+removed, the word splits) is below the first screen. A speaker's keys, at an uneven
+pace, start no Python run between them (a run's drawing held the next keys' frames back
+by 200-500 ms); Python hears the round once they stop, and the views below follow it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.support.browser import HOOK, hook, ready
+from tests.support.projector import blur, open_page
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+SENT = "() => window.__bvDebug.filter(d => d[1] === 'send').map(d => d[2])"
+#: the round the loss curve's caption names (Python's view below the first screen)
+LOSS_ROUND = """() => {
+  const m = document.body.innerText.match(/the dashed line marks round (\\d+)/);
+  return m ? Number(m[1]) : null;
+}"""
+
+
+def heard(page, k: int) -> None:
+    """Python has heard round ``k``: the URL and the round box show it."""
+    page.wait_for_function(
+        "s => new URLSearchParams(location.search).get('uround') === s", arg=str(k),
+        timeout=30_000)
+    page.wait_for_function(
+        "s => [...document.querySelectorAll('input[aria-label=\"Go to round\"]')]"
+        ".some(b => b.value === s)", arg=str(k), timeout=30_000)
+    ready(page)
+
+
+def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser, server):
+    context, page = open_page(browser, 1280, 720, "light")
+    try:
+        page.add_init_script("window.__bvDebug = [];")
+        page.goto(f"{server}/Explore?algo=unigram&uround=0")
+        ready(page, 120_000)
+        page.wait_for_selector(HOOK, timeout=60_000)
+        heard(page, 0)
+        blur(page)
+        page.evaluate("() => { window.__bvDebug.length = 0; }")
+        below = page.locator('[class*="st-key-bv_settles"]')
+        assert below.count() == 1, "the views below are one container that follows on settling"
+        assert below.bounding_box()["y"] >= 720 - 100, "and it starts below the first screen"
+        assert page.evaluate(LOSS_ROUND) == 0
+
+        for pause in (0.35, 0.5, 0.2, 0.35, 0.7, 0.35):  # uneven, as a hand is
+            page.keyboard.press("ArrowRight")
+            time.sleep(pause)
+        assert hook(page) == 6
+        assert page.locator('input[aria-label="Go to round"]').input_value() == "6", (
+            "the Go to round box shows the bar's round before Python hears it")
+        assert page.evaluate(SENT) == [], "no round reported between the keys"
+        assert page.evaluate(LOSS_ROUND) == 0, "Python's views below still show its round"
+
+        heard(page, 6)  # once the keys stop
+        page.wait_for_function(f"() => ({LOSS_ROUND})() === 6", timeout=30_000)
+        assert page.evaluate(SENT) == [6]
+    finally:
+        context.close()
