@@ -6,17 +6,14 @@ by 200-500 ms); Python hears the round once they stop, and the views below follo
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from tests.support.browser import HOOK, hook, ready
+from tests.support.browser import HOOK, SENT, ready, uneven_keys_unheard
 from tests.support.projector import blur, open_page
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-SENT = "() => window.__bvDebug.filter(d => d[1] === 'send').map(d => d[2])"
 #: the round the loss curve's caption names (Python's view below the first screen)
 LOSS_ROUND = """() => {
   const m = document.body.innerText.match(/the dashed line marks round (\\d+)/);
@@ -50,13 +47,7 @@ def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser
         assert below.bounding_box()["y"] >= 720 - 100, "and it starts below the first screen"
         assert page.evaluate(LOSS_ROUND) == 0
 
-        for pause in (0.35, 0.5, 0.2, 0.35, 0.7, 0.35):  # uneven, as a hand is
-            page.keyboard.press("ArrowRight")
-            time.sleep(pause)
-        assert hook(page) == 6
-        assert page.locator('input[aria-label="Go to round"]').input_value() == "6", (
-            "the Go to round box shows the bar's round before Python hears it")
-        assert page.evaluate(SENT) == [], "no round reported between the keys"
+        uneven_keys_unheard(page, "Go to round", "round")
         assert page.evaluate(LOSS_ROUND) == 0, "Python's views below still show its round"
 
         heard(page, 6)  # once the keys stop

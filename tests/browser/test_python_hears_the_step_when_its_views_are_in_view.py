@@ -7,18 +7,16 @@ beside the bar shows the bar's step all along."""
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pytest
 
 from bench.stage import HEATMAP_STEP  # the step the heatmap's caption names
-from tests.support.browser import HOOK, hook, settled
+from tests.support.browser import HOOK, SENT, hook, settled, uneven_keys_unheard
 from tests.support.projector import blur, open_page
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-SENT = "() => window.__bvDebug.filter(d => d[1] === 'send').map(d => d[2])"
 
 
 
@@ -46,13 +44,7 @@ def test_a_speakers_keys_start_no_run_until_they_stop(browser, server):
     with quiet_explore(browser, server) as page:
         box = page.locator('[class*="st-key-bv_settles"]').first.bounding_box()
         assert box["y"] >= 720 - 100, "Python's views of the step start below the first screen"
-        for pause in (0.35, 0.5, 0.2, 0.35, 0.7, 0.35):  # uneven, as a hand is
-            page.keyboard.press("ArrowRight")
-            time.sleep(pause)
-        assert hook(page) == 6
-        assert page.locator('input[aria-label="Go to step"]').input_value() == "6", (
-            "the Go to step box shows the bar's step before Python hears it")
-        assert page.evaluate(SENT) == [], "no step reported between the keys"
+        uneven_keys_unheard(page, "Go to step")
         # (the panels' own small runs may fetch the steps ahead: the page is not redrawn)
         assert heatmap_step(page) == 0, "Python's views below still show the step it heard"
         settled(page, 6)  # once they stop

@@ -6,6 +6,7 @@ The fixtures (``browser``, ``page``, ``server`` ...) are in tests/browser/confte
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,21 @@ def download_slides(page, url: str, folder: Path) -> Path:
     saved = folder / info.value.suggested_filename
     info.value.save_as(saved)
     return saved
+
+
+#: the steps the stage script has reported to Python since its trail (``__bvDebug``) was
+#: cleared
+SENT = "() => window.__bvDebug.filter(d => d[1] === 'send').map(d => d[2])"
+
+
+def uneven_keys_unheard(page, box: str, what: str = "step") -> None:
+    """Six → keys at a speaker's uneven pace: the bar is at 6, the "``box``" number box
+    beside it says so, and none of the six was reported to Python (its trail, ``SENT``,
+    empty)."""
+    for pause in (0.35, 0.5, 0.2, 0.35, 0.7, 0.35):  # uneven, as a hand is
+        page.keyboard.press("ArrowRight")
+        time.sleep(pause)
+    assert hook(page) == 6
+    assert page.locator(f'input[aria-label="{box}"]').input_value() == "6", (
+        f"the {box} box shows the bar's {what} before Python hears it")
+    assert page.evaluate(SENT) == [], f"no {what} reported between the keys"
