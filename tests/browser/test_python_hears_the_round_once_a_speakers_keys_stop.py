@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import HOOK, SENT, ready, uneven_keys_unheard
+from tests.support.browser import HOOK, SENT, ready, settled, uneven_keys_unheard
 from tests.support.projector import blur, open_page
 
 pytestmark = pytest.mark.browser
@@ -23,13 +23,7 @@ LOSS_ROUND = """() => {
 
 def heard(page, k: int) -> None:
     """Python has heard round ``k``: the URL and the round box show it."""
-    page.wait_for_function(
-        "s => new URLSearchParams(location.search).get('uround') === s", arg=str(k),
-        timeout=30_000)
-    page.wait_for_function(
-        "s => [...document.querySelectorAll('input[aria-label=\"Go to round\"]')]"
-        ".some(b => b.value === s)", arg=str(k), timeout=30_000)
-    ready(page)
+    settled(page, k, setting="uround", box="Go to round")
 
 
 def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser, server):
