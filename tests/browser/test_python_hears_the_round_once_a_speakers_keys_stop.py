@@ -28,16 +28,22 @@ def heard(page, k: int) -> None:
     settled(page, k, setting="uround", box="Go to round")
 
 
+def at_round_zero(page, server: str) -> None:
+    """Unigram's Explore at round 0, Python has heard it, the focus on the body and the
+    stage's trail of reports (``SENT``) empty."""
+    page.add_init_script("window.__bvDebug = [];")
+    page.goto(f"{server}/Explore?algo=unigram&uround=0")
+    ready(page, 120_000)
+    page.wait_for_selector(HOOK, timeout=60_000)
+    heard(page, 0)
+    blur(page)
+    page.evaluate("() => { window.__bvDebug.length = 0; }")
+
+
 def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser, server):
     context, page = open_page(browser, 1280, 720, "light")
     try:
-        page.add_init_script("window.__bvDebug = [];")
-        page.goto(f"{server}/Explore?algo=unigram&uround=0")
-        ready(page, 120_000)
-        page.wait_for_selector(HOOK, timeout=60_000)
-        heard(page, 0)
-        blur(page)
-        page.evaluate("() => { window.__bvDebug.length = 0; }")
+        at_round_zero(page, server)
         below = page.locator('[class*="st-key-bv_settles"]')
         assert below.count() == 1, "the views below are one container that follows on settling"
         assert below.bounding_box()["y"] >= 720 - 100, "and it starts below the first screen"
@@ -59,13 +65,7 @@ def test_the_rounds_download_pressed_before_python_heard_the_round_is_that_round
     # once the keys stop: a click before that waits for Python's run at the bar's round
     context, page = open_page(browser, 1280, 720, "light")
     try:
-        page.add_init_script("window.__bvDebug = [];")
-        page.goto(f"{server}/Explore?algo=unigram&uround=0")
-        ready(page, 120_000)
-        page.wait_for_selector(HOOK, timeout=60_000)
-        heard(page, 0)
-        blur(page)
-        page.evaluate("() => { window.__bvDebug.length = 0; }")
+        at_round_zero(page, server)
         uneven_keys_unheard(page, "Go to round", "round")
         with page.expect_download(timeout=60_000) as info:
             page.get_by_role("button", name="Download this round as tokenizer.json").click()
