@@ -296,12 +296,12 @@ def train_picky(
             stop = "no_pairs"
             break
         (a, b), count = best
-        if not (st.present[a] and st.present[b]):  # a stale pair (see the docstring)
-            continue
         was = st.ids.get(st.strs[a] + st.strs[b])
         known = was is not None and st.present[was]
         merged = st.merge(a, b)
-        if merged is None:  # counted, but gone from every word (see the docstring)
+        # a stale pair, which no word holds: one of a removed token (a removal takes it out
+        # of every word), or a count that outlived its occurrences (see the docstring)
+        if merged is None:
             continue
         t, made, formed = merged
         n_merges += 1
