@@ -46,14 +46,20 @@ def one_key(page) -> dict:
     return page.evaluate("() => window.__bvFrames")
 
 
-def test_the_word_splits_below_the_first_screen_follow_a_frame_after_the_key(browser, server):
+def explore_at_step_zero(browser, server):
+    """Explore at 1280x720 on the default sample, Python at step 0, no focus in a box."""
     context, page = open_page(browser, 1280, 720, "light")
+    page.goto(f"{server}/Explore?step=0")
+    ready(page, 120_000)
+    page.wait_for_selector(HOOK, timeout=60_000)
+    settled(page, 0)
+    blur(page)
+    return context, page
+
+
+def test_the_word_splits_below_the_first_screen_follow_a_frame_after_the_key(browser, server):
+    context, page = explore_at_step_zero(browser, server)
     try:
-        page.goto(f"{server}/Explore?step=0")
-        ready(page, 120_000)
-        page.wait_for_selector(HOOK, timeout=60_000)
-        settled(page, 0)
-        blur(page)
         words = page.locator(".bv-stage-words")
         assert words.bounding_box()["y"] >= 720, "the word splits start below the first screen"
         before = words.inner_text()
@@ -98,13 +104,8 @@ def test_a_panel_below_the_first_screen_asks_for_no_steps_while_play_runs(browse
     table below the first screen asks for none (each answer is a run the browser draws
     between Play's steps, for a view nobody sees), and once Play stops Python sends it
     the steps around the bar's, so it shows the bar's step."""
-    context, page = open_page(browser, 1280, 720, "light")
+    context, page = explore_at_step_zero(browser, server)
     try:
-        page.goto(f"{server}/Explore?step=0")
-        ready(page, 120_000)
-        page.wait_for_selector(HOOK, timeout=60_000)
-        settled(page, 0)
-        blur(page)
         panels = page.evaluate(PANELS)
         below = [p for p in panels if p["top"] >= 720]
         seen = [p for p in panels if p["top"] < 720]  # the Why panel
