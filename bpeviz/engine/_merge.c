@@ -975,6 +975,52 @@ static PyObject *State_merge(State *s, PyObject *args) {
     return Py_BuildValue("(LdL)", (long long)count, score, (long long)replaced);
 }
 
+/* ---- sorting nodes -------------------------------------------------------------------- */
+typedef struct {
+    int64_t key;        /* (position << 32) | step: the order of nodes within a word */
+    int32_t node;
+} Keyed;
+
+/* Sort a[lo..hi) by key, by insertion: a word's nodes come mostly in order (its first
+ * symbols, then each merge's). */
+static void insert_keyed(Keyed *a, int64_t lo, int64_t hi) {
+    for (int64_t i = lo + 1; i < hi; i++) {
+        Keyed k = a[i];
+        int64_t j = i;
+        while (j > lo && a[j - 1].key > k.key) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = k;
+    }
+}
+
+/* Sort a[0..n) by key (a word's keys are distinct): up to SORT_RUN * 3 / 2 nodes by
+ * insertion; more through tmp (n long), runs of SORT_RUN by insertion then merged in
+ * passes, the comparisons inline where qsort calls through a pointer. */
+#define SORT_RUN 16
+static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
+    if (n <= SORT_RUN * 3 / 2) {
+        insert_keyed(a, 0, n);
+        return;
+    }
+    for (int64_t lo = 0; lo < n; lo += SORT_RUN)
+        insert_keyed(a, lo, lo + SORT_RUN < n ? lo + SORT_RUN : n);
+    Keyed *src = a, *dst = tmp;
+    for (int64_t width = SORT_RUN; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n;
+            int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        Keyed *t = src; src = dst; dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof(Keyed));
+}
+
 /* ---- replaying merges ---------------------------------------------------------------- */
 /* replay(a, b, t) -> (count, score, replaced): merges 1..n (int32 buffers, n each), the
  * results one per merge as int64, double and int64 bytes; what n calls to merge() give.
@@ -1138,13 +1184,6 @@ typedef struct {
     IVec ids, ev, fin, ltok, lstart, lstep, luntil, inner;
 } Segs;
 
-typedef struct { int64_t key; int32_t node; } SegKey;
-
-static int segkey_cmp(const void *x, const void *y) {
-    int64_t a = ((const SegKey *)x)->key, b = ((const SegKey *)y)->key;
-    return (a > b) - (a < b);
-}
-
 static void segs_free(Segs *g) {
     PyMem_RawFree(g->seg); PyMem_RawFree(g->hk); PyMem_RawFree(g->hv);
     g->seg = NULL; g->hk = NULL; g->hv = NULL;
@@ -1163,13 +1202,17 @@ struct Shared {
     IVec occ_seg, occ_word, occ_start;
 };
 
+static void shared_drop(struct Shared *sh) {
+    if (!sh) return;
+    segs_free(&sh->g);
+    ivec_free(&sh->occ_seg);
+    ivec_free(&sh->occ_word);
+    ivec_free(&sh->occ_start);
+    PyMem_RawFree(sh);
+}
+
 static void shared_free(State *s) {
-    if (!s->shared) return;
-    segs_free(&s->shared->g);
-    ivec_free(&s->shared->occ_seg);
-    ivec_free(&s->shared->occ_word);
-    ivec_free(&s->shared->occ_start);
-    PyMem_RawFree(s->shared);
+    shared_drop(s->shared);
     s->shared = NULL;
 }
 
@@ -1288,31 +1331,21 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
         luntil[m + j] = NEVER;
         luntil[ev[1]] = luntil[ev[2]] = r + 1;
     }
-    /* the inner nodes by (start, step): by insertion when few, as segments mostly are */
+    /* the inner nodes by (start, step), sorted as a word's nodes are (on the stack when
+     * few, as segments mostly are) */
     sg->inner = g->inner.n;
     if (ivec_reserve(&g->inner, (int64_t)g->inner.n + nl) < 0) return -1;
     int32_t *in = g->inner.v + sg->inner, k = 0;
     for (int32_t j = 0; j < nl; j++)
         if (luntil[j] != NEVER) in[k++] = j;
-    if (k > 48) {
-        SegKey *keys = PyMem_RawMalloc((size_t)k * sizeof(SegKey));
-        if (!keys) { PyErr_NoMemory(); return -1; }
-        for (int32_t i = 0; i < k; i++)
-            keys[i] = (SegKey){((int64_t)lstart[in[i]] << 32) | (uint32_t)lstep[in[i]], in[i]};
-        qsort(keys, (size_t)k, sizeof(SegKey), segkey_cmp);
-        for (int32_t i = 0; i < k; i++) in[i] = keys[i].node;
-        PyMem_RawFree(keys);
-    } else {
-        for (int32_t i = 1; i < k; i++) {
-            int32_t j = in[i], at = i;
-            int64_t key = ((int64_t)lstart[j] << 32) | (uint32_t)lstep[j];
-            while (at > 0 && (((int64_t)lstart[in[at - 1]] << 32) | (uint32_t)lstep[in[at - 1]]) > key) {
-                in[at] = in[at - 1];
-                at--;
-            }
-            in[at] = j;
-        }
-    }
+    Keyed few[2 * SORT_RUN * 3 / 2];
+    Keyed *keys = k <= SORT_RUN * 3 / 2 ? few : PyMem_RawMalloc(2 * (size_t)k * sizeof(Keyed));
+    if (!keys) { PyErr_NoMemory(); return -1; }
+    for (int32_t i = 0; i < k; i++)
+        keys[i] = (Keyed){((int64_t)lstart[in[i]] << 32) | (uint32_t)lstep[in[i]], in[i]};
+    sort_keyed(keys, keys + k, k);
+    for (int32_t i = 0; i < k; i++) in[i] = keys[i].node;
+    if (keys != few) PyMem_RawFree(keys);
     sg->n_inner = k;
     g->inner.n += k;
     return (int32_t)(g->n++);
@@ -1444,11 +1477,7 @@ static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits
     sh = NULL;
     rc = 0;
 out:
-    if (sh) {
-        segs_free(&sh->g);
-        ivec_free(&sh->occ_seg); ivec_free(&sh->occ_word); ivec_free(&sh->occ_start);
-        PyMem_RawFree(sh);
-    }
+    shared_drop(sh);  /* NULL once the state holds it */
     PyMem_RawFree(nxt); PyMem_RawFree(prv); PyMem_RawFree(sym); PyMem_RawFree(nd);
     PyMem_RawFree(x); PyMem_RawFree(heap);
     return rc;
@@ -1614,51 +1643,6 @@ done:
 }
 
 /* ---- results ------------------------------------------------------------------------ */
-typedef struct {
-    int64_t key;        /* (position << 32) | step: the order of nodes within a word */
-    int32_t node;
-} Keyed;
-
-/* Sort a[lo..hi) by key, by insertion: a word's nodes come mostly in order (its first
- * symbols, then each merge's). */
-static void insert_keyed(Keyed *a, int64_t lo, int64_t hi) {
-    for (int64_t i = lo + 1; i < hi; i++) {
-        Keyed k = a[i];
-        int64_t j = i;
-        while (j > lo && a[j - 1].key > k.key) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = k;
-    }
-}
-
-/* Sort a[0..n) by key (a word's keys are distinct): up to SORT_RUN * 3 / 2 nodes by
- * insertion; more through tmp (n long), runs of SORT_RUN by insertion then merged in
- * passes, the comparisons inline where qsort calls through a pointer. */
-#define SORT_RUN 16
-static void sort_keyed(Keyed *a, Keyed *tmp, int64_t n) {
-    if (n <= SORT_RUN * 3 / 2) {
-        insert_keyed(a, 0, n);
-        return;
-    }
-    for (int64_t lo = 0; lo < n; lo += SORT_RUN)
-        insert_keyed(a, lo, lo + SORT_RUN < n ? lo + SORT_RUN : n);
-    Keyed *src = a, *dst = tmp;
-    for (int64_t width = SORT_RUN; width < n; width *= 2) {
-        for (int64_t lo = 0; lo < n; lo += 2 * width) {
-            int64_t mid = lo + width < n ? lo + width : n;
-            int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int64_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        Keyed *t = src; src = dst; dst = t;
-    }
-    if (src != a) memcpy(a, src, (size_t)n * sizeof(Keyed));
-}
-
 /* The nodes in the order of perm (n int32 node ids), four int32 bytes objects, or NULL. */
 static PyObject *forest_in(State *s, const int32_t *perm, const Keyed *order, int64_t n) {
     IVec *parts[4] = {&s->n_token, &s->n_word, &s->n_step, &s->n_until};
@@ -1679,6 +1663,15 @@ static PyObject *forest_in(State *s, const int32_t *perm, const Keyed *order, in
         ivec_free(parts[i]);  /* free as we go: the peak stays near one copy */
     }
     return res;
+}
+
+/* The state's node v written at item o of the forest's four arrays. */
+static inline void copy_node(const State *s, int32_t v, int64_t o, int32_t *tok,
+                             int32_t *word, int32_t *step, int32_t *until) {
+    tok[o] = s->n_token.v[v];
+    word[o] = s->n_word.v[v];
+    step[o] = s->n_step.v[v];
+    until[o] = s->n_until.v[v];
 }
 
 /* The forest after a replay by segments: the state's nodes (in the order of perm, n
@@ -1713,26 +1706,15 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
         const int32_t *lstep = g->lstep.v + sg->loc, *luntil = g->luntil.v + sg->loc;
         for (int32_t q = 0; q < sg->n_inner; q++) {
             int32_t l = in[q], start = at + lstart[l];
-            for (; j < n && st[perm[j]] < start; j++, o++) {
-                int32_t v = perm[j];
-                tok[o] = s->n_token.v[v];
-                word[o] = s->n_word.v[v];
-                step[o] = s->n_step.v[v];
-                until[o] = s->n_until.v[v];
-            }
+            for (; j < n && st[perm[j]] < start; j++)  /* the state's nodes before it */
+                copy_node(s, perm[j], o++, tok, word, step, until);
             tok[o] = ltok[l];
             word[o] = w;
             step[o] = lstep[l];
             until[o++] = luntil[l];
         }
     }
-    for (; j < n; j++, o++) {
-        int32_t v = perm[j];
-        tok[o] = s->n_token.v[v];
-        word[o] = s->n_word.v[v];
-        step[o] = s->n_step.v[v];
-        until[o] = s->n_until.v[v];
-    }
+    for (; j < n; j++) copy_node(s, perm[j], o++, tok, word, step, until);
     PyObject *res = PyTuple_New(4);
     for (int i = 0; i < 4; i++) {
         if (res) PyTuple_SET_ITEM(res, i, out[i]);
