@@ -488,7 +488,7 @@ def play_at(page, speed: str, seconds: float,
 
 #: the step the heatmap's caption names ("Count of each pair at step k, ...")
 HEATMAP_STEP = """() => {
-  for (const c of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
+  for (const c of document.querySelectorAll('[data-testid="stCaptionContainer"], .bv-hm-caption')) {
     const m = /pair at step (\\d+)/.exec(c.textContent);
     if (m) return Number(m[1]);
   }

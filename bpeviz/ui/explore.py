@@ -65,6 +65,53 @@ def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
     put("pair_step", int(step))
 
 
+def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
+                  picked: tuple[int, int] | None, picked_step: int | None) -> None:
+    """The "Symbols per axis" slider and the heatmap of the best pairs at the bar's step,
+    drawn by the browser from the steps around it (a stage panel: it follows the card
+    in the same frame); the pair ``picked`` at ``picked_step`` ringed in blue there, the
+    pair merged next elsewhere; a click on a cell picks its pair at the step shown."""
+    from bpeviz.algorithms import get as get_algorithm
+    from bpeviz.present.render import esc
+    from bpeviz.present.render_heatmap import heatmap_html
+    from bpeviz.ui import stage
+
+    top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
+                  max_value=LIMITS.heatmap_symbols)
+    if presentation and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
+        st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
+                   "whole chart fits a projector's screen; leave presentation mode for more.")
+    value = get_algorithm(algorithm).value_name()
+    cell = figures.heatmap_cell(top_n, presentation)
+
+    def render(k: int) -> str:
+        snap = training.at(k)
+        grid = views.pair_grid(snap, top_n)
+        if not grid.total_pairs:
+            return (f'<p class="bv-hm-caption">No pair of symbols is left at step {k}: every '
+                    "word is a single token.</p>")
+        ring = picked if k == picked_step else (grid.rows[0], grid.cols[0])
+        caption = figures.heatmap_caption(grid, value, snap.next_merge is None, step=k)
+        return (heatmap_html(grid, value, byte_style, ring, cell)
+                + f'<p class="bv-hm-caption">{esc(caption)}</p>')
+
+    stage.panel(training, "heatmap", (top_n, byte_style, presentation, picked, picked_step,
+                                      value), render,
+                waiting="Step {step}: its pairs follow when the step settles.",
+                on_pick=pick_cell)
+
+
+def pick_cell(what: str, step: int | None) -> None:
+    """A heatmap cell clicked in the browser (``what``: "left_id,right_id") at ``step``."""
+    try:
+        left, right = (int(v) for v in what.split(","))
+    except ValueError:
+        return
+    put("pair", (left, right))
+    put("pair_step", int(get("step")) if step is None else step)
+
+
 def heatmap_chart(snap, algorithm: str, byte_style: str, presentation: bool,
                   selected: tuple[int, int]) -> views.PairGrid:
     """The "Symbols per axis" slider and the heatmap of ``snap``'s best pairs (at most
