@@ -72,8 +72,7 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
     in the same frame); the pair ``picked`` at ``picked_step`` ringed in blue there, the
     pair merged next elsewhere; a click on a cell picks its pair at the step shown."""
     from bpeviz.algorithms import get as get_algorithm
-    from bpeviz.present.render import esc
-    from bpeviz.present.render_heatmap import heatmap_html
+    from bpeviz.present.render_heatmap import heatmap_data
     from bpeviz.ui import stage
 
     top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
@@ -85,16 +84,16 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
     value = get_algorithm(algorithm).value_name()
     cell = figures.heatmap_cell(top_n, presentation)
 
-    def render(k: int) -> str:
+    def render(k: int) -> list:
         snap = training.at(k)
         grid = views.pair_grid(snap, top_n)
         if not grid.total_pairs:
-            return (f'<p class="bv-hm-caption">No pair of symbols is left at step {k}: every '
-                    "word is a single token.</p>")
+            return [["p", {"class": "bv-hm-caption"}, f"No pair of symbols is left at step "
+                     f"{k}: every word is a single token."]]
         ring = picked if k == picked_step else (grid.rows[0], grid.cols[0])
         caption = figures.heatmap_caption(grid, value, snap.next_merge is None, step=k)
-        return (heatmap_html(grid, value, byte_style, ring, cell)
-                + f'<p class="bv-hm-caption">{esc(caption)}</p>')
+        return [{"heatmap": heatmap_data(grid, value, byte_style, ring, cell)},
+                ["p", {"class": "bv-hm-caption"}, caption]]
 
     stage.panel(training, "heatmap", (top_n, byte_style, presentation, picked, picked_step,
                                       value), render,

@@ -255,7 +255,7 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
     mount(f"{KEY}_card", data)
 
 
-def panel(training: Any, name: str, key: Any, render: Callable[[int], str], waiting: str = "",
+def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], waiting: str = "",
           *, setting: str = "step", last: int | None = None, history: str | None = None,
           on_pick: Callable[[str, int | None], None] | None = None,
           lazy: bool = False) -> None:
@@ -304,7 +304,7 @@ def _picked(name: str, on_pick: Callable[[str, int | None], None]) -> None:
 
 
 @st.fragment
-def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str],
+def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any],
                 waiting: str, setting: str, last: int | None, history: str | None,
                 on_pick: Callable[[str, int | None], None] | None = None,
                 lazy: bool = False) -> None:

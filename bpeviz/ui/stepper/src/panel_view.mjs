@@ -10,6 +10,7 @@
 // redrawn on the main thread Play needs (bpeviz.ui.stage.panel).
 
 import { el } from "./chips.mjs";
+import { buildHeatmap } from "./heatmap_view.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
@@ -36,6 +37,8 @@ export function buildTree(nodes) {
         e.append(...buildTree(node.slice(2)));
       }
       out.push(e);
+    } else if (node && typeof node === "object" && node.heatmap && typeof node.heatmap === "object") {
+      out.push(buildHeatmap(node.heatmap)); // a view drawn from numbers
     }
   }
   return out;
