@@ -462,7 +462,10 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
                            merges=args.merges)
     results["stage"] = found
     heading("7. Stage: table (key -> paint, median / p95 ms, per element)")
-    names = list(stage.ELEMENTS)
+    # (an element's instances below the first screen are a column of their own, "name*")
+    names = [label for name in stage.ELEMENTS for label in (name, f"{name}*")
+             if any(label in got.get("elements", {}) for paces in found["scenarios"].values()
+                    for got in paces.values() if isinstance(got, dict))]
     widths = (36, *[11] * len(names), 8, 9, 9, 8)
     row("scenario, key every", *names, "agree", "why r/n", "target", "verdict", widths=widths)
     for scenario, paces in found["scenarios"].items():
@@ -471,21 +474,28 @@ def bench_stage(args: argparse.Namespace, results: dict[str, Any]) -> None:
         for pace, got in paces.items():
             if pace in ("play", "play_rerunning", "error", "below"):
                 continue
-            times = got["elements"]
-            cells = [f"{times[n]['median']:.0f}/{times[n]['p95']:.0f}" if times.get(n, {}).get("n")
-                     else ("never" if n in times else "-") for n in names]
-            slowest = max((t["p95"] if t["n"] else float("inf") for t in times.values()),
+            times, below = got["elements"], got.get("below", [])
+            # (* an element below the first screen, which may follow within 300 ms)
+            cells = [(f"{times[n]['median']:.0f}/{times[n]['p95']:.0f}" if times.get(n, {})
+                      .get("n") else ("never" if n in times else "-"))
+                     + ("*" if n in below else "") for n in names]
+            p95 = {name: t["p95"] if t["n"] else float("inf") for name, t in times.items()}
+            slowest = max((v for name, v in p95.items() if name not in below),
                           default=float("inf"))
+            late = max((v for name, v in p95.items() if name in below), default=0.0)
             n = got["presses"]
-            ok = slowest <= target and got["agree"] == n
+            ok = slowest <= target and late <= stage.BELOW_TARGET and got["agree"] == n
             why = f"{got['why']['real']}/{got['why']['follows']}"
             short = pace.replace("a key every ", "")
             row(f"{scenario}, {short}", *cells, f"{got['agree']}/{n}", why, f"<= {target}",
                 verdict(ok), widths=widths)
             SUMMARY.append((f"7. {scenario}, key {short}", f"p95 {slowest:.0f} ms, agree "
-                            f"{got['agree']}/{n}", f"<= {target} ms, all", verdict(ok)))
-    print("  agree: presses with every element on the key's step at the first paint; why r/n: "
-          "the panel showed Python's content / the 'follows when the step settles' note")
+                            f"{got['agree']}/{n}" + (f", below {late:.0f} ms" if below else ""),
+                            f"<= {target} ms, all", verdict(ok)))
+    print("  agree: presses with every first-screen element on the key's step at the first "
+          "paint; *: below the first screen at 1280x720 (may follow within "
+          f"{stage.BELOW_TARGET} ms); why r/n: the panel showed Python's content / the "
+          "'follows when the step settles' note")
     widths = (36, 11, 11, 11, 11, 9, 8)
     row("Play, steps/s", "interval", "longest", "x interval", "skipped", "target", "verdict",
         widths=widths)

@@ -313,14 +313,20 @@ ELEMENT_PROBE = """(sel) => {
       return got.length === want.length && got.every((id, i) => id === want[i]);
     });
   };
-  // every instance on the page must show k: one a rerun left standing counts as lagging
-  const shows = (name, k) => {
-    const all = [...document.querySelectorAll(sel[name])].filter((e) => e.isConnected);
+  // An element's instances, those on the first screen under its name and those below it
+  // under its name and "*" (BELOW_PROBE says which are which)
+  const base = (label) => label.replace(/\\*$/, '');
+  const instances = (label) => [...document.querySelectorAll(sel[base(label)])].filter(
+    (e) => e.isConnected && label.endsWith('*') === w.belowSet.has(e));
+  // every instance must show k: one a rerun left standing counts as lagging
+  const shows = (label, k) => {
+    const name = base(label), all = instances(label);
     return all.length > 0 && all.every((e) => (name === 'words' ? wordsShow(e, k)
                                                 : Number(stepOf[name](e)) === k));
   };
   const names = Object.keys(sel).filter((n) => document.querySelector(sel[n]));
-  const w = (window.__bvEl = { names, presses: [], changes: [], clicks: [], tasks: [] });
+  const w = (window.__bvEl = { names, below: [], belowSet: new Set(), presses: [],
+                               changes: [], clicks: [], tasks: [] });
   // the main thread's long tasks (a rerun's rendering, say): what keys and Play wait behind
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.tasks.push(e.duration);
@@ -338,13 +344,14 @@ ELEMENT_PROBE = """(sel) => {
   // is handled after that frame's rendering: the time the element is on screen.
   const frame = () => {
     const p = w.presses[w.presses.length - 1];
+    const names = w.names;
     if (p && p.target !== undefined && Object.keys(p.at).length < names.length) {
       const now = names.filter((n) => shows(n, p.target));
       // what a lagging element shows instead, for the report
       p.lag = Object.fromEntries(names.filter((n) => !now.includes(n)).map((n) => [n,
-        [...document.querySelectorAll(sel[n])].map((e) => (n === 'words' ? 'stale'
-                                                            : stepOf[n](e)))]));
-      if (p.frames++ === 0) p.agree = now.length === names.length;
+        instances(n).map((e) => (base(n) === 'words' ? 'stale' : stepOf[base(n)](e)))]));
+      // (an element below the first screen may follow a frame later: not asked to agree)
+      if (p.frames++ === 0) p.agree = names.every((n) => w.below.includes(n) || now.includes(n));
       const fresh = now.filter((n) => !(n in p.at));
       for (const n of fresh) p.at[n] = null;
       if (fresh.includes('why')) {
@@ -410,11 +417,36 @@ def settle_on_first_step(page) -> tuple[int, int]:
     return lo, n
 
 
+#: The instances of each element that do not meet the viewport (the page at its top):
+#: what the issue lets follow within 300 ms of the key rather than in the key's frame.
+#: They are measured apart, as the element's name and "*" (Explore's numbers beside the
+#: card, and the changed-words line below them, are one kind of element).
+BELOW_PROBE = """(sel) => {
+  const w = window.__bvEl, h = window.innerHeight;
+  const seen = (e) => { const r = e.getBoundingClientRect();
+                        return r.bottom > 0 && r.top < h && r.height > 0; };
+  w.belowSet = new Set();
+  w.names = [];
+  for (const n of Object.keys(sel)) {
+    const all = [...document.querySelectorAll(sel[n])].filter((e) => e.isConnected);
+    for (const e of all) if (!seen(e)) w.belowSet.add(e);
+    if (all.some((e) => !w.belowSet.has(e))) w.names.push(n);
+    if (all.some((e) => w.belowSet.has(e))) w.names.push(n + '*');
+  }
+  return (w.below = w.names.filter((n) => n.endsWith('*')));
+}"""
+
+#: what an element below the first screen must reach after a key (ms)
+BELOW_TARGET = 300
+
+
 def press_at_pace(page, presses: int, interval: float) -> dict[str, Any]:
     """``presses`` arrow keys, one every ``interval`` seconds, back and forth within the
-    range; per element the key -> paint times, and per press whether all agreed."""
+    range; per element the key -> paint times, and per press whether all those on the
+    first screen agreed."""
     lo, n = settle_on_first_step(page)
     page.evaluate("() => { window.__bvEl.presses = []; window.__bvEl.tasks = []; }")
+    below = page.evaluate(BELOW_PROBE, ELEMENTS)
     step, forward = lo, True
     start = time.monotonic()
     for i in range(presses):
@@ -426,7 +458,8 @@ def press_at_pace(page, presses: int, interval: float) -> dict[str, Any]:
     page.wait_for_timeout(300)
     got = page.evaluate("() => window.__bvEl")
     names, pressed = got["names"], got["presses"]
-    out: dict[str, Any] = {"presses": len(pressed), "names": names, "times": {}}
+    out: dict[str, Any] = {"presses": len(pressed), "names": names, "below": below,
+                           "times": {}}
     for name in names:
         out["times"][name] = [p["at"][name] for p in pressed if p["at"].get(name) is not None]
     out["agree"] = sum(bool(p["agree"]) for p in pressed)
@@ -542,15 +575,17 @@ def element_report(label: str, pace: str, found: dict[str, Any]) -> dict[str, An
     for name in found["names"]:
         values = found["times"][name]
         if not values:
-            print(f"    {name:<9} never showed the key's step")
+            print(f"    {name:<10} never showed the key's step")
             summary["elements"][name] = {"n": 0}
             continue
         med, p95 = statistics.median(values), percentile(values, 95)
         summary["elements"][name] = {"median": med, "p95": p95, "max": max(values),
                                      "n": len(values)}
-        print(f"    {name:<9} key -> paint median {med:6.1f} ms   p95 {p95:6.1f} ms   "
-              f"max {max(values):6.1f} ms   shown {len(values)}/{found['presses']}")
-    print(f"    all elements on the key's step at the first paint: "
+        where = (f"   (below the first screen: may follow, p95 <= {BELOW_TARGET} ms)"
+                 if name in found["below"] else "")
+        print(f"    {name:<10} key -> paint median {med:6.1f} ms   p95 {p95:6.1f} ms   "
+              f"max {max(values):6.1f} ms   shown {len(values)}/{found['presses']}{where}")
+    print(f"    all first-screen elements on the key's step at the first paint: "
           f"{found['agree']}/{found['presses']} (target: all); by the end of the press: "
           f"{found['all_shown']}/{found['presses']}")
     print(f"    longest main-thread task meanwhile: {found['longest_task']:.0f} ms")
@@ -565,7 +600,7 @@ def element_report(label: str, pace: str, found: dict[str, Any]) -> dict[str, An
               f"'follows when the step settles' note {found['why']['follows']}")
         for step, held in found["held"][:3]:
             print(f"    the note at step {step}: Python's panel held steps {held}")
-    summary.update({k: found[k] for k in ("presses", "agree", "all_shown", "why",
+    summary.update({k: found[k] for k in ("presses", "agree", "all_shown", "why", "below",
                                           "longest_task", "superseded")})
     return summary
 

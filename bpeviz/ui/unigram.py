@@ -137,7 +137,9 @@ def unigram_explore(ctx) -> None:
         st.download_button(
             "Download this round as tokenizer.json", to_hf_json(step.model),
             file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
-            key="uexport", icon=":material/download:",
+            # "bv_at_step": a click before Python has heard the bar's round waits for it,
+            # so the file is the round on screen (the keys are heard once they stop)
+            key="bv_at_step_uexport", icon=":material/download:",
             help="A Hugging Face tokenizers file (Unigram model + Metaspace) with this "
                  "round's pieces and log-probabilities.")
     # below the first screen, what Python draws for the settled round: while none of it
@@ -471,7 +473,7 @@ def unigram_vocabulary(ctx) -> None:
     st.download_button(
         "Download this round as tokenizer.json", to_hf_json(step.model),
         file_name=f"unigram-round-{k}.tokenizer.json", mime="application/json",
-        key="uexport_vocab", icon=":material/download:")
+        key="bv_at_step_uexport_vocab", icon=":material/download:")  # (as on Explore)
 
 
 #: the pages that draw a Unigram training, each by its own view (the record's ``views``)

@@ -9,7 +9,7 @@ import pytest
 
 from bpeviz.analysis import compare as cmp
 from bpeviz.analysis.compare import compare
-from tests.support.browser import go, no_error, ready
+from tests.support.browser import go, no_error, ready, settled
 from tests.support.trainings import reference
 
 pytestmark = pytest.mark.browser
@@ -69,17 +69,6 @@ def check_marks(page, expected: cmp.Comparison, position: int, only: bool = Fals
     return sum(len(c.diff_spans) for c in expected.cuts)
 
 
-def settled(page, name: str, value: int, box: str, timeout: float = 30_000) -> None:
-    """Wait until Python has heard ``value``: the URL and the number box show it."""
-    page.wait_for_function(
-        "([n, v]) => new URLSearchParams(location.search).get(n) === v",
-        arg=[name, str(value)], timeout=timeout)
-    page.wait_for_function(
-        "([b, v]) => [...document.querySelectorAll(`input[aria-label=\"${b}\"]`)]"
-        ".some(x => x.value === v)", arg=[box, str(value)], timeout=timeout)
-    ready(page)
-
-
 def captions(page) -> str:
     return "\n".join(page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
 
@@ -108,7 +97,7 @@ def test_keys_step_every_configuration_by_the_same_step_and_python_follows(page,
         marks += check_marks(page, expected, step)
     assert marks
     assert page.evaluate("() => document.activeElement === document.body"), "focus stays"
-    settled(page, "cmp_step", 12, "Go to step")
+    settled(page, 12, setting="cmp_step", box="Go to step")
     assert hook(page) == 12
     for letter in "ABC":  # the rest of the page follows: captions of the metrics
         assert f"{letter}: " in captions(page)
@@ -136,7 +125,7 @@ def test_keys_move_by_vocabulary_size_each_configuration_at_its_own_step(page, s
         expected = compare([(a, t.at(f.step)) for a, t, f in zip("AB", trainings, found)],
                            text)
         check_marks(page, expected, size)
-    settled(page, "cmp_vocab", hi - 1, "Go to size")
+    settled(page, hi - 1, setting="cmp_vocab", box="Go to size")
     found = [cmp.step_for_vocab_size(t, hi - 1) for t in trainings]
     for f in found:
         assert f"step {f.step:,} of 200, {f.vocab_size:,} tokens" in captions(page)
@@ -163,7 +152,7 @@ def test_unigram_beside_bpe_steps_by_vocabulary_size_in_the_browser(page, server
         assert f"pruning round {found[1].step:,} of {len(uni) - 1:,}" in \
             page.locator(".bv-cmp-where").nth(1).inner_text()
     assert marks and len(rounds) > 1  # the keys moved Unigram between rounds
-    settled(page, "cmp_vocab", lo + 10, "Go to size")
+    settled(page, lo + 10, setting="cmp_vocab", box="Go to size")
     found = cmp.step_for_vocab_size(uni, lo + 10)
     assert f"pruning round {found.step:,} of {len(uni) - 1:,}" in captions(page)
     no_error(page)
@@ -224,14 +213,14 @@ def test_the_curves_dots_follow_the_settled_position(page, server):
     for key in ("Shift+ArrowRight", "Shift+ArrowRight", "Shift+ArrowRight", "ArrowRight"):
         page.keyboard.press(key)
     assert hook(page) == 51
-    settled(page, "cmp_step", 51, "Go to step")
+    settled(page, 51, setting="cmp_step", box="Go to step")
     want = expected_dots(text, algorithms, 51)
     assert want != expected_dots(text, algorithms, 20)  # the dots have somewhere to go
     page.wait_for_function(f"w => JSON.stringify(({DOTS})()) === JSON.stringify(w)",
                            arg=want, timeout=30_000)
     blur(page)
     page.keyboard.press("End")
-    settled(page, "cmp_step", 200, "Go to step")
+    settled(page, 200, setting="cmp_step", box="Go to step")
     want = expected_dots(text, algorithms, 200)
     page.wait_for_function(f"w => JSON.stringify(({DOTS})()) === JSON.stringify(w)",
                            arg=want, timeout=30_000)
@@ -261,7 +250,7 @@ def test_play_on_compare_runs_at_the_set_rate_and_space_pauses(page, server):
                 paused)
     page.wait_for_timeout(1200)
     assert hook(page) == paused, "Space pauses"
-    settled(page, "cmp_step", paused, "Go to step")
+    settled(page, paused, setting="cmp_step", box="Go to step")
     assert hook(page) == paused
     assert captions(page).count(f"step {paused} of 200") == 2
     no_error(page)
@@ -294,7 +283,7 @@ def test_a_slider_drag_redraws_the_marks_at_the_dropped_position(page, server):
     marks = check_marks(page, compare([(a, t.at(dropped)) for a, t in zip("ABC", trainings)],
                                       text), dropped)
     assert marks
-    settled(page, "cmp_step", dropped, "Go to step")
+    settled(page, dropped, setting="cmp_step", box="Go to step")
     assert hook(page) == dropped
     check_marks(page, compare([(a, t.at(dropped)) for a, t in zip("ABC", trainings)], text),
                 dropped)

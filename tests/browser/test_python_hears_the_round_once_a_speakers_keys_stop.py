@@ -6,9 +6,11 @@ by 200-500 ms); Python hears the round once they stop, and the views below follo
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from tests.support.browser import HOOK, SENT, ready, uneven_keys_unheard
+from tests.support.browser import HOOK, SENT, ready, settled, uneven_keys_unheard
 from tests.support.projector import blur, open_page
 
 pytestmark = pytest.mark.browser
@@ -23,25 +25,25 @@ LOSS_ROUND = """() => {
 
 def heard(page, k: int) -> None:
     """Python has heard round ``k``: the URL and the round box show it."""
-    page.wait_for_function(
-        "s => new URLSearchParams(location.search).get('uround') === s", arg=str(k),
-        timeout=30_000)
-    page.wait_for_function(
-        "s => [...document.querySelectorAll('input[aria-label=\"Go to round\"]')]"
-        ".some(b => b.value === s)", arg=str(k), timeout=30_000)
-    ready(page)
+    settled(page, k, setting="uround", box="Go to round")
+
+
+def at_round_zero(page, server: str) -> None:
+    """Unigram's Explore at round 0, Python has heard it, the focus on the body and the
+    stage's trail of reports (``SENT``) empty."""
+    page.add_init_script("window.__bvDebug = [];")
+    page.goto(f"{server}/Explore?algo=unigram&uround=0")
+    ready(page, 120_000)
+    page.wait_for_selector(HOOK, timeout=60_000)
+    heard(page, 0)
+    blur(page)
+    page.evaluate("() => { window.__bvDebug.length = 0; }")
 
 
 def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser, server):
     context, page = open_page(browser, 1280, 720, "light")
     try:
-        page.add_init_script("window.__bvDebug = [];")
-        page.goto(f"{server}/Explore?algo=unigram&uround=0")
-        ready(page, 120_000)
-        page.wait_for_selector(HOOK, timeout=60_000)
-        heard(page, 0)
-        blur(page)
-        page.evaluate("() => { window.__bvDebug.length = 0; }")
+        at_round_zero(page, server)
         below = page.locator('[class*="st-key-bv_settles"]')
         assert below.count() == 1, "the views below are one container that follows on settling"
         assert below.bounding_box()["y"] >= 720 - 100, "and it starts below the first screen"
@@ -53,5 +55,25 @@ def test_a_speakers_keys_start_no_run_until_they_stop_on_unigrams_rounds(browser
         heard(page, 6)  # once the keys stop
         page.wait_for_function(f"() => ({LOSS_ROUND})() === 6", timeout=30_000)
         assert page.evaluate(SENT) == [6]
+    finally:
+        context.close()
+
+
+def test_the_rounds_download_pressed_before_python_heard_the_round_is_that_round(
+        browser, server, tmp_path):
+    # the button is on the first screen but drawn by Python, which hears the round only
+    # once the keys stop: a click before that waits for Python's run at the bar's round
+    context, page = open_page(browser, 1280, 720, "light")
+    try:
+        at_round_zero(page, server)
+        uneven_keys_unheard(page, "Go to round", "round")
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name="Download this round as tokenizer.json").click()
+        assert info.value.suggested_filename == "unigram-round-6.tokenizer.json"
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        model = json.loads(saved.read_text(encoding="utf-8"))["model"]
+        assert model["type"] == "Unigram" and model["vocab"], "a whole Unigram model"
+        assert page.evaluate(SENT)[:1] == [6], "the click sent the bar's round at once"
     finally:
         context.close()

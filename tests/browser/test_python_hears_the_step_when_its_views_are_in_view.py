@@ -18,8 +18,6 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-
-
 def heatmap_step(page) -> int | None:
     return page.evaluate(HEATMAP_STEP)
 

@@ -60,6 +60,8 @@ def test_keys_with_the_focus_on_the_body_step_the_page(page, server):
     assert hook(page) == 191 and "Merge 191\n" in card_text(page)
     token = page.locator(".bv-card .bv-big .bv-chip.bv-new").first.get_attribute("data-id")
     assert token is not None and token != before, (before, token)
+    # (the splits below the first screen are drawn in the frame after the key's)
+    page.wait_for_function("() => !document.querySelector('.bv-stage-words[data-bpeviz-follows]')")
     rows = page.locator(".bv-words tr.bv-changed")
     assert rows.count() >= 1, "merge 191 changes some word's split"
     for i in range(rows.count()):

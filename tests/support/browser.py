@@ -107,14 +107,17 @@ def blur(page) -> None:
     assert page.evaluate("() => document.activeElement === document.body")
 
 
-def settled(page, step: int, timeout: float = 30_000) -> None:
-    """Wait until Python has heard ``step``: the URL and the number box show it."""
+def settled(page, step: int, timeout: float = 30_000, setting: str = "step",
+            box: str = "Go to step") -> None:
+    """Wait until Python has heard ``step``: the URL (its ``setting``, "uround" for
+    Unigram's rounds) and the number box (``box``) show it."""
     page.wait_for_function(
-        "s => new URLSearchParams(location.search).get('step') === s", arg=str(step),
-        timeout=timeout)
+        "([p, s]) => new URLSearchParams(location.search).get(p) === s",
+        arg=[setting, str(step)], timeout=timeout)
     page.wait_for_function(
-        "s => [...document.querySelectorAll('input[aria-label=\"Go to step\"]')]"
-        ".some(b => b.value === s)", arg=str(step), timeout=timeout)
+        "([label, s]) => [...document.querySelectorAll('input[aria-label]')]"
+        ".some(b => b.getAttribute('aria-label') === label && b.value === s)",
+        arg=[box, str(step)], timeout=timeout)
     ready(page)
 
 

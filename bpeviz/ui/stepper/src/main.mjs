@@ -35,6 +35,7 @@ import { buildNumbers, drawNumbers, signedText, valueText } from "./numbers_view
 import { buildHeatmap, shade } from "./heatmap_view.mjs";
 import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
+import { cancelLate, paintInSight, watchSight } from "./sight.mjs";
 import { settleDelay, settlesView, settlingOutOfView } from "./sync.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
 import { buildWords, drawWords } from "./words.mjs";
@@ -83,10 +84,12 @@ function follower(component, raw, { build = null, draw, expand = null, again = f
     f.built = built;
     f.drawn = k;
   };
+  f.paint = guard(f, "redraw", paint);
+  watchSight(f);
   f.listener = guard(f, "redraw", (k) => {
     if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
     if (st.hist !== f.data.hist) return; // another bar's step (another training)
-    paint(followStep(f.data, k));
+    paintInSight(f, followStep(f.data, k)); // out of view: in the frame after the key's
   });
   st.listeners.add(f.listener);
   // the controls may not have run yet (or this page has none): draw Python's step
@@ -94,7 +97,10 @@ function follower(component, raw, { build = null, draw, expand = null, again = f
   const k = followStep(data, st.step !== null && st.hist === data.hist ? st.step : null);
   // (a view that asks Python for more, the panel, draws again: its draw is cheap when
   // nothing changed, and a window Python could not fill is asked for again in time)
-  if (!kept || again || f.drawn !== k) paint(k);
+  if (!kept || again || f.drawn !== k || f.late !== undefined) {
+    cancelLate(f);
+    paint(k);
+  }
 }
 
 // What a follower's payload holds besides Python's step (its own "step", not one inside
