@@ -257,8 +257,7 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
 
 def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], waiting: str = "",
           *, setting: str = "step", last: int | None = None, history: str | None = None,
-          on_pick: Callable[[str, int | None], None] | None = None,
-          lazy: bool = False) -> None:
+          on_pick: Callable[[str, int | None], None] | None = None) -> None:
     """A view Python draws for one step (``render(k)``: HTML, user text escaped),
     shown by the browser at the bar's step: Python sends it for the steps around the
     current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
@@ -274,7 +273,7 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], wait
     # a page run centres the window on the step Python holds; the browser's asks only
     # move it in the fragment's own reruns
     st.session_state.pop(_wanted_key(name), None)
-    _panel_part(training, name, key, render, waiting, setting, last, history, on_pick, lazy)
+    _panel_part(training, name, key, render, waiting, setting, last, history, on_pick)
 
 
 def _wanted_key(name: str) -> str:
@@ -306,15 +305,14 @@ def _picked(name: str, on_pick: Callable[[str, int | None], None]) -> None:
 @st.fragment
 def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any],
                 waiting: str, setting: str, last: int | None, history: str | None,
-                on_pick: Callable[[str, int | None], None] | None = None,
-                lazy: bool = False) -> None:
+                on_pick: Callable[[str, int | None], None] | None = None) -> None:
     if st.session_state.pop(_picked_key(name), False):
         st.rerun()  # a pick changes views outside this fragment (Pair details)
     step = int(get(setting))
     last = len(training.merges) if last is None else last
     centre = st.session_state.get(_wanted_key(name), step)
     centre = max(0, min(int(centre), last))
-    data = {"role": "panel", "step": step, "n": last, "lazy": lazy,
+    data = {"role": "panel", "step": step, "n": last,
             "hist": history or _history_id(training), "waiting": waiting,
             "views": step_panels.panel_window(training, (name, key), centre, last, render,
                                               background=True)}

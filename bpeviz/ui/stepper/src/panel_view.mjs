@@ -115,36 +115,7 @@ export function measureHeld(f) {
   grow(f, tallest);
 }
 
-// A panel that says it may follow (data.lazy: a view below the first screen, as the
-// heatmap) is drawn in the frame after the key's while it is out of view: the key's
-// frame then holds only what a person sees.
 export function drawPanel(f, k) {
-  if (f.data.lazy && !onScreen(f.root)) {
-    f.lazyStep = k;
-    if (!f.lazyQueued) {
-      f.lazyQueued = true;
-      const run = () => {
-        f.lazyQueued = false;
-        if (f.root.isConnected) drawNow(f, f.lazyStep);
-      };
-      // after the frame that shows the key (a frame callback, then a task)
-      if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(run, 0));
-      else run();
-    }
-    askAround(f, k, f.data.views && typeof f.data.views === "object" ? f.data.views : {});
-    return;
-  }
-  drawNow(f, k);
-}
-
-function onScreen(e) {
-  if (typeof e.getBoundingClientRect !== "function") return true;
-  const r = e.getBoundingClientRect();
-  const h = globalThis.window?.innerHeight ?? 0;
-  return r.height === 0 || (r.bottom > 0 && r.top < h);
-}
-
-function drawNow(f, k) {
   const d = f.data;
   const views = d.views && typeof d.views === "object" ? d.views : {};
   const view = Array.isArray(views[String(k)]) ? views[String(k)] : null;
