@@ -11,6 +11,7 @@
 
 import { el } from "./chips.mjs";
 import { buildHeatmap } from "./heatmap_view.mjs";
+import { store } from "./store.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
@@ -169,6 +170,10 @@ function askAround(f, k, views) {
   let missing = false;
   for (let j = lo; j <= hi && !missing; j++) missing = !Array.isArray(views[String(j)]);
   if (!missing) return;
+  // Out of view while Play runs, it asks nothing: nobody sees it, and each answer is a
+  // run the browser draws between Play's steps. It asks once drawn in view, and Python
+  // sends the steps around the one it hears when Play stops.
+  if (f.away && store().controls?.playing) return;
   const now = performance.now();
   if (f.asked && Math.abs(k - f.asked.step) < AHEAD / 2 && now - f.asked.at < ASK_AGAIN_MS) {
     return;

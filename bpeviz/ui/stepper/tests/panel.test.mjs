@@ -8,6 +8,7 @@ import { afterEach, beforeEach, test } from "node:test";
 import { host, loadStage, mountIn, setUp, shownStep } from "./stage.mjs";
 
 const { default: mount } = await loadStage();
+const store = () => globalThis.window.__bpevizStage;
 
 let doc, clock, restore;
 beforeEach(() => ({ doc, clock, restore } = setUp()));
@@ -91,6 +92,22 @@ test("near the edge of its views the panel asks for the steps around the bar's, 
   assert.deepEqual(asks(), [10], "19..29 held: nothing to ask");
   press("ArrowRight");
   assert.deepEqual(asks(), [10, 22], "30 is not held");
+});
+
+test("out of view while Play runs, the panel asks for nothing; in view it asks", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  const sent = mountIn(mount, doc, "why", panel(10));
+  const f = root().parentElement.__bvFollower;
+  const asks = () => sent.filter(([name]) => name === "want").map(([, k]) => k);
+  assert.deepEqual(asks(), [10]);
+  f.away = true;  // what the browser's IntersectionObserver says below the first screen
+  f.asked = undefined;
+  store().controls.playing = true;
+  f.paint(11);
+  assert.deepEqual(asks(), [10], "nothing asked while playing out of view");
+  store().controls.playing = false;
+  f.paint(11);
+  assert.deepEqual(asks(), [10, 11], "asked once Play stops");
 });
 
 test("a window Python cannot fill is not asked for again and again", () => {
