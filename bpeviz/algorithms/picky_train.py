@@ -23,7 +23,10 @@ The rules, read from that package (1.3.1) and kept here:
   approximation: the pairs the merge formed are counted as they were before a removal
   that followed it, so a pair of the removed token and the new one keeps a count it no
   longer has (a "stale" pair). When such a pair comes out on top, the package fails (an
-  assertion); bpeviz drops it and goes on;
+  assertion); bpeviz drops it and goes on. The same for a pair whose count outlived
+  every occurrence (``▁bababa`` with at most 2 characters a token: after ``ba``, the
+  run ``ba ba ba`` counts one pair where ``a b`` occurred twice, so ``a b`` keeps a
+  count of 1); the package, merging it, divides by zero in its Intersection over Self;
 * a merge that makes a token already known restores it (same id) if it was removed;
 * training stops after ``merges`` merges (with the removals that follow the last one),
   or, as the package does, once its vocabulary counter reaches ``vocab_size`` (the
@@ -123,8 +126,13 @@ class _State:
         left, right = self.parts[t]  # type: ignore[misc]
         return self.walk(left) + self.walk(right)
 
-    def merge(self, a: int, b: int) -> tuple[int, int, Counter[Pair]]:
-        """Merge ``a b`` in every word: the token, how many were made, the pairs formed."""
+    def merge(self, a: int, b: int) -> tuple[int, int, Counter[Pair]] | None:
+        """Merge ``a b`` in every word: the token, how many were made, the pairs formed;
+        None, changing nothing, when no word holds the pair any more (a stale count)."""
+        hits = [i for i in self.where.get(a, set()) & self.where.get(b, set())
+                if any(p == (a, b) for p in pairwise(self.words[i]))]
+        if not hits:
+            return None
         text = self.strs[a] + self.strs[b]
         t = self.ids.get(text)
         if t is None:
@@ -138,10 +146,8 @@ class _State:
             self.present[t] = True  # restored, or merged once more
         made = 0
         formed: Counter[Pair] = Counter()
-        for i in self.where.get(a, set()) & self.where.get(b, set()):
+        for i in hits:
             word = self.words[i]
-            if not any(p == (a, b) for p in pairwise(word)):
-                continue
             new = replace_pair(word, a, b, t)
             f = self.wfreq[i]
             made += (len(word) - len(new)) * f
@@ -290,11 +296,14 @@ def train_picky(
             stop = "no_pairs"
             break
         (a, b), count = best
-        if not (st.present[a] and st.present[b]):  # a stale pair (see the docstring)
-            continue
         was = st.ids.get(st.strs[a] + st.strs[b])
         known = was is not None and st.present[was]
-        t, made, formed = st.merge(a, b)
+        merged = st.merge(a, b)
+        # a stale pair, which no word holds: one of a removed token (a removal takes it out
+        # of every word), or a count that outlived its occurrences (see the docstring)
+        if merged is None:
+            continue
+        t, made, formed = merged
         n_merges += 1
         merge_step = len(events) + 1
         record(PickyEvent(step=merge_step, kind="merge", token=st.strs[t], token_id=t,

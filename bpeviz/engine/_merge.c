@@ -121,8 +121,12 @@ typedef struct {
      * position n_start[i] (corpus-wide), made at n_step[i], merged away at n_until[i] */
     IVec n_token, n_word, n_start, n_step, n_until;
     int64_t initial_tokens;
-    int64_t n_flat;     /* initial symbols: nodes 0..n_flat-1, start n is node n */
+    int64_t n_flat;     /* initial symbols: each is at start = its index in the corpus */
+    int leaves_pending; /* the initial symbols' nodes are not made yet (ensure_leaves) */
+    struct Shared *shared; /* after a replay by segments: the stretches' inner nodes */
 } State;
+
+static void shared_free(State *s);
 
 static inline uint64_t pair_key(int32_t a, int32_t b) {
     return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
@@ -420,7 +424,9 @@ static void State_clear(State *s) {
     ivec_free(&s->grown); ivec_free(&s->dropped); ivec_free(&s->push);
     ivec_free(&s->n_token); ivec_free(&s->n_word); ivec_free(&s->n_start);
     ivec_free(&s->n_step); ivec_free(&s->n_until);
+    shared_free(s);
     s->counted = 0;
+    s->leaves_pending = 0;
 }
 
 static void State_dealloc(State *s) {
@@ -604,12 +610,8 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         for (int i = 0; i < 5; i++)
             if (ivec_reserve(parts[i], bound) < 0) goto done;
     }
-    for (int64_t w = 0; w < n_words; w++) {
-        for (int64_t i = s->wstart[w]; i < s->wstart[w] + s->wlen[w]; i++) {
-            s->wnodes[i] = (int32_t)i;
-            if (add_node(s, s->wdata[i], (int32_t)w, (int32_t)i, 0) < 0) goto done;
-        }
-    }
+    s->leaves_pending = 1;  /* made before the first merge; a replay by segments makes
+                               only the nodes that outlive it (see "replaying by segments") */
     s->counted = 0;
     rc = 0;
 done:
@@ -625,6 +627,20 @@ done:
         PyErr_SetString(PyExc_RuntimeError, "merge state is not initialised");      \
         return NULL;                                                                \
     }
+
+/* One node per initial symbol (start = its index), made when first needed: merges and
+ * the forest need them, a replay by segments does without most of them. */
+static int ensure_leaves(State *s) {
+    if (!s->leaves_pending) return 0;
+    for (int64_t w = 0; w < s->n_words; w++) {
+        for (int64_t i = s->wstart[w]; i < s->wstart[w] + s->wlen[w]; i++) {
+            s->wnodes[i] = (int32_t)i;
+            if (add_node(s, s->wdata[i], (int32_t)w, (int32_t)i, 0) < 0) return -1;
+        }
+    }
+    s->leaves_pending = 0;
+    return 0;
+}
 
 /* ---- choosing ------------------------------------------------------------------------ */
 static int cmp_i32(const void *x, const void *y) {
@@ -888,7 +904,7 @@ static int merge_token(State *s, int32_t a, int32_t b, int32_t t) {
  * occurrences replaced, go to *count, *score, *replaced. */
 static int merge_one(State *s, int32_t a, int32_t b, int32_t t, int32_t step,
                      int64_t *count_out, double *score_out, int64_t *replaced_out) {
-    if (ensure_pairs(s) < 0) return -1;
+    if (ensure_leaves(s) < 0 || ensure_pairs(s) < 0) return -1;
     if (merge_token(s, a, b, t) < 0) return -1;
     int32_t pi = pair_find(s, a, b);
     int64_t count = pi >= 0 ? s->pairs[pi].count : 0;
@@ -1095,13 +1111,22 @@ static int replay_scan(State *s, const RankTable *rt, int32_t w, const int32_t *
  * merge counts, so a word's replay is its segments' replays (the stretches between safe
  * boundaries) side by side. Segments repeat far more than words do (stage 2 of SuperBPE:
  * 83,000 distinct phrases, 595,000 segments, 22,000 distinct ones), so each distinct one
- * is replayed once, its merges kept as events, and every occurrence gets them copied. */
+ * is replayed once and its merges kept as events. The state's forest gets only the nodes
+ * that outlive the replay; the ones merged inside a segment, the same at every occurrence,
+ * are kept once with the list of occurrences, and forest() writes them out (struct
+ * Shared), and each merge's count is its segments' events times their words' counts. */
 #define SEG_MAX_BASE 4096  /* the crossing table is a bitset of base ids squared */
 typedef struct {
     uint64_t hash;
     int32_t ids, len;     /* its initial ids: Segs.ids[ids .. ids + len) */
     int32_t ev, n_ev;     /* its merges: Segs.ev[4 * ev ..), (rank, left, right, overlap) */
     int32_t fin, n_fin;   /* its final split, as local nodes: Segs.fin[fin ..) */
+    int32_t loc;          /* local node j (len initial ones, then one per merge) has token
+                             Segs.ltok[loc + j], start Segs.lstart[loc + j] in the segment,
+                             and is made at Segs.lstep[loc + j], merged at luntil[...] */
+    int32_t inner, n_inner; /* the local nodes merged inside it, by (start, step):
+                               Segs.inner[inner ..) */
+    int64_t weight;       /* the counts of the words it occurs in, once per occurrence */
 } Seg;
 
 typedef struct {
@@ -1110,12 +1135,42 @@ typedef struct {
     uint64_t *hk;         /* hash table: segment hash -> index in hv */
     int32_t *hv;
     uint64_t mask;
-    IVec ids, ev, fin;
+    IVec ids, ev, fin, ltok, lstart, lstep, luntil, inner;
 } Segs;
+
+typedef struct { int64_t key; int32_t node; } SegKey;
+
+static int segkey_cmp(const void *x, const void *y) {
+    int64_t a = ((const SegKey *)x)->key, b = ((const SegKey *)y)->key;
+    return (a > b) - (a < b);
+}
 
 static void segs_free(Segs *g) {
     PyMem_RawFree(g->seg); PyMem_RawFree(g->hk); PyMem_RawFree(g->hv);
+    g->seg = NULL; g->hk = NULL; g->hv = NULL;
     ivec_free(&g->ids); ivec_free(&g->ev); ivec_free(&g->fin);
+    ivec_free(&g->ltok); ivec_free(&g->lstart); ivec_free(&g->lstep); ivec_free(&g->luntil);
+    ivec_free(&g->inner);
+}
+
+/* What a replay by segments leaves for the forest: the distinct segments, and each
+ * occurrence of one (its segment, word and corpus-wide start), in corpus order. Only the
+ * nodes that outlive the replay (each occurrence's final split) are made in the state;
+ * the ones merged inside a segment are the same at every occurrence, so they are kept
+ * once here and written out by forest(). */
+struct Shared {
+    Segs g;
+    IVec occ_seg, occ_word, occ_start;
+};
+
+static void shared_free(State *s) {
+    if (!s->shared) return;
+    segs_free(&s->shared->g);
+    ivec_free(&s->shared->occ_seg);
+    ivec_free(&s->shared->occ_word);
+    ivec_free(&s->shared->occ_start);
+    PyMem_RawFree(s->shared);
+    s->shared = NULL;
 }
 
 static int segs_grow_table(Segs *g) {
@@ -1156,6 +1211,7 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
     }
     Seg *sg = &g->seg[g->n];
     sg->hash = hash;
+    sg->weight = 0;
     sg->ids = g->ids.n;
     sg->len = m;
     sg->ev = g->ev.n / 4;
@@ -1206,6 +1262,59 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
     for (int32_t i = 0; i >= 0; i = nxt[i])
         if (ivec_push(&g->fin, nd[i]) < 0) return -1;
     sg->n_fin = g->fin.n - sg->fin;
+    /* each local node's token, start, step made and step merged */
+    int32_t nl = m + sg->n_ev;
+    sg->loc = g->ltok.n;
+    if (ivec_reserve(&g->ltok, (int64_t)g->ltok.n + nl) < 0 ||
+        ivec_reserve(&g->lstart, (int64_t)g->lstart.n + nl) < 0 ||
+        ivec_reserve(&g->lstep, (int64_t)g->lstep.n + nl) < 0 ||
+        ivec_reserve(&g->luntil, (int64_t)g->luntil.n + nl) < 0)
+        return -1;
+    int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
+    int32_t *lstep = g->lstep.v + sg->loc, *luntil = g->luntil.v + sg->loc;
+    g->ltok.n = g->lstart.n = g->lstep.n = g->luntil.n = sg->loc + nl;
+    for (int32_t i = 0; i < m; i++) {
+        ltok[i] = x[i];
+        lstart[i] = i;
+        lstep[i] = 0;
+        luntil[i] = NEVER;
+    }
+    const int32_t *ev = g->ev.v + 4 * (int64_t)sg->ev;
+    for (int32_t j = 0; j < sg->n_ev; j++, ev += 4) {
+        int32_t r = ev[0];
+        ltok[m + j] = T[r];
+        lstart[m + j] = lstart[ev[1]];
+        lstep[m + j] = r + 1;
+        luntil[m + j] = NEVER;
+        luntil[ev[1]] = luntil[ev[2]] = r + 1;
+    }
+    /* the inner nodes by (start, step): by insertion when few, as segments mostly are */
+    sg->inner = g->inner.n;
+    if (ivec_reserve(&g->inner, (int64_t)g->inner.n + nl) < 0) return -1;
+    int32_t *in = g->inner.v + sg->inner, k = 0;
+    for (int32_t j = 0; j < nl; j++)
+        if (luntil[j] != NEVER) in[k++] = j;
+    if (k > 48) {
+        SegKey *keys = PyMem_RawMalloc((size_t)k * sizeof(SegKey));
+        if (!keys) { PyErr_NoMemory(); return -1; }
+        for (int32_t i = 0; i < k; i++)
+            keys[i] = (SegKey){((int64_t)lstart[in[i]] << 32) | (uint32_t)lstep[in[i]], in[i]};
+        qsort(keys, (size_t)k, sizeof(SegKey), segkey_cmp);
+        for (int32_t i = 0; i < k; i++) in[i] = keys[i].node;
+        PyMem_RawFree(keys);
+    } else {
+        for (int32_t i = 1; i < k; i++) {
+            int32_t j = in[i], at = i;
+            int64_t key = ((int64_t)lstart[j] << 32) | (uint32_t)lstep[j];
+            while (at > 0 && (((int64_t)lstart[in[at - 1]] << 32) | (uint32_t)lstep[in[at - 1]]) > key) {
+                in[at] = in[at - 1];
+                at--;
+            }
+            in[at] = j;
+        }
+    }
+    sg->n_inner = k;
+    g->inner.n += k;
     return (int32_t)(g->n++);
 }
 
@@ -1265,65 +1374,83 @@ static inline int crosses(const uint8_t *bits, int32_t nb, int32_t x, int32_t y)
 }
 
 /* Every word replayed segment by segment (see above): what the word-by-word loop of
- * State_replay does, each distinct segment replayed once. 0, or -1 on an error. */
+ * State_replay does, each distinct segment replayed once. The state's forest gets only
+ * the nodes of each word's split after the replay (a symbol between segments, or a
+ * segment's final token), at their corpus-wide start and the step they were made; the
+ * nodes merged inside a segment are left in s->shared. Needs the initial symbols' nodes
+ * not made yet (s->leaves_pending). 0, or -1 on an error. */
 static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits, int32_t nb,
                               const int32_t *A, const int32_t *B, const int32_t *T,
                               int64_t *count, int64_t *replaced, int32_t longest) {
-    Segs g = {0};
+    struct Shared *sh = PyMem_RawCalloc(1, sizeof(struct Shared));
+    if (!sh) { PyErr_NoMemory(); return -1; }
+    Segs *g = &sh->g;
     int rc = -1;
     size_t L = (size_t)longest + 1;
     int32_t *nxt = PyMem_RawMalloc(L * sizeof(int32_t)), *prv = PyMem_RawMalloc(L * sizeof(int32_t));
     int32_t *sym = PyMem_RawMalloc(L * sizeof(int32_t)), *nd = PyMem_RawMalloc(L * sizeof(int32_t));
     int32_t *x = PyMem_RawMalloc(L * sizeof(int32_t));
-    int32_t *gl = PyMem_RawMalloc(2 * L * sizeof(int32_t));  /* local node -> forest node */
     int64_t *heap = PyMem_RawMalloc(3 * L * sizeof(int64_t));
-    if (!nxt || !prv || !sym || !nd || !x || !gl || !heap) { PyErr_NoMemory(); goto out; }
+    if (!nxt || !prv || !sym || !nd || !x || !heap) { PyErr_NoMemory(); goto out; }
     for (int64_t w = 0; w < s->n_words; w++) {
         int32_t len = s->wlen[w];
-        if (len < 2) continue;
-        int32_t *wsym = s->wdata + s->wstart[w], *wnd = s->wnodes + s->wstart[w];
+        int64_t base = s->wstart[w];
+        int32_t *wsym = s->wdata + base, *wnd = s->wnodes + base;
         int64_t c = s->wcount[w];
+        if (reserve_nodes(s, len) < 0) goto out;
         int32_t k = 0;  /* the word as it stands is written out in place, at k <= o */
         for (int32_t o = 0; o < len;) {
             int32_t e = o + 1;
             while (e < len && crosses(bits, nb, wsym[e - 1], wsym[e])) e++;
             int32_t m = e - o;
             if (m == 1) {
-                wsym[k] = wsym[o];
-                wnd[k++] = wnd[o];
+                wnd[k] = put_node(s, wsym[o], (int32_t)w, (int32_t)(base + o), 0);
+                wsym[k++] = wsym[o];
                 o = e;
                 continue;
             }
             memcpy(x, wsym + o, (size_t)m * sizeof(int32_t));
-            memcpy(gl, wnd + o, (size_t)m * sizeof(int32_t));
-            int32_t i = seg_find(&g, rt, A, B, T, x, m, nxt, prv, sym, nd, heap);
+            int32_t i = seg_find(g, rt, A, B, T, x, m, nxt, prv, sym, nd, heap);
             if (i < 0) goto out;
-            const Seg *sg = &g.seg[i];
-            const int32_t *ev = g.ev.v + 4 * (int64_t)sg->ev;
-            if (reserve_nodes(s, sg->n_ev) < 0) goto out;
-            for (int32_t j = 0; j < sg->n_ev; j++, ev += 4) {
-                int32_t r = ev[0], step = r + 1, left = gl[ev[1]], right = gl[ev[2]];
-                gl[m + j] = put_node(s, T[r], (int32_t)w, s->n_start.v[left], step);
-                s->n_until.v[left] = step;
-                s->n_until.v[right] = step;
-                count[r] += ev[3] ? 2 * c : c;  /* an overlapped (b, a): counted, not merged */
-                replaced[r] += c;
-            }
-            const int32_t *fin = g.fin.v + sg->fin;
+            Seg *sg = &g->seg[i];
+            if (ivec_push(&sh->occ_seg, i) < 0 || ivec_push(&sh->occ_word, (int32_t)w) < 0 ||
+                ivec_push(&sh->occ_start, (int32_t)(base + o)) < 0)
+                goto out;
+            sg->weight += c;  /* its merges are counted once, by this weight, at the end */
+            const int32_t *fin = g->fin.v + sg->fin;
+            const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
+            const int32_t *lstep = g->lstep.v + sg->loc;
             for (int32_t j = 0; j < sg->n_fin; j++) {
                 int32_t f = fin[j];
-                wsym[k] = f < m ? x[f] : T[g.ev.v[4 * ((int64_t)sg->ev + f - m)]];
-                wnd[k++] = gl[f];
+                wnd[k] = put_node(s, ltok[f], (int32_t)w, (int32_t)(base + o + lstart[f]),
+                                  lstep[f]);
+                wsym[k++] = ltok[f];
             }
             o = e;
         }
         s->wlen[w] = k;
     }
+    for (int64_t i = 0; i < g->n; i++) {
+        const Seg *sg = &g->seg[i];
+        const int32_t *ev = g->ev.v + 4 * (int64_t)sg->ev;
+        for (int32_t j = 0; j < sg->n_ev; j++, ev += 4) {
+            count[ev[0]] += ev[3] ? 2 * sg->weight : sg->weight;  /* an overlapped (b, a):
+                                                                     counted, not merged */
+            replaced[ev[0]] += sg->weight;
+        }
+    }
+    s->leaves_pending = 0;
+    s->shared = sh;
+    sh = NULL;
     rc = 0;
 out:
-    segs_free(&g);
+    if (sh) {
+        segs_free(&sh->g);
+        ivec_free(&sh->occ_seg); ivec_free(&sh->occ_word); ivec_free(&sh->occ_start);
+        PyMem_RawFree(sh);
+    }
     PyMem_RawFree(nxt); PyMem_RawFree(prv); PyMem_RawFree(sym); PyMem_RawFree(nd);
-    PyMem_RawFree(x); PyMem_RawFree(gl); PyMem_RawFree(heap);
+    PyMem_RawFree(x); PyMem_RawFree(heap);
     return rc;
 }
 
@@ -1400,7 +1527,7 @@ static PyObject *State_replay(State *s, PyObject *args) {
     int32_t longest = 0;
     for (int64_t w = 0; w < s->n_words; w++)
         if (s->wlen[w] > longest) longest = s->wlen[w];
-    if (segments && nb <= SEG_MAX_BASE) {
+    if (segments && nb <= SEG_MAX_BASE && s->leaves_pending) {
         uint8_t *bits = crossing_table(s, (int32_t)nb, A, B, T, n);
         if (!bits && PyErr_Occurred()) goto done;
         if (bits) {
@@ -1411,6 +1538,7 @@ static PyObject *State_replay(State *s, PyObject *args) {
             goto replayed;
         }
     }
+    if (ensure_leaves(s) < 0) goto done;
     /* each site pushes at most two entries and removes a symbol: 3 per symbol bound them */
     nxt = PyMem_RawMalloc((size_t)(longest + 1) * sizeof(int32_t));
     prv = PyMem_RawMalloc((size_t)(longest + 1) * sizeof(int32_t));
@@ -1553,10 +1681,71 @@ static PyObject *forest_in(State *s, const int32_t *perm, const Keyed *order, in
     return res;
 }
 
+/* The forest after a replay by segments: the state's nodes (in the order of perm, n
+ * of them, sorted by start then step) and every segment occurrence's inner nodes, merged
+ * by start; at one start the inner nodes come first (a chain of nodes at one start is
+ * made in step order, and every inner node is merged away inside the segment before the
+ * final one, or any later one, is made). Four int32 bytes objects, or NULL. */
+static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
+    const struct Shared *sh = s->shared;
+    const Segs *g = &sh->g;
+    int64_t total = n;
+    for (int64_t i = 0; i < sh->occ_seg.n; i++) total += g->seg[sh->occ_seg.v[i]].n_inner;
+    if (total >= INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "too many merge sites");
+        return NULL;
+    }
+    PyObject *out[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 4; i++)
+        if (!(out[i] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * 4)))) {
+            for (int j = 0; j < i; j++) Py_DECREF(out[j]);
+            return NULL;
+        }
+    int32_t *tok = (int32_t *)PyBytes_AS_STRING(out[0]), *word = (int32_t *)PyBytes_AS_STRING(out[1]);
+    int32_t *step = (int32_t *)PyBytes_AS_STRING(out[2]), *until = (int32_t *)PyBytes_AS_STRING(out[3]);
+    const int32_t *st = s->n_start.v;
+    int64_t o = 0, j = 0;
+    for (int64_t i = 0; i < sh->occ_seg.n; i++) {
+        const Seg *sg = &g->seg[sh->occ_seg.v[i]];
+        int32_t at = sh->occ_start.v[i], w = sh->occ_word.v[i];
+        const int32_t *in = g->inner.v + sg->inner;
+        const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
+        const int32_t *lstep = g->lstep.v + sg->loc, *luntil = g->luntil.v + sg->loc;
+        for (int32_t q = 0; q < sg->n_inner; q++) {
+            int32_t l = in[q], start = at + lstart[l];
+            for (; j < n && st[perm[j]] < start; j++, o++) {
+                int32_t v = perm[j];
+                tok[o] = s->n_token.v[v];
+                word[o] = s->n_word.v[v];
+                step[o] = s->n_step.v[v];
+                until[o] = s->n_until.v[v];
+            }
+            tok[o] = ltok[l];
+            word[o] = w;
+            step[o] = lstep[l];
+            until[o++] = luntil[l];
+        }
+    }
+    for (; j < n; j++, o++) {
+        int32_t v = perm[j];
+        tok[o] = s->n_token.v[v];
+        word[o] = s->n_word.v[v];
+        step[o] = s->n_step.v[v];
+        until[o] = s->n_until.v[v];
+    }
+    PyObject *res = PyTuple_New(4);
+    for (int i = 0; i < 4; i++) {
+        if (res) PyTuple_SET_ITEM(res, i, out[i]);
+        else Py_DECREF(out[i]);
+    }
+    return res;
+}
+
 /* forest() -> (token, word, step, until): int32 bytes, one item per node, sorted by word,
  * position and step (what SplitLog wants); the state is spent afterwards. */
 static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     CHECK_READY(s);
+    if (ensure_leaves(s) < 0) return NULL;
     int64_t n = s->n_token.n, nw = s->n_words;
     /* Nodes are made in step order (every merge after the ones before it, a replay word
      * by word but each word's in step order), and a node's start, corpus-wide, orders
@@ -1580,6 +1769,25 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     for (int64_t j = 1; j < n && sorted; j++)
         sorted = start[perm[j - 1]] < start[perm[j]] ||
                  (start[perm[j - 1]] == start[perm[j]] && step[perm[j - 1]] < step[perm[j]]);
+    if (s->shared) {
+        if (!sorted) {  /* steps out of order: sort the state's nodes by (start, step) */
+            Keyed *order = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
+            Keyed *spare = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
+            if (!order || !spare) {
+                PyMem_RawFree(order); PyMem_RawFree(spare); PyMem_RawFree(perm);
+                return PyErr_NoMemory();
+            }
+            for (int64_t i = 0; i < n; i++)
+                order[i] = (Keyed){((int64_t)start[i] << 32) | (uint32_t)step[i], (int32_t)i};
+            sort_keyed(order, spare, n);
+            for (int64_t i = 0; i < n; i++) perm[i] = order[i].node;
+            PyMem_RawFree(order); PyMem_RawFree(spare);
+        }
+        PyObject *res = forest_shared(s, perm, n);
+        PyMem_RawFree(perm);
+        if (res) State_clear(s);
+        return res;
+    }
     if (sorted) {
         PyObject *res = forest_in(s, perm, NULL, n);
         PyMem_RawFree(perm);

@@ -19,7 +19,7 @@ from bpeviz.present import render
 from bpeviz.text import display
 from bpeviz.unigram.cards import CARD_PIECES_PRESENTING
 from bpeviz.unigram.views import used_removals
-from tests.support.browser import HOOK, hook, ready, shots_dir
+from tests.support.browser import HOOK, hook, ready, settled, shots_dir
 from tests.support.projector import (
     SIZES,
     background_is_dark,
@@ -111,7 +111,9 @@ def test_explore_steps_rounds_by_key_and_fits_a_projector(browser, server, width
                 assert e.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), selector
         no_overflow(page)
         shoot(page, f"unigram-explore-{width}-{scheme}")
-        # the removed pieces' table and the lattice below: within the page, big type
+        # the removed pieces' table and the lattice below: within the page, big type (read
+        # once Python has heard the round: its run redraws the table)
+        settled(page, last - 1, setting="uround", box="Go to round")
         grid = page.locator('[data-testid="stDataFrame"]').first
         grid.scroll_into_view_if_needed()
         assert grid.evaluate("g => g.currentCSSZoom") >= 1.2

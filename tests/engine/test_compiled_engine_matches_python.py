@@ -165,6 +165,27 @@ def test_phrases_replayed_segment_by_segment_equal_replayed_word_by_word(tie_bre
     assert by_words.merges[0].count > 100  # the phrases hold the merges many times
 
 
+def test_a_forest_whose_later_merges_carry_earlier_step_numbers_is_still_in_order():
+    # after a replay by segments the forest is the segments' inner nodes merged with the
+    # state's own, in (position, step) order; merges numbered below the replay's steps
+    # put the state's nodes out of creation order, and the forest must sort them
+    corpus = Corpus.from_counts({"abcab abc": 2, "cabab": 3, "ab c": 1})
+    opts = make_options("bpe", merges=3, special_tokens=())
+    forced = [(m.left, m.right) for m in train_merges(corpus, opts).merges]
+    results = []
+    for engine in ("compiled", "python"):
+        loop = _MergeLoop(corpus, opts, base_vocabulary(corpus, opts), engine=engine)
+        loop._start()
+        loop.replay_merges(forced)
+        for step in (1, 0):  # numbered before the replayed merges
+            p = loop._pop_best()
+            assert p is not None
+            loop._merge(p, step)
+        results.append(loop.result())
+    assert_same(*results)
+    assert sorted(results[0]._log.step.tolist()) != results[0]._log.step.tolist()
+
+
 def test_a_run_of_one_symbol_counts_every_pair_it_holds_and_merges_every_other():
     corpus = Corpus.from_counts({"aaaaa": 2, "aa": 3})
     opts = make_options("bpe", merges=0, special_tokens=())

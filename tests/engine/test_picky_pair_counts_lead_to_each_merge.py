@@ -7,7 +7,7 @@ token or is longer than the longest token allowed."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import bpeviz
@@ -39,7 +39,19 @@ def test_a_step_before_a_removal_has_no_next_merge():
     assert training.at(removal.step - 1).next_merge is None
 
 
+def test_a_count_that_outlived_every_occurrence_of_its_pair_is_not_merged():
+    # "▁bababa", tokens of at most 2 characters: after "ba" the run "ba ba ba" counts one
+    # pair where "a b" occurred twice, so "a b" keeps a count of 1 that no word holds;
+    # merged, it made no token and divided by zero in its Intersection over Self
+    training = bpeviz.train("bababa", algorithm="picky", merges=6, threshold=0.5,
+                            max_type_length=2)
+    assert [(e.kind, e.token, e.count) for e in training.events] == [("merge", "ba", 3)]
+    assert training.stop_reason == "no_pairs"
+    assert training.at(1).pairs.empty
+
+
 @settings(max_examples=60, deadline=None)
+@example(text="bababa", longest=2)
 @given(text=st.text(alphabet="aab  \u00e9xyz\u4e2d", min_size=1, max_size=60),
        longest=st.integers(2, 6))
 def test_pairs_are_sorted_as_the_trainer_takes_them_and_only_mergeable(text, longest):

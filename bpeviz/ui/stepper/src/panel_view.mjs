@@ -7,7 +7,8 @@
 // filled in) rather than show another step's. When fewer than AHEAD steps past the bar's
 // are held (Play, a run of keys), it asks Python for the steps around the bar's (trigger
 // "want"): that reruns only this view's fragment, not the page, so nothing else is
-// redrawn on the main thread Play needs (bpeviz.ui.stage.panel).
+// redrawn on the main thread Play needs (bpeviz.ui.stage.panel); out of view while Play
+// runs it asks nothing (askAround).
 
 import { el } from "./chips.mjs";
 import { buildHeatmap } from "./heatmap_view.mjs";
