@@ -248,8 +248,10 @@ def heatmap(snap) -> None:
 
 def pair_chart(snap, pairs, value):
     pair = chosen_pair(snap, pairs)
-    heatmap_panel(training, ctx.algorithm, byte_style, ctx.presentation, pair,
-                  ui.get("pair_step") if ui.get("pair_step") is not None else snap.step)
+    picked_step = ui.get("pair_step")
+    # the panel's views hold for every step until a pair is picked (its key unchanged)
+    heatmap_panel(training, ctx.algorithm, byte_style, ctx.presentation,
+                  pair if picked_step is not None else None, picked_step)
     return pair
 
 
