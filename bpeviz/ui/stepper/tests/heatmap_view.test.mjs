@@ -35,3 +35,31 @@ test("bad numbers draw an empty grid, not an error", () => {
   const grid = buildHeatmap({ rows: null, cols: "x", cells: 5 });
   assert.equal(grid.querySelectorAll(".bv-hm-cell").length, 0);
 });
+
+test("Python's layout is kept: square tracks that may narrow, or the page's width on a stage", () => {
+  const plain = buildHeatmap({ ...data, cell: 20, upright: true });
+  const grid = plain.querySelectorAll(".bv-hm")[0];
+  assert.equal(grid.style.gridTemplateColumns, "max-content repeat(2, minmax(14px, 20px))");
+  assert.ok(!grid.classList.contains("bv-hm-wide") && !grid.classList.contains("bv-hm-turned"));
+  const stage = buildHeatmap({ ...data, cell: 30, wide: true, upright: false }).querySelectorAll(".bv-hm")[0];
+  assert.equal(stage.style.gridTemplateColumns, "max-content repeat(2, minmax(30px, 90px))");
+  assert.ok(stage.classList.contains("bv-hm-wide") && stage.classList.contains("bv-hm-turned"));
+});
+
+test("values are written only where Python found they fit; the hover isolates each symbol", () => {
+  const cells = buildHeatmap({ ...data, values: false }).querySelectorAll(".bv-hm-cell");
+  assert.equal(cells[0].textContent, "");
+  assert.equal(cells[0].getAttribute("title"), "\u2068a\u2069 + \u2068b\u2069: count 12");
+  assert.equal(cells[0].getAttribute("data-count"), "12");
+});
+
+test("the legend names the value and its range; with no pair, only the rings' key", () => {
+  const box = buildHeatmap({ ...data, value: "score", cells: [0, 0, 0.25, 4, 1, 1, 0.0123, 9],
+    lo: 0.0123, hi: 0.25 });
+  assert.equal(box.querySelectorAll(".bv-hm-bar-title")[0].textContent, "score");
+  assert.equal(box.querySelectorAll(".bv-hm-lo")[0].textContent, "0.012");
+  assert.equal(box.querySelectorAll(".bv-hm-hi")[0].textContent, "0.25");
+  const none = buildHeatmap({ ...data, cells: [] });
+  assert.equal(none.querySelectorAll(".bv-hm-bar").length, 0);
+  assert.equal(none.querySelectorAll(".bv-hm-key").length, 2);
+});
