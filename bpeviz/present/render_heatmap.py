@@ -22,7 +22,7 @@ width and the cells shrunk (not below legible) so the whole chart fits a project
 >>> d["rows"], d["cols"], d["cells"]
 ([[0, 'a'], [1, 'b']], [[1, 'b'], [2, '<c>']], [0, 0, 5, 5, 1, 0, 2, 2, 1, 1, 1, 1])
 >>> d["next"], d["picked"], d["lo"], d["hi"], d["cell"], d["upright"], d["values"]
-([0, 0], [1, 1], 1, 5, 24, True, True)
+([0, 0], [1, 1], 1, 5, 24, False, True)
 """
 
 from __future__ import annotations
@@ -113,8 +113,9 @@ def heatmap_layout(rows: list[str], cols: list[str], values: list[float], value:
         left = TITLE_ROOM_LEFT + min(widest_y, longest)
         column = min(CELL_WIDE_MAX, (HEATMAP_NARROWEST_PRESENTATION - left) / n_cols)
         upright = widest_x + 8 <= column
-    else:
-        upright = max((len(t) for t in cols), default=0) <= 3 or n_cols <= 8
+    else:  # a column is a cell wide: a label that might not fit it ("##以") is turned
+        font = min(top_font, cell - 3)
+        upright = max((label_width(t, font) for t in cols), default=0.0) <= cell
     if presentation:  # a projector's screen: shrink the cells (not below legible) to fit it
         labels = top_font * 1.5 if upright else min(widest_x, longest)
         room = HEATMAP_FIT_PRESENTATION - TITLE_ROOM - LEGEND_ROOM - labels

@@ -63,9 +63,10 @@ export function buildHeatmap(h) {
   const grid = el("div", "bv-hm" + (h.wide ? " bv-hm-wide" : "") + (h.upright === false ? " bv-hm-turned" : ""));
   grid.setAttribute("data-rows", String(rows.length));
   grid.setAttribute("data-cols", String(cols.length));
-  // square cells of the size Python chose, narrowed (still square) where the page is
-  // narrower; in presentation mode ("wide") as wide as the page lets them, up to 90 px
-  const track = h.wide ? `minmax(${cell}px, 90px)` : `minmax(${Math.min(cell, 14)}px, ${cell}px)`;
+  // square cells of the size Python chose, narrowed (still square, down to 12 px: 60
+  // columns fit a 1400 px window beside the sidebar) where the page is narrower; in
+  // presentation mode ("wide") as wide as the page lets them, up to 90 px
+  const track = h.wide ? `minmax(${cell}px, 90px)` : `minmax(${Math.min(cell, 12)}px, ${cell}px)`;
   grid.style.gridTemplateColumns = `max-content repeat(${cols.length}, ${track})`;
   const parts = [el("div", "bv-hm-corner")];
   for (const c of cols) parts.push(label("bv-hm-col", c[1]));

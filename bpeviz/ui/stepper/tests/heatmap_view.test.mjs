@@ -39,7 +39,7 @@ test("bad numbers draw an empty grid, not an error", () => {
 test("Python's layout is kept: square tracks that may narrow, or the page's width on a stage", () => {
   const plain = buildHeatmap({ ...data, cell: 20, upright: true });
   const grid = plain.querySelectorAll(".bv-hm")[0];
-  assert.equal(grid.style.gridTemplateColumns, "max-content repeat(2, minmax(14px, 20px))");
+  assert.equal(grid.style.gridTemplateColumns, "max-content repeat(2, minmax(12px, 20px))");
   assert.ok(!grid.classList.contains("bv-hm-wide") && !grid.classList.contains("bv-hm-turned"));
   const stage = buildHeatmap({ ...data, cell: 30, wide: true, upright: false }).querySelectorAll(".bv-hm")[0];
   assert.equal(stage.style.gridTemplateColumns, "max-content repeat(2, minmax(30px, 90px))");
