@@ -84,8 +84,23 @@ def heatmap_cell(n: int, presentation: bool = False) -> int:
 
 
 def _cell_text(value: float, kind: str) -> str:
-    """A cell's value as the browser writes it (whole counts, two digits of a score)."""
-    return f"{int(value):,}" if kind == "count" else f"{value:.2g}"
+    """A cell's value as the browser writes it (heatmap_view.mjs's ``cellText``): whole
+    counts, and a score as JavaScript's ``toPrecision(2)`` writes it, its trailing zero
+    kept ("0.50", where Python's ``.2g`` says "0.5" and a score looked one character
+    narrower than it is drawn).
+
+    >>> [_cell_text(v, "score") for v in (0.5, 1.0, 0.333, 150.0, 1.2e-7)]
+    ['0.50', '1.0', '0.33', '1.5e+2', '1.2e-7']
+    """
+    if kind == "count":
+        return f"{int(value):,}"
+    if value == 0:
+        return "0.0"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    e = int(exponent)
+    if e < -6 or e >= 2:  # where toPrecision turns to an exponent
+        return f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return f"{value:.{1 - e}f}"
 
 
 def heatmap_layout(rows: list[str], cols: list[str], values: list[float], value: str,
