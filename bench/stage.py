@@ -519,9 +519,10 @@ def play_at(page, speed: str, seconds: float,
             "longest_task": max(got["tasks"], default=0.0)}
 
 
-#: the step the heatmap's caption names ("Count of each pair at step k, ...")
+#: the step the heatmap's caption names ("Count of each pair at step k, ..."): the stage
+#: panel's caption, drawn by the browser with the heatmap of the step it shows
 HEATMAP_STEP = """() => {
-  for (const c of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
+  for (const c of document.querySelectorAll('.st-key-stage_heatmap .bv-hm-caption')) {
     const m = /pair at step (\\d+)/.exec(c.textContent);
     if (m) return Number(m[1]);
   }
@@ -540,7 +541,9 @@ SCROLL_TO_HEATMAP = """() => {
 def below_fold(page, keys: int = 12, rest: float = 1.5) -> dict[str, Any]:
     """The heatmap (below the first screen) scrolled into view, then ``keys`` single
     arrow keys, ``rest`` seconds apart: per key the time from the key to the heatmap's
-    caption naming the new step (the page below follows once the step settles)."""
+    caption naming the new step (the browser draws it from the steps Python sent around
+    the one it heard, or once Python sends that step; the rest of the page below follows
+    once the step settles)."""
     lo, n = settle_on_first_step(page)
     page.get_by_text("Pairs at this step", exact=True).scroll_into_view_if_needed()
     page.wait_for_timeout(1500)

@@ -8,11 +8,11 @@ from bpeviz import ui
 from bpeviz.analysis import views
 from bpeviz.core import protocol
 from bpeviz.core.explain import explain, pair_words
-from bpeviz.present import figures, glossary, render, render_languages
+from bpeviz.present import glossary, render, render_languages
 from bpeviz.present.render_explain import merge_trees_html, trace_html, why_merge_html
 from bpeviz.text import display
 from bpeviz.ui import languages_view, opened, stage, state, trace
-from bpeviz.ui.explore import heatmap_chart
+from bpeviz.ui.explore import heatmap_panel
 from bpeviz.ui.page_setup import own_view
 from bpeviz.ui.slides_download import slides_button
 
@@ -248,9 +248,10 @@ def heatmap(snap) -> None:
 
 def pair_chart(snap, pairs, value):
     pair = chosen_pair(snap, pairs)
-    grid = heatmap_chart(snap, ctx.algorithm, byte_style, ctx.presentation, pair)
-    st.caption(ui.md_escape(figures.heatmap_caption(grid, value, snap.next_merge is None,
-                                                    step=snap.step)))
+    picked_step = ui.get("pair_step")
+    # the panel's views hold for every step until a pair is picked (its key unchanged)
+    heatmap_panel(training, ctx.algorithm, byte_style, ctx.presentation,
+                  pair if picked_step is not None else None, picked_step)
     return pair
 
 

@@ -63,7 +63,12 @@ def window_steps(step: int, n: int, ahead: int = AHEAD, behind: int = BEHIND) ->
         yield from taken
 
 
-def panel_window(owner: Any, key: Hashable, step: int, n: int, render: Callable[[int], str],
+def _tree(view: Any) -> list[Any]:
+    """A view as the browser builds it: HTML read into a tree, or a tree already."""
+    return html_tree(view) if isinstance(view, str) else view
+
+
+def panel_window(owner: Any, key: Hashable, step: int, n: int, render: Callable[[int], Any],
                  *, budget: float = BUDGET, ahead: int = AHEAD, behind: int = BEHIND,
                  background: bool = False) -> dict[str, list[Any]]:
     """``render(k)`` (HTML) as a tree for the steps of the window around ``step``
@@ -86,14 +91,14 @@ def panel_window(owner: Any, key: Hashable, step: int, n: int, render: Callable[
             left.append(k)  # not built yet, and out of time: a later run finds it
             continue
         views[str(k)] = found if found is not None else _VIEWS.get(
-            owner, (key, k), lambda k=k: html_tree(render(k)))
+            owner, (key, k), lambda k=k: _tree(render(k)))
     if background and left:
         build_in_background(owner, key, left, render)
     return views
 
 
 def build_in_background(owner: Any, key: Hashable, steps: list[int],
-                        render: Callable[[int], str]) -> threading.Thread:
+                        render: Callable[[int], Any]) -> threading.Thread:
     """Build and keep the views of ``steps`` (in that order) in a daemon thread, which
     stops early when a newer call for the same ``owner`` and ``key`` takes over; an error
     in ``render`` ends it (logged: the page's own run draws that step and says why)."""
@@ -111,7 +116,7 @@ def build_in_background(owner: Any, key: Hashable, steps: list[int],
                 if not current():
                     return
                 if _VIEWS.peek(owner, (key, k)) is None:
-                    _VIEWS.get(owner, (key, k), lambda k=k: html_tree(render(k)))
+                    _VIEWS.get(owner, (key, k), lambda k=k: _tree(render(k)))
         except Exception:  # a view the page's own run draws (or says why it cannot)
             log.debug("building the view of a step ahead failed", exc_info=True)
         finally:

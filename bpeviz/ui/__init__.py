@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bpeviz.present.render import md_escape
     from bpeviz.ui.context import Context, export_files
-    from bpeviz.ui.explore import pair_box_key, pair_boxed, pick_heatmap_pair
+    from bpeviz.ui.explore import pair_box_key, pair_boxed
     from bpeviz.ui.labels import ALGORITHM_LABELS, algorithm_labels, pretokenizer_for
     from bpeviz.ui.messages import error, unspaced_warning, warning
     from bpeviz.ui.page_setup import page
@@ -53,7 +53,6 @@ _HOMES = {
     "page": "bpeviz.ui.page_setup",
     "pair_box_key": "bpeviz.ui.explore",
     "pair_boxed": "bpeviz.ui.explore",
-    "pick_heatmap_pair": "bpeviz.ui.explore",
     "pretokenizer_for": "bpeviz.ui.labels",
     "put": "bpeviz.ui.state",
     "snapshot": "bpeviz.ui.training",
@@ -92,7 +91,6 @@ __all__ = [
     "page",
     "pair_box_key",
     "pair_boxed",
-    "pick_heatmap_pair",
     "pretokenizer_for",
     "put",
     "snapshot",

@@ -8,25 +8,13 @@ globals, its training among them, for as long as Streamlit keeps the callback.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 
 import streamlit as st
 
 from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
-from bpeviz.present import figures
-from bpeviz.ui.state import bound, forget_replaced_widgets, get, put
-
-
-def pick_heatmap_pair() -> None:
-    """The Explore heatmap's ``on_select``: the clicked cell's pair becomes ``pair``."""
-    event = st.session_state.get("heatmap")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    for point in points:
-        data = point.get("customdata")
-        if data and len(data) >= 2:
-            put("pair", (int(data[0]), int(data[1])))
-            pair_chosen()
-            return
+from bpeviz.ui.state import bound, get, put
 
 
 def pair_chosen() -> None:
@@ -65,24 +53,63 @@ def pair_boxed(step: int, drawn: tuple[int, int], options: tuple = ()) -> None:
     put("pair_step", int(step))
 
 
-def heatmap_chart(snap, algorithm: str, byte_style: str, presentation: bool,
-                  selected: tuple[int, int]) -> views.PairGrid:
-    """The "Symbols per axis" slider and the heatmap of ``snap``'s best pairs (at most
-    :data:`figures.HEATMAP_SYMBOLS_PRESENTATION` a side in presentation mode, which says
-    so), ``selected`` ringed in blue; a click picks a pair (:func:`pick_heatmap_pair`).
-    Returns the grid drawn, for the caption."""
+def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
+                  picked: tuple[int, int] | None, picked_step: int | None,
+                  caption: Callable[[int, views.PairGrid], str] | None = None,
+                  empty: str = "No pair of symbols is left at step {step}: every word is "
+                               "a single token.") -> None:
+    """The "Symbols per axis" slider and the heatmap of the best pairs at the bar's step,
+    drawn by the browser from the steps around it (a stage panel: it follows the card
+    in the frame after the key); the pair ``picked`` at ``picked_step`` ringed in blue
+    there, the pair merged next in red; a click on a cell picks its pair at the step
+    shown. Under it ``caption(k, grid)`` (by default what
+    :func:`bpeviz.present.render_heatmap.heatmap_caption` says), or ``empty`` at a step with no
+    pair (its "{step}" filled)."""
+    from bpeviz.algorithms import get as get_algorithm
+    from bpeviz.present.render_heatmap import (
+        HEATMAP_SYMBOLS_PRESENTATION,
+        heatmap_caption,
+        heatmap_data,
+    )
+    from bpeviz.ui import stage
+
     top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                   max_value=LIMITS.heatmap_symbols)
-    if presentation and top_n > figures.HEATMAP_SYMBOLS_PRESENTATION:
-        top_n = figures.HEATMAP_SYMBOLS_PRESENTATION
+    if presentation and top_n > HEATMAP_SYMBOLS_PRESENTATION:
+        top_n = HEATMAP_SYMBOLS_PRESENTATION
         st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
                    "whole chart fits a projector's screen; leave presentation mode for more.")
-    grid = views.pair_grid(snap, top_n)
-    fig = figures.heatmap_figure(grid, algorithm, byte_style, selected=selected,
-                                presentation=presentation)
-    forget_replaced_widgets()  # (a new figure is a new widget id: drop the old ones)
-    st.plotly_chart(fig, key="heatmap", on_select=pick_heatmap_pair, selection_mode="points",
-                    width="content",
-                    config={"displaylogo": False, "typesetMath": False,
-                            "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
-    return grid
+    value = get_algorithm(algorithm).value_name()
+
+    def said(k: int, grid: views.PairGrid) -> str:
+        if caption is not None:
+            return caption(k, grid)
+        return heatmap_caption(grid, value, training.at(k).next_merge is None, step=k)
+
+    def render(k: int) -> list:
+        snap = training.at(k)
+        grid = views.pair_grid(snap, top_n)
+        if not grid.total_pairs:
+            return [["p", {"class": "bv-hm-caption"}, empty.format(step=k)]]
+        # Pair details shows the pair picked at its step, the step's top pair elsewhere
+        top = (int(snap.pairs["left_id"].iat[0]), int(snap.pairs["right_id"].iat[0]))
+        ring = picked if picked is not None and k == picked_step else top
+        return [{"heatmap": heatmap_data(grid, value, byte_style, ring, presentation)},
+                ["p", {"class": "bv-hm-caption"}, said(k, grid)]]
+
+    stage.panel(training, "heatmap", (top_n, byte_style, presentation, picked, picked_step,
+                                      value, caption is None), render,
+                waiting="Step {step}: its pairs follow when the step settles.",
+                on_pick=pick_cell)
+
+
+def pick_cell(what: str, step: int | None) -> None:
+    """A heatmap cell clicked in the browser (``what``: "left_id,right_id") at ``step``."""
+    try:
+        left, right = (int(v) for v in what.split(","))
+    except ValueError:
+        return
+    put("pair", (left, right))
+    put("pair_step", int(get("step")) if step is None else step)
+
+

@@ -24,7 +24,7 @@ from bpeviz.present import figures, render
 from bpeviz.present.render import md_escape
 from bpeviz.present.render_picky import CSS, step_card_html, why_step_html
 from bpeviz.text import display
-from bpeviz.ui.explore import heatmap_chart
+from bpeviz.ui.explore import heatmap_panel
 from bpeviz.ui.labels import ALGORITHM_LABELS
 from bpeviz.ui.slides_download import slides_button
 from bpeviz.ui.state import bound, get
@@ -176,21 +176,15 @@ def pair_heatmap(ctx, step: int) -> None:
                 "its pairs hold a special token or are longer than the longest token allowed.")
         return
     pair = chosen_pair(step, pairs)
-    grid = heatmap_chart(snap, ctx.algorithm, byte_style, strong, pair)
-    nxt = training.events[step] if step < len(training.events) else None
-    if nxt is None:
-        after = "This is the last step: nothing is merged next, so no square is red."
-    elif nxt.kind == "removal":
-        after = (f"The next step, {step + 1:,}, removes “{display.visible(nxt.token)}” "
-                 "instead of merging: no square is red.")
-    elif grid.next_pair is not None:
-        after = "The red square is the pair merged next, the one counted most."
-    else:
-        after = "The pair merged next is not among these symbols."
-    st.caption(md_escape(
-        f"Count of each pair at step {step:,} ({grid.total_pairs:,} pairs in all), in the "
-        f"words as they are cut after the step's merges and removals. {after} The blue "
-        "square is the pair whose words are listed below; click a cell to choose another."))
+    picked = get("pair_step") == step and pair != (int(pairs["left_id"].iat[0]),
+                                                    int(pairs["right_id"].iat[0]))
+    # the panel's views hold for every step until a pair is picked (its key unchanged)
+    heatmap_panel(training, ctx.algorithm, byte_style, strong, pair if picked else None,
+                  step if picked else None,
+                  caption=lambda k, grid: picky_caption(training, k, grid),
+                  empty=("No pair the trainer may merge is left at step {step}: every word "
+                         "is a single token, or its pairs hold a special token or are "
+                         "longer than the longest token allowed."))
     holders = pair_holders(training, step, pair)
     vocab = training.vocab
     st.markdown(md_escape(
@@ -205,6 +199,25 @@ def pair_heatmap(ctx, step: int) -> None:
                           "token counts every other one, as the trainer counts)"),
                      "weighted": st.column_config.NumberColumn(
                          help="count × occurrences: what the word adds to the pair's count")})
+
+
+def picky_caption(training, step: int, grid) -> str:
+    """What the heatmap at ``step`` shows: the pairs counted in the words as cut after
+    the step's merges and removals, and whether the next step merges one of them."""
+    nxt = training.events[step] if step < len(training.events) else None
+    if nxt is None:
+        after = "This is the last step: nothing is merged next, so no square is red."
+    elif nxt.kind == "removal":
+        after = (f"The next step, {step + 1:,}, removes “{display.visible(nxt.token)}” "
+                 "instead of merging: no square is red.")
+    elif grid.next_pair is not None:
+        after = "The red square is the pair merged next, the one counted most."
+    else:
+        after = "The pair merged next is not among these symbols."
+    return (f"Count of each pair at step {step:,} ({grid.total_pairs:,} pairs in all), in "
+            f"the words as they are cut after the step's merges and removals. {after} The "
+            "blue square is the pair whose words are listed below; click a cell to choose "
+            "another.")
 
 
 def pair_holders(training, step: int, pair: tuple[int, int]) -> pd.DataFrame:

@@ -255,8 +255,9 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
     mount(f"{KEY}_card", data)
 
 
-def panel(training: Any, name: str, key: Any, render: Callable[[int], str], waiting: str = "",
-          *, setting: str = "step", last: int | None = None, history: str | None = None) -> None:
+def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], waiting: str = "",
+          *, setting: str = "step", last: int | None = None, history: str | None = None,
+          on_pick: Callable[[str, int | None], None] | None = None) -> None:
     """A view Python draws for one step (``render(k)``: HTML, user text escaped),
     shown by the browser at the bar's step: Python sends it for the steps around the
     current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
@@ -266,11 +267,13 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], str], wait
     redrawn and Play keeps its rate. ``key``: what the view depends on besides the step;
     ``waiting``: what the browser says at a step it holds no view of yet ("{step}" is
     that step). A bar of another setting (Unigram's rounds) names its ``setting``, its
-    ``last`` step and its ``history``."""
+    ``last`` step and its ``history``. ``on_pick(what, step)``: a click on an element
+    of the view with ``data-pick`` (the heatmap's cells), what it names and the step the
+    view was for; the whole page then runs again."""
     # a page run centres the window on the step Python holds; the browser's asks only
     # move it in the fragment's own reruns
     st.session_state.pop(_wanted_key(name), None)
-    _panel_part(training, name, key, render, waiting, setting, last, history)
+    _panel_part(training, name, key, render, waiting, setting, last, history, on_pick)
 
 
 def _wanted_key(name: str) -> str:
@@ -284,9 +287,27 @@ def _wanted(name: str) -> None:
         st.session_state[_wanted_key(name)] = int(sent)
 
 
+def _picked_key(name: str) -> str:
+    return f"_bv_panel_picked_{name}"
+
+
+def _picked(name: str, on_pick: Callable[[str, int | None], None]) -> None:
+    """The panel's ``pick`` trigger: ``{"pick": what, "step": k}`` from the browser."""
+    sent = (st.session_state.get(f"{KEY}_{name}") or {}).get("pick")
+    if not isinstance(sent, dict) or not isinstance(sent.get("pick"), str):
+        return
+    step = sent.get("step")
+    ok = isinstance(step, (int, float)) and not isinstance(step, bool) and step == step
+    on_pick(sent["pick"], int(step) if ok else None)
+    st.session_state[_picked_key(name)] = True
+
+
 @st.fragment
-def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str],
-                waiting: str, setting: str, last: int | None, history: str | None) -> None:
+def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any],
+                waiting: str, setting: str, last: int | None, history: str | None,
+                on_pick: Callable[[str, int | None], None] | None = None) -> None:
+    if st.session_state.pop(_picked_key(name), False):
+        st.rerun()  # a pick changes views outside this fragment (Pair details)
     step = int(get(setting))
     last = len(training.merges) if last is None else last
     centre = st.session_state.get(_wanted_key(name), step)
@@ -295,7 +316,8 @@ def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], str]
             "hist": history or _history_id(training), "waiting": waiting,
             "views": step_panels.panel_window(training, (name, key), centre, last, render,
                                               background=True)}
-    mount(f"{KEY}_{name}", data, on_want_change=lambda: _wanted(name))
+    callbacks = {} if on_pick is None else {"on_pick_change": lambda: _picked(name, on_pick)}
+    mount(f"{KEY}_{name}", data, on_want_change=lambda: _wanted(name), **callbacks)
 
 
 def numbers(metrics: list[dict[str, Any]], last: int, history: str, *, setting: str = "step",

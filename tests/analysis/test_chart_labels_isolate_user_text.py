@@ -2,8 +2,10 @@
 piece in a chart is isolated between FSI and PDI (U+2068, U+2069), so that a right-to-left
 token neither reorders the tokens and numbers beside it nor is pulled into their order,
 and a combining mark with no letter before it sits on a dotted circle (◌्), as the chips
-draw it. The tests pin the heatmap's ticks and hover, the merge-strength hover and the
-Unigram lattice's labels."""
+draw it. The tests pin the merge-strength hover and the Unigram lattice's labels, and the
+pair heatmap's labels, which the browser draws (heatmap_view.mjs): each in its own
+``<bdi>``, and isolated by FSI and PDI in a cell's hover; Python sends each label whole
+and bare for that."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ import pytest
 from bpeviz import Corpus, train
 from bpeviz.analysis import views
 from bpeviz.present import figures
-from bpeviz.text.display import FSI, PDI, is_mark
+from bpeviz.present.render_heatmap import heatmap_data
+from bpeviz.text.display import FSI, PDI, is_mark, label
 from tests.support.scripts_paste import TEXT
 
 ISOLATED = re.compile(f"{FSI}([^{FSI}{PDI}]*){PDI}")
@@ -36,30 +39,28 @@ def bpe():
     return train(Corpus.from_text(TEXT), "bpe", merges=40)
 
 
-def test_heatmap_ticks_and_hover_isolate_each_symbol(bpe):
+def test_heatmap_labels_are_sent_whole_for_the_browser_to_isolate(bpe):
+    # the browser puts each label in a <bdi> and between FSI and PDI in a cell's hover
+    # (heatmap_view.test.mjs): a label must be one symbol, whole, with no isolate of its
+    # own that would close the browser's early
     grid = views.pair_grid(bpe.at(20), 60)
-    spec = figures.heatmap_figure(grid, "bpe").to_plotly_json()
-    heat, layout = spec["data"][0], spec["layout"]
-    for axis, names in (("xaxis", heat["x"]), ("yaxis", heat["y"])):
-        ticks = list(layout[axis]["ticktext"])
-        assert len(ticks) == len(names)
-        for tick, name in zip(ticks, names):
-            assert tick.startswith(FSI) and not rtl(outside(tick)), tick
-            # the category stays the label itself; the tick draws it isolated
-            assert tick.replace(FSI, "").replace(PDI, "") == name
-    assert any(rtl(t) for t in layout["yaxis"]["ticktext"]), "the test needs Arabic symbols"
-    select = next(t for t in spec["data"] if t.get("name") == "select")
-    assert f"{FSI}%{{customdata[2]}}{PDI}" in select["hovertemplate"]
-    assert f"{FSI}%{{customdata[3]}}{PDI}" in select["hovertemplate"]
+    view = heatmap_data(grid, "count")
+    for side, ids in (("rows", grid.rows), ("cols", grid.cols)):
+        assert [i for i, _ in view[side]] == list(ids)
+        for i, name in view[side]:
+            assert name == label(grid.symbols[i]), name
+            assert FSI not in name and PDI not in name, name
+    names = [name for _, name in view["rows"] + view["cols"]]
+    assert any(rtl(name) for name in names), "the test needs Arabic symbols"
 
 
 def test_a_lone_combining_mark_is_drawn_on_a_dotted_circle_in_the_heatmap():
     training = train(Corpus.from_text("नमस्ते नमस्ते दुनिया स्कूल " * 3), "bpe", merges=2)
     grid = views.pair_grid(training.at(0), 40)
-    layout = figures.heatmap_figure(grid, "bpe").to_plotly_json()["layout"]
-    ticks = list(layout["xaxis"]["ticktext"]) + list(layout["yaxis"]["ticktext"])
-    assert f"{FSI}◌्{PDI}" in ticks and f"{FSI}◌े{PDI}" in ticks
-    assert not any(is_mark(t[1]) for t in ticks), "no mark right after the isolate"
+    view = heatmap_data(grid, "count")
+    names = [name for _, name in view["rows"] + view["cols"]]
+    assert "◌्" in names and "◌े" in names
+    assert not any(is_mark(name[0]) for name in names), "no label starts with a bare mark"
 
 
 def test_the_merge_strength_hover_isolates_left_right_and_token(bpe):

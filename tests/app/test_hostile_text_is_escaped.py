@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from tests.support.app import HOSTILE, PAGES, html_bodies, ok, open_page, stage
+from tests.support.app import HOSTILE, PAGES, heatmap_view, html_bodies, ok, open_page, stage
 
 
 def test_hostile_corpus_and_text_are_escaped_everywhere():
@@ -33,6 +33,10 @@ def test_hostile_corpus_and_text_are_escaped_everywhere():
     # the words travel as data and the browser draws them as text (tests/browser/)
     words = [w[1] for w in stage(ok(at), "words")["words"]]
     assert {"<img", "onerror=alert(1)>", "</span>", "$x$"} <= set(words)
+    # so do the heatmap's labels: the symbols as they are, set as text by the browser
+    view = heatmap_view(at)
+    labels = {name for _, name in view["rows"] + view["cols"]}
+    assert "<" in labels and not any("&lt;" in name for name in labels)
 
 
 def test_hover_titles_survive_the_sanitizer_of_st_html():

@@ -124,9 +124,10 @@ def test_one_session_pasting_many_corpora_keeps_a_bounded_number_of_trainings():
         cache._corpus.clear()
 
 
-def test_stepping_through_explore_keeps_one_heatmap_widget():
-    """Every step draws a new heatmap figure, which Streamlit treats as a new widget id;
-    the replaced ones are dropped (their callbacks held whole page runs)."""
+def test_stepping_through_explore_keeps_one_heatmap_panel_widget():
+    """The heatmap is one stage panel for every step (the browser swaps in each step's
+    view): stepping leaves no widget per step behind, each holding the panel's
+    callbacks and, through them, a page run and its training."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["merges"] = 30
     at.session_state["step"] = 1
@@ -137,8 +138,10 @@ def test_stepping_through_explore_keeps_one_heatmap_widget():
         assert not at.exception, at.exception
     session = at.session_state._state
     session = getattr(session, "_state", session)
-    heatmaps = [w for w in session._new_widget_state.widget_metadata if w.endswith("-heatmap")]
-    assert 1 <= len(heatmaps) <= 2, heatmaps
+    panels = [w for w in session._new_widget_state.widget_metadata
+              if "heatmap" in w and not w.endswith("__events")]
+    assert panels and all(w.endswith("-stage_heatmap") for w in panels), panels
+    assert len(panels) <= 2, panels
 
 
 def test_owned_cache_keeps_the_most_recent_keys_per_owner():

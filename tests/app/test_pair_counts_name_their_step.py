@@ -6,15 +6,16 @@ from __future__ import annotations
 import html
 import re
 
-from tests.support.app import html_text, ok, open_page, plain
+from tests.support.app import heatmap_caption_text, html_text, ok, open_page, plain
 from tests.support.trainings import reference
 
 
 def _captions(at) -> list[str]:
-    """The captions, and the sentences under "Why this merge?" (in the panel's view)."""
+    """The captions, the sentences under "Why this merge?" (in the panel's view) and the
+    one under the heatmap (in its panel's view)."""
     notes = [html.unescape(re.sub(r"<[^>]+>", "", n))
              for n in re.findall(r'<p class="bv-muted bv-note">(.*?)</p>', html_text(at))]
-    return [plain(c.value) for c in at.caption] + notes
+    return [plain(c.value) for c in at.caption] + notes + [heatmap_caption_text(at)]
 
 
 def test_why_this_merge_and_the_heatmap_name_the_step_of_their_pair_counts():

@@ -17,7 +17,19 @@ import pytest
 import bpeviz
 from bpeviz.algorithms.picky_explain import removal_headline
 from bpeviz.samples import load_sample
-from tests.support.app import HOSTILE, html_bodies, html_text, ok, open_page, plain, stage
+from tests.support.app import (
+    HOSTILE,
+    heatmap_caption_text,
+    heatmap_cells,
+    heatmap_pair,
+    heatmap_view,
+    html_bodies,
+    html_text,
+    ok,
+    open_page,
+    plain,
+    stage,
+)
 
 EVERY_PAGE = ["app.py", "pages/0_Learn.py", "pages/1_Explore.py", "pages/2_Tokenize.py",
               "pages/3_Compare.py", "pages/4_Vocabulary.py"]
@@ -295,7 +307,6 @@ def test_the_heatmap_counts_the_pairs_the_trainer_chooses_from_at_every_kind_of_
     cells are the step's pair counts; before a removal nothing is red and the caption
     says the next step removes a token; the words listed hold the pair."""
     from bpeviz.text.display import visible
-    from tests.support.app import chart_spec
 
     expected = picky_reference()
     before_merge = next(k for k, e in enumerate(expected.events)
@@ -303,19 +314,17 @@ def test_the_heatmap_counts_the_pairs_the_trainer_chooses_from_at_every_kind_of_
                         == "removal")
     at = open_page("pages/1_Explore.py", algo="picky", step=before_merge, top_n=10)
     no_errors(at)
-    spec = chart_spec(at, "heatmap")
-    heat = spec["data"][0]
-    rows, cols = heat["meta"]["rows"], heat["meta"]["cols"]
+    view = heatmap_view(at)
+    rows, cols = [i for i, _ in view["rows"]], [i for i, _ in view["cols"]]
     nxt = expected.events[before_merge]
     assert (rows[0], cols[0]) == (nxt.left_id, nxt.right_id)
-    marker = next(t for t in spec["data"] if t.get("name") == "next merge")
-    assert marker["x"] == [heat["x"][0]] and marker["y"] == [heat["y"][0]]
-    assert heat["z"][0][0] == nxt.count
+    assert view["next"] == [0, 0]  # ringed in red
+    assert heatmap_pair(view, view["next"]) == (nxt.left_id, nxt.right_id)
+    counts = {pair: count for pair, (_, count) in heatmap_cells(view).items()}
+    assert counts[(nxt.left_id, nxt.right_id)] == nxt.count
     table = {(int(r.left_id), int(r.right_id)): int(r.count)
              for r in expected.at(before_merge).pairs.itertuples()}
-    for i, left in enumerate(rows):
-        for j, right in enumerate(cols):
-            assert heat["z"][i][j] == table.get((left, right)), (left, right)
+    assert counts == {(a, b): table[(a, b)] for a in rows for b in cols if (a, b) in table}
     holders = at.dataframe[-2].value  # (the steps table is the last)
     splits = expected.splits_at(before_merge)
     holding = {visible(expected.words[i]) for i, s in enumerate(splits)
@@ -326,9 +335,8 @@ def test_the_heatmap_counts_the_pairs_the_trainer_chooses_from_at_every_kind_of_
     before_removal = next(e.step - 1 for e in expected.events if e.kind == "removal")
     at = open_page("pages/1_Explore.py", algo="picky", step=before_removal)
     no_errors(at)
-    spec = chart_spec(at, "heatmap")
-    assert not any(t.get("name") == "next merge" for t in spec["data"])
-    said = plain(" ".join(c.value for c in at.caption))
+    assert heatmap_view(at)["next"] is None  # nothing ringed in red
+    said = heatmap_caption_text(at)
     removed = expected.events[before_removal]
     assert f"The next step, {before_removal + 1:,}, removes" in said
     assert removed.kind == "removal"

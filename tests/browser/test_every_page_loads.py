@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tests.support import ROOT
-from tests.support.browser import go, no_error, ready, shot
+from tests.support.browser import HEATMAP_PANEL, go, heatmap_in_view, no_error, ready, shot
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +25,8 @@ def test_every_page_loads_without_an_error(page, server, path, name):
     no_error(page)
     assert page.locator("h1").count() >= 1
     shot(page, name)
-    if name == "explore":
-        chart = page.locator(".js-plotly-plot").first
-        chart.wait_for()
-        chart.scroll_into_view_if_needed()
-        page.wait_for_timeout(500)
+    if name == "explore":  # the README's picture of the pair heatmap, at the page's step
+        heatmap_in_view(page, step=24)
         shot(page, "explore-heatmap")
 
 
@@ -43,7 +40,8 @@ def test_presentation_mode_in_the_dark_theme(browser, server):
         no_error(tab)
         size = tab.evaluate("() => getComputedStyle(document.documentElement).fontSize")
         assert size == "21px"
-        tab.locator(".js-plotly-plot").first.wait_for()
+        # the page whole in the picture (of its first screen): the heatmap drawn below too
+        tab.locator(f'{HEATMAP_PANEL}[data-step="12"] .bv-hm-cell').first.wait_for()
         shot(tab, "presentation-dark")
         tab.goto(f"{server}/Tokenize?present=1&step=23&sample=seed003&merges=23")
         ready(tab)

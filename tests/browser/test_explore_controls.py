@@ -8,7 +8,15 @@ import re
 
 import pytest
 
-from tests.support.browser import card_text, go, no_error, ready, rerun_done, wait_card
+from tests.support.browser import (
+    card_text,
+    go,
+    heatmap_in_view,
+    no_error,
+    ready,
+    rerun_done,
+    wait_card,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -56,18 +64,30 @@ def test_play_advances_and_pause_stops(page, server):
 
 def test_clicking_a_heatmap_cell_shows_that_pair(page, server):
     go(page, server, "Explore?step=0&top_n=8")
-    chart = page.locator(".js-plotly-plot").first
-    chart.scroll_into_view_if_needed()
-    before = page.get_by_text(re.compile(r"rank \d+ · count")).inner_text()
-    assert before.startswith("rank 1 ")
-    # the transparent click layer: one square marker per non-empty cell
-    points = chart.locator(".scatterlayer .trace").first.locator("path.point")
-    assert points.count() > 3
-    box = points.nth(3).bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    heatmap = heatmap_in_view(page, step=0)
+    details = page.get_by_role("combobox", name="Pair details")
+    assert page.get_by_text(re.compile(r"rank \d+ · count")).inner_text().startswith("rank 1 ")
+    # a cell of another pair than the one in Pair details (ringed in blue)
+    cells = heatmap.locator(".bv-hm-cell[data-pick]:not(.bv-hm-picked)")
+    assert cells.count() > 3
+    cell = cells.nth(3)
+    count = cell.get_attribute("data-count")
+    # its hover names the pair as Pair details does: "⁨left⁩ + ⁨right⁩: count N", each
+    # symbol isolated (FSI ... PDI, drawn as nothing)
+    pair = re.sub("[\u2066-\u2069]", "", cell.get_attribute("title")).rsplit(": count", 1)[0]
+    assert details.input_value() != pair
+    cell.click()
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.bv-muted')].some("
-        "e => /^rank (?!1 )\\d+ · count/.test(e.innerText))", timeout=10_000)
+        "pair => [...document.querySelectorAll('input[aria-label=\"Pair details\"]')]"
+        ".some(b => b.value === pair)", arg=pair, timeout=15_000)
+    rerun_done(page)
+    assert details.input_value() == pair
+    shown = page.get_by_text(re.compile(r"rank \d+ · count")).inner_text()
+    assert re.match(rf"rank (?!1 )\d+ · count {int(count):,} ", shown), (shown, count)
+    # the heatmap rings the pair picked in blue, at the step it was picked at
+    picked = heatmap_in_view(page, step=0).locator(".bv-hm-picked")
+    assert picked.count() == 1
+    assert re.sub("[\u2066-\u2069]", "", picked.get_attribute("title")).startswith(pair + ":")
     no_error(page)
 
 

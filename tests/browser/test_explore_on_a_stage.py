@@ -148,34 +148,47 @@ def test_presentation_mode_hides_the_running_badge_while_a_training_runs(browser
         context.close()
 
 
-#: each tick label of the heatmap's column axis: its text and box
-X_LABELS = """() => [...document.querySelectorAll('.js-plotly-plot .xtick text')].map(t => {
-  const r = t.getBoundingClientRect();
-  const size = parseFloat(getComputedStyle(t).fontSize);
-  return [t.textContent, r.left, r.right, r.top, r.bottom, size];
-})"""
+#: the pair heatmap: the stage panel the browser draws from Python's numbers (its Streamlit
+#: element stays while the panel redraws its view; the view's own nodes do not)
+HEATMAP = ".st-key-stage_heatmap"
+
+#: each column label of the heatmap: its text, its text's box (the <bdi> inside the label:
+#: a label cut short or spilling over keeps its whole width there), its font, and whether
+#: its text is cut (an ellipsis)
+X_LABELS = f"""() => [...document.querySelectorAll('{HEATMAP} .bv-hm-col')].map(e => {{
+  const r = e.firstElementChild.getBoundingClientRect();
+  const size = parseFloat(getComputedStyle(e).fontSize);
+  return [e.textContent, r.left, r.right, r.top, r.bottom, size,
+          e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1];
+}})"""
 
 
 def overlaps(a, b) -> bool:
     return a[1] < b[2] and b[1] < a[2] and a[3] < b[4] and b[3] < a[4]
 
 
+def heatmap_in_view(page, step: int) -> None:
+    """Wait for the heatmap of ``step``, then scroll it into view and let it settle."""
+    page.wait_for_selector(f"{HEATMAP} .bv-stage-panel[data-step='{step}'] .bv-hm-cell",
+                           timeout=60_000)
+    page.locator(HEATMAP).scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize("step", [24, 150])
 def test_the_presentation_heatmap_uses_the_width_and_no_labels_overlap(browser, server, step):
-    """At 1920x1080 the heatmap fills the page's width (a plot sized for the narrowest page
+    """At 1920x1080 the heatmap fills the page's width (a grid sized for the narrowest page
     leaves most of a 1700 px page empty), and its column labels never run together ("m"
     "at" would read as "mat")."""
     context, page = open_page(browser, 1920, 1080, "light")
     try:
         open_explore(page, server, f"step={step}")
-        plot = page.locator(".js-plotly-plot").first
-        plot.scroll_into_view_if_needed()
-        page.wait_for_selector(".js-plotly-plot .xtick text")
-        page.wait_for_timeout(500)
+        heatmap_in_view(page, step)
         main = page.locator('[data-testid="stMainBlockContainer"]').first.bounding_box()
-        box = plot.bounding_box()
-        assert box["width"] >= 0.75 * main["width"], (box, main)
-        assert box["height"] <= 1080 - 80
+        grid = page.locator(f"{HEATMAP} .bv-hm").first.bounding_box()
+        assert grid["width"] >= 0.75 * main["width"], (grid, main)
+        box = page.locator(f"{HEATMAP} .bv-hm-box").first.bounding_box()
+        assert box["height"] <= 1080 - 80  # the whole chart fits the screen
         labels = page.evaluate(X_LABELS)
         assert len(labels) >= 10
         for i, a in enumerate(labels):
@@ -183,7 +196,9 @@ def test_the_presentation_heatmap_uses_the_width_and_no_labels_overlap(browser, 
             for b in labels[i + 1:]:
                 grown = [b[0], b[1] - 2, b[2] + 2, b[3] - 2, b[4] + 2]  # and 2 px apart
                 assert not overlaps(a, grown), (a, b)
-        plot.screenshot(path=str(shots_dir() / f"presentation-1920-heatmap-{step}.png"))
+        assert not [a[0] for a in labels if a[6]], "column labels cut short"
+        page.locator(HEATMAP).screenshot(
+            path=str(shots_dir() / f"presentation-1920-heatmap-{step}.png"))
     finally:
         context.close()
 
@@ -243,8 +258,7 @@ def test_projector_screenshots_of_explore(browser, server):
                 page.screenshot(path=str(shots_dir() / f"{name}-keys.png"))
                 page.keyboard.press("?")
                 blur(page)
-                page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-                page.wait_for_timeout(400)
+                heatmap_in_view(page, 24)
                 page.screenshot(path=str(shots_dir() / f"{name}-heatmap.png"))
             finally:
                 context.close()

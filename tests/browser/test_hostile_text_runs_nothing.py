@@ -1,19 +1,43 @@
 """Hostile text shows literally and runs nothing in Chromium: a corpus, a text and an
 opened tokenizer file whose tokens are HTML, JavaScript, Markdown and LaTeX appear as
-text in the word splits, tokens, hover titles, tables, merge tree and chart labels; no
-element comes out of them and no handler runs."""
+text in the word splits, tokens, hover titles, tables, merge tree, heatmap and chart
+labels; no element comes out of them and no handler runs."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import HOSTILE, card_text, go, no_error, paste_corpus, rerun_done, shot
+from tests.support.browser import (
+    HOSTILE,
+    card_text,
+    go,
+    heatmap_in_view,
+    no_error,
+    paste_corpus,
+    rerun_done,
+    shot,
+)
 
 pytestmark = pytest.mark.browser
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 PWN = '<img src=x onerror="window.__pwned=1"> <svg onload="window.__pwned=2">'
+
+#: the heatmap's row and column labels (what each <bdi> holds) and its cells: [row,
+#: column, hover title, count] (the grid: a corner, the column labels, then per row its
+#: label and its cells)
+HEATMAP_TEXT = """box => {
+  const grid = box.querySelector('.bv-hm'), n = Number(grid.dataset.cols);
+  const cells = [];
+  [...grid.querySelectorAll('.bv-hm-cell')].forEach((e, i) => {
+    if (e.hasAttribute('data-pick'))
+      cells.push([Math.floor(i / n), i % n, e.getAttribute('title'), e.dataset.count]);
+  });
+  return {rows: [...grid.querySelectorAll('.bv-hm-row > bdi')].map(b => b.textContent),
+          cols: [...grid.querySelectorAll('.bv-hm-col > bdi')].map(b => b.textContent),
+          cells};
+}"""
 
 
 def test_hostile_corpus_and_input_appear_literally_and_run_nothing(page, server):
@@ -29,11 +53,26 @@ def test_hostile_corpus_and_input_appear_literally_and_run_nothing(page, server)
                  "</span>", "<b>b</b>", "[a](javascript:alert(1))"):
         assert word in table, word
     assert page.locator(".bv-words img, .bv-words script, .bv-words b, .bv-words svg").count() == 0
-    labels = page.locator(".js-plotly-plot .xtick text, .js-plotly-plot .ytick text")
-    texts = [labels.nth(i).text_content() for i in range(labels.count())]
-    assert any("<" in t for t in texts) and not any("&lt;" in t or "&amp;" in t for t in texts)
-    assert page.locator(".js-plotly-plot a").count() == 0
     shot(page, "hostile-explore")
+    # the heatmap's labels are the corpus's symbols as text (at step 34 "<script>alert(1)"
+    # is one); each cell's hover (its title) names its pair with them, literally
+    box = page.get_by_label("Go to step", exact=True)
+    box.fill("34")
+    box.press("Enter")
+    rerun_done(page)
+    heatmap = heatmap_in_view(page, step=34)
+    drawn = heatmap.evaluate(HEATMAP_TEXT)
+    texts = drawn["rows"] + drawn["cols"]
+    assert "<script>alert(1)" in texts and "</" in texts, texts
+    assert not any("&lt;" in t or "&amp;" in t for t in texts)
+    assert drawn["cells"], "the heatmap has cells"
+    for r, c, title, count in drawn["cells"]:
+        assert title == (f"\u2068{drawn['rows'][r]}\u2069 + \u2068{drawn['cols'][c]}\u2069: "
+                         f"count {int(count):,}"), title
+    assert any("<script>" in title for _, _, title, _ in drawn["cells"])
+    # nothing in the grid but its boxes and the labels' <bdi>: no element came of a label
+    assert heatmap.locator(".bv-hm *:not(div):not(bdi)").count() == 0
+    assert page.evaluate(NOTHING_RAN), "a symbol became an element or ran"
 
     page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Tokenize").click()
     rerun_done(page)

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from tests.support.browser import chart_in_view, go, no_error, rerun_done
+from tests.support.browser import go, no_error, rerun_done
 
 pytestmark = pytest.mark.browser
 
@@ -149,33 +149,66 @@ def test_compare_metrics_and_settings_are_not_cut_off_at_1400_px(narrow, server)
     no_error(narrow)
 
 
-TICKS = """(plot) => {
-  const boxes = sel => [...plot.querySelectorAll(sel)].map(e => {
+#: the heatmap's grid at 1400 px: each label's box, font, whether its text is cut (an
+#: ellipsis) and whether it is drawn where it can be seen (inside the grid, which scrolls
+#: sideways what does not fit it, and inside the window); every cell's box
+LABELS = """() => {
+  const grid = document.querySelector('.st-key-stage_heatmap .bv-hm');
+  const g = grid.getBoundingClientRect();
+  const page = document.documentElement.clientWidth;
+  const read = (sel) => [...grid.querySelectorAll(sel)].map((e) => {
     const r = e.getBoundingClientRect();
-    return {x: r.x + r.width / 2, y: r.y + r.height / 2,
-            font: parseFloat(getComputedStyle(e).fontSize)}; });
-  const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
-  return {x: boxes('.xtick text'), y: boxes('.ytick text'),
-          area: [area.width, area.height]};
+    return {text: e.textContent, x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2,
+            font: parseFloat(getComputedStyle(e).fontSize),
+            cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1,
+            shown: e.checkVisibility({visibilityProperty: true, opacityProperty: true})
+              && r.width > 0 && r.height > 0 && r.left >= Math.max(g.left, 0) - 1
+              && r.right <= Math.min(g.right, page) + 1
+              && r.top >= g.top - 1 && r.bottom <= g.bottom + 1};
+  });
+  return {rows: Number(grid.dataset.rows), cols: Number(grid.dataset.cols),
+          x: read('.bv-hm-col'), y: read('.bv-hm-row'),
+          cells: [...grid.querySelectorAll('.bv-hm-cell')].map((e) => {
+            const r = e.getBoundingClientRect();
+            return [r.left, r.right, r.top, r.bottom]; }),
+          sideways: grid.scrollWidth > grid.clientWidth + 1};
 }"""
 
 
 @pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
 def test_a_60_symbol_heatmap_shows_every_label_on_square_cells(narrow, server, algorithm):
     go(narrow, server, f"Explore?step=0&top_n=60&algo={algorithm}")
-    plot = chart_in_view(narrow)
-    found = plot.evaluate(TICKS)
-    heat = plot.evaluate("p => p.data[0]")
-    n_rows, n_cols = len(heat["y"]), len(heat["x"])
+    narrow.wait_for_selector(".st-key-stage_heatmap .bv-stage-panel[data-step='0'] .bv-hm")
+    # the panel's element stays while its views are redrawn (scrolled, not its grid)
+    narrow.locator(".st-key-stage_heatmap").scroll_into_view_if_needed()
+    narrow.wait_for_timeout(500)
+    found = narrow.evaluate(LABELS)
+    n_rows, n_cols = found["rows"], found["cols"]
     assert n_rows == n_cols == 60
     assert len(found["x"]) == n_cols and len(found["y"]) == n_rows  # no label dropped
-    # one label per cell, each at least a font size from the next (one line of text)
+    assert len(found["cells"]) == n_rows * n_cols
+    # the grid fits the page's width: no column is left behind a sideways scroll
+    assert not found["sideways"], "the 60 columns do not fit a 1400 px page"
     for axis in ("x", "y"):
-        centres = sorted(r[axis] for r in found[axis])
-        font = max(r["font"] for r in found[axis])
+        labels = found[axis]
+        assert all(t["text"].strip() for t in labels), axis
+        assert not [t["text"] for t in labels if t["cut"]], (axis, "labels cut short")
+        assert not [t["text"] for t in labels if not t["shown"]], (axis, "labels out of sight")
+    # each label over its own column (beside its own row), one per cell, each at least a
+    # font size from the next (one line of text)
+    for i, t in enumerate(found["x"]):
+        left, right, _, _ = found["cells"][i]
+        assert left - 1 <= t["x"] <= right + 1, (t, found["cells"][i])
+    for j, t in enumerate(found["y"]):
+        _, _, top, bottom = found["cells"][j * n_cols]
+        assert top - 1 <= t["y"] <= bottom + 1, (t, found["cells"][j * n_cols])
+    for axis in ("x", "y"):
+        centres = [t[axis] for t in found[axis]]
+        font = max(t["font"] for t in found[axis])
         gaps = [b - a for a, b in itertools.pairwise(centres)]
         assert min(gaps) >= font - 0.5, (axis, font, min(gaps))
-    width, height = found["area"]
-    assert 0.8 <= (width / n_cols) / (height / n_rows) <= 1.25, found["area"]
-    assert width / n_cols >= 12
+    # square cells, none too small to click or to read a label beside
+    sides = [(right - left, bottom - top) for left, right, top, bottom in found["cells"]]
+    assert all(abs(w - h) <= 1 for w, h in sides), max(sides, key=lambda s: abs(s[0] - s[1]))
+    assert min(w for w, _ in sides) >= 12, min(sides)
     no_error(narrow)

@@ -19,7 +19,7 @@ import pytest
 from bpeviz import train
 from bpeviz.samples import load_sample
 from bpeviz.ui import train_options
-from tests.support.browser import HOOK, hook, ready, shots_dir
+from tests.support.browser import HOOK, heatmap_in_view, hook, ready, shots_dir
 from tests.support.projector import (
     SIZES,
     background_is_dark,
@@ -69,11 +69,11 @@ def test_explore_fits_a_projector(browser, server, width, height, scheme):
         no_overflow(page)
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots_dir() / f"presentation-{width}-{scheme}.png"))
-        # the heatmap fits the screen's height; data grids grow with the type
-        plot = page.locator(".js-plotly-plot").first
-        plot.wait_for(state="visible")
-        plot.scroll_into_view_if_needed()
-        assert plot.bounding_box()["height"] <= height - 80
+        # the heatmap (its axis titles and colour bar with it) fits the screen's height
+        # under Streamlit's header; data grids grow with the type
+        heatmap = heatmap_in_view(page, step=20)
+        assert heatmap.bounding_box()["height"] <= height - 80, heatmap.bounding_box()
+        assert heatmap.locator(".bv-hm-cell").count() == 20 * 20, "no symbol left out to fit"
         grids = page.locator('[data-testid="stDataFrame"]')
         assert grids.count() >= 1
         zoom = float(grids.first.evaluate("g => g.currentCSSZoom"))  # with its boxes

@@ -1,8 +1,12 @@
 """Explore at 1280x720, in Chromium: while Python's views of the settled step (the word
-list, the tables, the heatmap) are all below the first screen, a speaker's keys start
-no Python run between them, however uneven their pace; Python hears the step once the
-keys stop, and at once when those views are scrolled into view. The "Go to step" box
-beside the bar shows the bar's step all along."""
+list, the tables, Pair details below the heatmap) are all below the first screen, a
+speaker's keys start no Python run between them, however uneven their pace; Python hears
+the step once the keys stop, and at once when those views are scrolled into view. The
+"Go to step" box beside the bar shows the bar's step all along.
+
+The heatmap itself follows the bar in the browser, from the steps Python sent it: the
+step Python heard is read from Pair details, which each of Python's runs draws for its
+own step."""
 
 from __future__ import annotations
 
@@ -18,8 +22,23 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-def heatmap_step(page) -> int | None:
-    return page.evaluate(HEATMAP_STEP)
+#: the step of Python's last run below the first screen: the Pair details box is keyed
+#: by the step it was drawn for (bpeviz.ui.explore.pair_box_key: "w_pair_<step>_...")
+PAIR_DETAILS_STEP = """() => {
+  for (const e of document.querySelectorAll('[class*="st-key-w_pair_"]')) {
+    const m = /st-key-w_pair_(\\d+)_/.exec(e.className);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}"""
+
+
+def heard_below(page) -> int | None:
+    return page.evaluate(PAIR_DETAILS_STEP)
+
+
+def heard_below_is(page, step: int) -> None:
+    page.wait_for_function(f"() => ({PAIR_DETAILS_STEP})() === {step}", timeout=30_000)
 
 
 @contextlib.contextmanager
@@ -44,9 +63,9 @@ def test_a_speakers_keys_start_no_run_until_they_stop(browser, server):
         assert box["y"] >= 720 - 100, "Python's views of the step start below the first screen"
         uneven_keys_unheard(page, "Go to step")
         # (the panels' own small runs may fetch the steps ahead: the page is not redrawn)
-        assert heatmap_step(page) == 0, "Python's views below still show the step it heard"
+        assert heard_below(page) == 0, "Python's views below still show the step it heard"
         settled(page, 6)  # once they stop
-        page.wait_for_function(f"() => ({HEATMAP_STEP})() === 6", timeout=30_000)
+        heard_below_is(page, 6)
         assert page.evaluate(SENT) == [6]
         assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -78,8 +97,8 @@ def test_scrolling_to_the_heatmap_brings_it_the_bars_step(browser, server):
         kinds = page.evaluate("() => window.__bvDebug.map(d => d[1])")
         assert "in-view" in kinds, "the scroll, not the quiet time, sent the step"
         assert kinds.index("in-view") < kinds.index("send")
-        page.wait_for_function(
-            f"() => ({HEATMAP_STEP})() === 3", timeout=30_000)
+        heard_below_is(page, 3)
+        assert page.evaluate(HEATMAP_STEP) == 3, "the heatmap shows the bar's step"
 
 
 def test_with_the_heatmap_in_view_python_sends_it_before_the_first_screen(browser, own_server):
@@ -98,6 +117,7 @@ def test_with_the_heatmap_in_view_python_sends_it_before_the_first_screen(browse
         page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => ({HEATMAP_STEP})() === 1", timeout=30_000)
         settled(page, 1)
+        heard_below_is(page, 1)
         assert order(seen)[:2] == ["heatmap", "bar"], "the views watched come first"
         assert hook(page) == 1
         # back on the first screen, a key's run draws the first screen first again
@@ -108,5 +128,5 @@ def test_with_the_heatmap_in_view_python_sends_it_before_the_first_screen(browse
         seen = len(trace.lines(log()))
         page.keyboard.press("ArrowRight")
         settled(page, 2)
-        page.wait_for_function(f"() => ({HEATMAP_STEP})() === 2", timeout=30_000)
+        heard_below_is(page, 2)
         assert order(seen)[:2] == ["bar", "heatmap"]

@@ -160,8 +160,14 @@ def test_play_runs_in_the_browser_and_the_page_follows_on_pause(page, server):
     paused = hook(page)
     assert paused >= 3
     settled(page, paused)  # the URL and the number box follow the pause
-    captions = page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
-    assert any(f"at step {paused}," in t for t in captions), "the heatmap follows the pause"
+    # the page below follows: Python's run draws Pair details for the paused step (its box
+    # is keyed by the step), and the heatmap, drawn by the browser from the steps Python
+    # sends around the one it heard, names the step in its caption
+    page.wait_for_selector(f'[class*="st-key-w_pair_{paused}_"]', state="attached",
+                           timeout=30_000)
+    page.wait_for_function(
+        "k => [...document.querySelectorAll('.st-key-stage_heatmap .bv-hm-caption')]"
+        ".some(c => c.textContent.includes(`at step ${k},`))", arg=paused, timeout=30_000)
     no_error(page)
 
 

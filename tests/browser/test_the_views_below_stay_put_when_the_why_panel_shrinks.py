@@ -14,15 +14,17 @@ from tests.support.projector import blur, open_page
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-#: the heatmap's heading, from the top of the page (not of the window)
-HEADING_Y = """() => {
-  const h = [...document.querySelectorAll('h3')].find((e) => e.textContent.trim()
-    === 'Pairs at this step');
+#: the top of the heatmap (the stage panel's Streamlit element, which stays while the
+#: browser redraws its view), from the top of the page (not of the window)
+HEATMAP_Y = """() => {
+  const h = document.querySelector('.st-key-stage_heatmap');
   return h.getBoundingClientRect().top + document.querySelector(
     '[data-testid="stMain"]').scrollTop;
 }"""
+#: "Why this merge?": the first of the stage panels
 PANEL = ".bv-stage-panel"
-#: how many stage panels the page holds ("Why this merge?", the merges around the step)
+#: how many stage panels the page holds ("Why this merge?", the heatmap, the merges around
+#: the step)
 PANELS = f"() => document.querySelectorAll('{PANEL}').length"
 #: how tall what the panel shows is, whatever height it keeps
 CONTENT = f"""() => {{
@@ -62,16 +64,16 @@ def panel_at(page, step):
 def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
     with explore_at(browser, server, 3) as page:
         tall = page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight")
-        before = page.evaluate(HEADING_Y)
+        before = page.evaluate(HEATMAP_Y)
         page.keyboard.press("Home")
         panel_at(page, 0)
         assert hook(page) == 0
         # step 0's note alone is a few lines: the panel keeps step 3's height
         note = page.evaluate(CONTENT)
         assert page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight") == tall
-        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
+        assert page.evaluate(HEATMAP_Y) == pytest.approx(before, abs=2)
         settled(page, 0)
-        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
+        assert page.evaluate(HEATMAP_Y) == pytest.approx(before, abs=2), (
             "Python's rerun at step 0 does not move it either")
         assert note < tall - 50, "step 0's note is shorter than step 3's panel"
 
@@ -79,7 +81,7 @@ def test_going_back_to_step_0_leaves_the_heatmap_where_it_was(browser, server):
 def test_the_first_key_from_step_0_leaves_the_heatmap_where_it_was(browser, server):
     with explore_at(browser, server, 0) as page:
         note = page.evaluate(CONTENT)
-        before = page.evaluate(HEADING_Y)
+        before = page.evaluate(HEATMAP_Y)
         panels = page.evaluate(PANELS)
         # the views of the steps around were measured ahead: room for step 1's is kept
         room = page.evaluate(f"() => document.querySelector('{PANEL}').offsetHeight")
@@ -88,8 +90,8 @@ def test_the_first_key_from_step_0_leaves_the_heatmap_where_it_was(browser, serv
         panel_at(page, 1)
         assert hook(page) == 1
         assert page.evaluate(CONTENT) > note + 50, "step 1's view is the taller one"
-        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2)
+        assert page.evaluate(HEATMAP_Y) == pytest.approx(before, abs=2)
         settled(page, 1)
-        assert page.evaluate(HEADING_Y) == pytest.approx(before, abs=2), (
+        assert page.evaluate(HEATMAP_Y) == pytest.approx(before, abs=2), (
             "nor does Python's rerun at step 1")
         assert page.evaluate(PANELS) == panels, "the views measured ahead were taken out"

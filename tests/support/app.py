@@ -3,7 +3,7 @@ shows.
 
 AppTest runs no JavaScript: it reads ``st.html`` bodies, Plotly specs and the data a page
 sends its stage component from the element protos (the browser tests in tests/browser/
-check the drawing).
+check the drawing). Explore's pair heatmap is such data: :func:`heatmap_view`.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def html_bodies(at: AppTest) -> list[str]:
     for el in at.get("bidi_component"):
         data = json.loads(el.proto.json or "null")
         if isinstance(data, dict) and data.get("role") == "panel":
-            bodies.append(tree_html((data.get("views") or {}).get(str(data.get("step")), [])))
+            view = (data.get("views") or {}).get(str(data.get("step")), [])
+            # a {"heatmap": numbers} node is data the browser draws as text, not HTML
+            bodies.append(tree_html([n for n in view if not isinstance(n, dict)]))
     return bodies
 
 
@@ -90,6 +92,58 @@ def shown_splits(at: AppTest) -> dict[int, list[int]]:
 def pair_box(at: AppTest):
     """Explore's Pair details box (one per step: its key names the step it shows)."""
     return next(box for box in at.selectbox if (box.key or "").startswith("w_pair_"))
+
+
+def heatmap_panel(at: AppTest) -> dict:
+    """What Explore sends its pair heatmap's stage panel (``bpeviz.ui.explore.heatmap_panel``):
+    ``step`` (the bar's), ``n`` and ``views``, the view of each step around it."""
+    for el in at.get("bidi_component"):
+        if el.proto.id.endswith("-stage_heatmap"):
+            return json.loads(el.proto.json)
+    raise AssertionError("no heatmap panel on the page")
+
+
+def _heatmap_nodes(at: AppTest, step: int | None) -> list:
+    data = heatmap_panel(at)
+    k = data["step"] if step is None else step
+    view = data["views"].get(str(k))
+    assert view is not None, f"the heatmap panel holds no view of step {k}"
+    return view
+
+
+def heatmap_view(at: AppTest, step: int | None = None) -> dict:
+    """The heatmap the browser draws at the page's step (or ``step``, one the panel holds):
+    ``bpeviz.present.render_heatmap.heatmap_data``'s rows, cols, cells and layout."""
+    found = [n["heatmap"] for n in _heatmap_nodes(at, step)
+             if isinstance(n, dict) and "heatmap" in n]
+    assert found, f"no heatmap at that step: {heatmap_caption_text(at, step)!r}"
+    return found[0]
+
+
+def has_heatmap(at: AppTest, step: int | None = None) -> bool:
+    """Whether the panel draws a heatmap at the step (not only a caption saying why not)."""
+    return any(isinstance(n, dict) and "heatmap" in n for n in _heatmap_nodes(at, step))
+
+
+def heatmap_caption_text(at: AppTest, step: int | None = None) -> str:
+    """The sentence under the heatmap at the page's step (or ``step``), as plain text."""
+    for node in _heatmap_nodes(at, step):
+        if isinstance(node, list) and node[0] == "p" and "bv-hm-caption" in node[1].get(
+                "class", ""):
+            return "".join(c for c in node[2:] if isinstance(c, str))
+    raise AssertionError("the heatmap panel's view has no caption")
+
+
+def heatmap_cells(view: dict) -> dict[tuple[int, int], tuple[float, int]]:
+    """A heatmap's cells as (left id, right id) -> (value, count): what each cell draws."""
+    rows, cols, cells = view["rows"], view["cols"], view["cells"]
+    return {(rows[cells[i]][0], cols[cells[i + 1]][0]): (cells[i + 2], cells[i + 3])
+            for i in range(0, len(cells), 4)}
+
+
+def heatmap_pair(view: dict, cell: list[int] | None) -> tuple[int, int] | None:
+    """The (left id, right id) of a heatmap cell given as [row, column] (``next``, ``picked``)."""
+    return None if cell is None else (view["rows"][cell[0]][0], view["cols"][cell[1]][0])
 
 
 def chart_spec(at: AppTest, key_part: str) -> dict:

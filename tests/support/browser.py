@@ -77,6 +77,36 @@ def chart_in_view(page, settle_ms: float = 500):
     return plot
 
 
+#: the pair heatmap (Explore's, PickyBPE's): the stage panel "heatmap", which the browser
+#: draws from the numbers Python sends (bpeviz/ui/stepper/src/heatmap_view.mjs)
+HEATMAP_PANEL = ".st-key-stage_heatmap .bv-stage-panel"
+HEATMAP = ".st-key-stage_heatmap .bv-hm-box"
+
+#: scroll the first element of a selector into view unless it is all in view already
+#: (centred, or its top at the window's top when it is taller than the window), in one
+#: task: the panel rebuilds its view whenever Python sends it more steps, and an element
+#: held across two calls may be gone by the second
+_SCROLL_TO = """s => {
+  const e = document.querySelector(s), r = e.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight)
+    e.scrollIntoView({block: r.height > innerHeight ? 'start' : 'center'});
+}"""
+#: two frames: what a scroll or a key changed is laid out and painted
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def heatmap_in_view(page, step: int | None = None, timeout: float = 60_000):
+    """The pair heatmap's box, once the panel has drawn it (of ``step``, if given: the
+    panel names the step it shows in ``data-step``), scrolled into view and laid out."""
+    panel = HEATMAP_PANEL if step is None else f'{HEATMAP_PANEL}[data-step="{step}"]'
+    drawn = f"{panel} .bv-hm-box .bv-hm-cell"
+    page.wait_for_selector(drawn, timeout=timeout)
+    page.evaluate(_SCROLL_TO, f"{panel} .bv-hm-box")
+    page.evaluate(FRAMES)
+    page.wait_for_selector(drawn, timeout=timeout)
+    return page.locator(f"{panel} .bv-hm-box").first
+
+
 def paste_corpus(page, text: str) -> None:
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text("Paste", exact=True).click()

@@ -12,7 +12,10 @@ SIZES = [(1280, 720), (1920, 1080)]
 
 #: elements under the main block whose text is wider than their box (scrollWidth past
 #: clientWidth), or whose box leaves the page; a chip that shrinks with an ellipsis is
-#: fine when its title holds the whole token
+#: fine when its title holds the whole token. Plotly's charts (SVG laid out by plotly)
+#: and the data grids (a canvas) are left out; the pair heatmap is not: it is HTML the
+#: stage script builds (a grid of boxes), so it is held to the same rule, the values
+#: written in its cells included
 OVERFLOWS = """() => {
   const main = document.querySelector('[data-testid="stMainBlockContainer"]');
   const bad = [];

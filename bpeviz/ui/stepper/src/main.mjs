@@ -32,6 +32,7 @@ import { keyAction, keyRows } from "./keys.mjs";
 import { hexText, namesTitle, visibleText } from "./marks.mjs";
 import { bounds, clamp, followStep, whole } from "./numbers.mjs";
 import { buildNumbers, drawNumbers, signedText, valueText } from "./numbers_view.mjs";
+import { buildHeatmap, shade } from "./heatmap_view.mjs";
 import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { cancelLate, paintInSight, watchSight } from "./sight.mjs";
@@ -172,7 +173,7 @@ export default mount;
 // what tests of the one script use (Python's tests read Compare's marks in Node; the unit
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
-  bounds, buildCompare, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
+  bounds, buildCompare, buildHeatmap, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
   hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlesView, settlingOutOfView,
-  signedText, valueText, versionAt, visibleText, whole,
+  shade, signedText, valueText, versionAt, visibleText, whole,
 };

@@ -11,6 +11,7 @@
 // runs it asks nothing (askAround).
 
 import { el } from "./chips.mjs";
+import { buildHeatmap } from "./heatmap_view.mjs";
 import { store } from "./store.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
@@ -38,6 +39,8 @@ export function buildTree(nodes) {
         e.append(...buildTree(node.slice(2)));
       }
       out.push(e);
+    } else if (node && typeof node === "object" && node.heatmap && typeof node.heatmap === "object") {
+      out.push(buildHeatmap(node.heatmap)); // a view drawn from numbers
     }
   }
   return out;
@@ -63,7 +66,23 @@ export function buildPanel(f) {
     });
     f.heightWatch.observe(f.root);
   }
+  if (!f.pickWatch) { // once per panel: its views come and go, the listener stays
+    f.pickWatch = true;
+    f.root.addEventListener("click", (e) => pick(f, e));
+  }
   whenIdle(() => measureHeld(f));
+}
+
+// A click on an element of the view that names something to pick (data-pick: the
+// heatmap's cell names its pair) tells Python what, and at which step it was shown
+// (trigger "pick"): the view is the bar's step's, which Python may not have heard yet.
+function pick(f, e) {
+  const target = e.target && typeof e.target.closest === "function"
+    ? e.target.closest("[data-pick]") : null;
+  if (!target || typeof f.setTriggerValue !== "function") return;
+  const step = Number(f.root.dataset.step);
+  f.setTriggerValue("pick", { pick: target.getAttribute("data-pick"),
+    step: Number.isFinite(step) ? step : null });
 }
 
 // The height of the tallest view held that has not been measured yet for this training

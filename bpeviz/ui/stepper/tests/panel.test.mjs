@@ -217,3 +217,18 @@ test("the views held for the steps around are measured ahead, then taken out uns
     layout.restore();
   }
 });
+
+test("a click on what a view offers to pick tells Python what, at the bar's step", () => {
+  const cells = Object.fromEntries([10, 11].map((k) => [String(k), [["div", { class: "bv-hm" },
+    ["div", { class: "bv-hm-cell", "data-pick": `${k},7` }, ["span", {}, "3"]],
+    ["div", { class: "bv-hm-row" }, "a"]]]]));
+  mountIn(mount, doc, "bar", bar(10));
+  const sent = mountIn(mount, doc, "why", panel(10, { views: cells }));
+  press("ArrowRight");
+  root().querySelector("span").click(); // the cell's text: the cell is what is picked
+  assert.deepEqual(sent.filter(([name]) => name === "pick"), [["pick", { pick: "11,7", step: 11 }]]);
+  root().querySelector(".bv-hm-row").click(); // nothing to pick there
+  mountIn(mount, doc, "why", panel(11, { views: cells }), sent); // a rerun: one listener still
+  root().querySelector(".bv-hm-cell").click();
+  assert.deepEqual(sent.filter(([name]) => name === "pick").map(([, v]) => v.pick), ["11,7", "11,7"]);
+});
