@@ -550,6 +550,9 @@ def below_fold(page, keys: int = 12, rest: float = 1.5) -> dict[str, Any]:
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
                            timeout=120_000)
     times: list[float] = []
+    # the panel draws once in view, from the steps Python sent it
+    page.wait_for_function(f"() => ({HEATMAP_STEP})() !== null", polling="raf",
+                           timeout=60_000)
     step = page.evaluate(HEATMAP_STEP)
     for _ in range(min(keys, n - lo)):
         step += 1

@@ -93,7 +93,11 @@ function pick(f, e) {
 export function measureHeld(f) {
   if (!f.root.isConnected || !f.measured) return;
   const views = f.data.views && typeof f.data.views === "object" ? f.data.views : {};
-  const steps = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k));
+  // a heatmap's view is hundreds of cells a step: built for a whole window at once it
+  // was a task of up to half a second that held keys and Play back; its room grows as
+  // steps are drawn (the ResizeObserver) instead
+  const steps = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k)
+    && !views[k].some((node) => node && typeof node === "object" && !Array.isArray(node) && node.heatmap));
   if (steps.length === 0) return;
   const probe = document.createElement("div");
   probe.setAttribute("aria-hidden", "true");
