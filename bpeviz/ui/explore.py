@@ -12,15 +12,16 @@ from collections.abc import Callable
 
 import streamlit as st
 
+import bpeviz.ui.stage as stage
+from bpeviz.algorithms import get as get_algorithm
 from bpeviz.analysis import views
 from bpeviz.core.limits import LIMITS
+from bpeviz.present.render_heatmap import (
+    HEATMAP_SYMBOLS_PRESENTATION,
+    heatmap_caption,
+    heatmap_data,
+)
 from bpeviz.ui.state import bound, get, put
-
-
-def pair_chosen() -> None:
-    """A pair picked by the user (heatmap or Pair details) belongs to the step it was
-    picked at; at any other step Explore shows the pair merged next."""
-    put("pair_step", int(get("step")))
 
 
 def pair_box_key(step: int, drawn: tuple[int, int], options: tuple = ()) -> str:
@@ -65,14 +66,6 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
     shown. Under it ``caption(k, grid)`` (by default what
     :func:`bpeviz.present.render_heatmap.heatmap_caption` says), or ``empty`` at a step with no
     pair (its "{step}" filled)."""
-    from bpeviz.algorithms import get as get_algorithm
-    from bpeviz.present.render_heatmap import (
-        HEATMAP_SYMBOLS_PRESENTATION,
-        heatmap_caption,
-        heatmap_data,
-    )
-    from bpeviz.ui import stage
-
     top_n = bound(st.slider, "Symbols per axis (top pairs)", "top_n", min_value=2,
                   max_value=LIMITS.heatmap_symbols)
     if presentation and top_n > HEATMAP_SYMBOLS_PRESENTATION:
@@ -80,11 +73,6 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
         st.caption(f"Presentation mode draws at most {top_n} symbols per axis, so the "
                    "whole chart fits a projector's screen; leave presentation mode for more.")
     value = get_algorithm(algorithm).value_name()
-
-    def said(k: int, grid: views.PairGrid) -> str:
-        if caption is not None:
-            return caption(k, grid)
-        return heatmap_caption(grid, value, training.at(k).next_merge is None, step=k)
 
     def render(k: int) -> list:
         snap = training.at(k)
@@ -95,7 +83,9 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
         top = (int(snap.pairs["left_id"].iat[0]), int(snap.pairs["right_id"].iat[0]))
         ring = picked if picked is not None and k == picked_step else top
         return [{"heatmap": heatmap_data(grid, value, byte_style, ring, presentation)},
-                ["p", {"class": "bv-hm-caption"}, said(k, grid)]]
+                ["p", {"class": "bv-hm-caption"},
+                 caption(k, grid) if caption is not None else
+                 heatmap_caption(grid, value, snap.next_merge is None, step=k)]]
 
     stage.panel(training, "heatmap", (top_n, byte_style, presentation, picked, picked_step,
                                       value, caption is None), render,
