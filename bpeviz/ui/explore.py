@@ -90,7 +90,7 @@ def heatmap_panel(training, algorithm: str, byte_style: str, presentation: bool,
     stage.panel(training, "heatmap", (top_n, byte_style, presentation, picked, picked_step,
                                       value, caption is None), render,
                 waiting="Step {step}: its pairs follow when the step settles.",
-                on_pick=pick_cell)
+                on_pick=pick_cell, costly=True)
 
 
 def pick_cell(what: str, step: int | None) -> None:

@@ -257,7 +257,8 @@ def card(training: Training, byte_style: str = "gpt2", strong: bool = False) -> 
 
 def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], waiting: str = "",
           *, setting: str = "step", last: int | None = None, history: str | None = None,
-          on_pick: Callable[[str, int | None], None] | None = None) -> None:
+          on_pick: Callable[[str, int | None], None] | None = None,
+          costly: bool = False) -> None:
     """A view Python draws for one step (``render(k)``: HTML, user text escaped),
     shown by the browser at the bar's step: Python sends it for the steps around the
     current one (:func:`bpeviz.present.step_panels.panel_window`), and the browser swaps
@@ -269,11 +270,15 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], wait
     that step). A bar of another setting (Unigram's rounds) names its ``setting``, its
     ``last`` step and its ``history``. ``on_pick(what, step)``: a click on an element
     of the view with ``data-pick`` (the heatmap's cells), what it names and the step the
-    view was for; the whole page then runs again."""
+    view was for; the whole page then runs again. ``costly``: a view of hundreds of
+    elements a step (the pair heatmap): the browser neither builds the steps it holds
+    ahead of time to measure them nor draws one out of view before the bar rests on a
+    step (``stepper/src/sight.mjs``, REST_MS)."""
     # a page run centres the window on the step Python holds; the browser's asks only
     # move it in the fragment's own reruns
     st.session_state.pop(_wanted_key(name), None)
-    _panel_part(training, name, key, render, waiting, setting, last, history, on_pick)
+    _panel_part(training, name, key, render, waiting, setting, last, history, on_pick,
+                costly)
 
 
 def _wanted_key(name: str) -> str:
@@ -305,7 +310,8 @@ def _picked(name: str, on_pick: Callable[[str, int | None], None]) -> None:
 @st.fragment
 def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any],
                 waiting: str, setting: str, last: int | None, history: str | None,
-                on_pick: Callable[[str, int | None], None] | None = None) -> None:
+                on_pick: Callable[[str, int | None], None] | None = None,
+                costly: bool = False) -> None:
     if st.session_state.pop(_picked_key(name), False):
         st.rerun()  # a pick changes views outside this fragment (Pair details)
     step = int(get(setting))
@@ -316,6 +322,8 @@ def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any]
             "hist": history or _history_id(training), "waiting": waiting,
             "views": step_panels.panel_window(training, (name, key), centre, last, render,
                                               background=True)}
+    if costly:
+        data["costly"] = True
     callbacks = {} if on_pick is None else {"on_pick_change": lambda: _picked(name, on_pick)}
     mount(f"{KEY}_{name}", data, on_want_change=lambda: _wanted(name), **callbacks)
 

@@ -8,6 +8,7 @@
 // text: set with textContent, each isolated in <bdi>.
 
 import { el } from "./chips.mjs";
+import { fmt } from "./numbers.mjs";
 
 // plotly's "Viridis", the scale the charts elsewhere use
 export const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89",
@@ -26,7 +27,7 @@ export function inkOn(background) {
 }
 
 export const cellText = (v, kind) => (kind === "count"
-  ? Math.trunc(v).toLocaleString("en-US") : Number(v).toPrecision(2));
+  ? fmt(Math.trunc(v)) : Number(v).toPrecision(2));
 
 const isolated = (text) => `\u2068${text}\u2069`;
 const px = (v, fallback) => (Number(v) > 0 ? Number(v) : fallback);
@@ -37,27 +38,36 @@ function label(cls, text) {
   return e;
 }
 
-// The colour bar from lo to hi with the value's name, and what the two rings mean.
-function legend(kind, lo, hi, anyCell) {
-  const box = el("div", "bv-hm-legend");
+// The colour bar from lo to hi with the value's name, and what the two rings mean (the
+// legend's contents).
+function legendParts(kind, lo, hi, anyCell) {
+  const parts = [];
   if (anyCell) {
     const bar = el("span", "bv-hm-bar");
     bar.style.background = `linear-gradient(to right, ${VIRIDIS.join(", ")})`;
-    box.append(el("span", "bv-hm-bar-title", kind), el("span", "bv-hm-lo", cellText(lo, kind)),
+    parts.push(el("span", "bv-hm-bar-title", kind), el("span", "bv-hm-lo", cellText(lo, kind)),
       bar, el("span", "bv-hm-hi", cellText(hi, kind)));
   }
-  box.append(el("span", "bv-hm-key bv-hm-key-next", "merged next"),
+  parts.push(el("span", "bv-hm-key bv-hm-key-next", "merged next"),
     el("span", "bv-hm-key bv-hm-key-picked", "in Pair details"));
-  return box;
+  return parts;
+}
+
+// What fixes a chart's elements: its size in rows and columns and the layout Python chose.
+// Two steps of one shape differ only in labels, values and rings, which patchHeatmap
+// changes in place.
+function shapeOf(h) {
+  const n = (a) => (Array.isArray(a) ? a.length : 0);
+  return JSON.stringify([n(h.rows), n(h.cols), px(h.cell, 24), px(h.font, 12), Boolean(h.wide),
+    h.upright === false, h.values === false, h.value === "score"]);
 }
 
 export function buildHeatmap(h) {
   const rows = Array.isArray(h.rows) ? h.rows : [];
   const cols = Array.isArray(h.cols) ? h.cols : [];
   const cell = px(h.cell, 24);
-  const kind = h.value === "score" ? "score" : "count";
   const box = el("div", "bv-hm-box");
-  box.setAttribute("data-value", kind);
+  box.setAttribute("data-value", h.value === "score" ? "score" : "count");
   box.style.setProperty?.("--bv-hm-cell", `${cell}px`);
   box.style.setProperty?.("--bv-hm-font", `${px(h.font, 12)}px`);
   const grid = el("div", "bv-hm" + (h.wide ? " bv-hm-wide" : "") + (h.upright === false ? " bv-hm-turned" : ""));
@@ -69,7 +79,60 @@ export function buildHeatmap(h) {
   const track = h.wide ? `minmax(${cell}px, 90px)` : `minmax(${Math.min(cell, 12)}px, ${cell}px)`;
   grid.style.gridTemplateColumns = `max-content repeat(${cols.length}, ${track})`;
   const parts = [el("div", "bv-hm-corner")];
-  for (const c of cols) parts.push(label("bv-hm-col", c[1]));
+  const colLabels = cols.map(() => label("bv-hm-col", ""));
+  parts.push(...colLabels);
+  const rowLabels = [], cells = [];
+  rows.forEach(() => {
+    const row = label("bv-hm-row", "");
+    rowLabels.push(row);
+    parts.push(row);
+    cols.forEach(() => {
+      const e = el("div", "bv-hm-cell");
+      cells.push(e);
+      parts.push(e);
+    });
+  });
+  grid.append(...parts);
+  const body = el("div", "bv-hm-body");
+  body.append(el("div", "bv-hm-ytitle", "left symbol"), grid);
+  const legendBox = el("div", "bv-hm-legend");
+  box.append(el("div", "bv-hm-xtitle", "right symbol"), body, legendBox);
+  // the elements a later step of the same shape fills again, and what each shows now
+  box.__bvHeatmap = { shape: shapeOf(h), colLabels, rowLabels, cells, legend: legendBox,
+    shown: { cols: [], rows: [], cells: [], legend: null } };
+  fillHeatmap(box.__bvHeatmap, h);
+  return box;
+}
+
+// Whether node is a chart patchHeatmap can draw h in: one of h's shape.
+export const isHeatmap = (node) => Boolean(node && node.__bvHeatmap);
+export const fitsHeatmap = (node, h) => isHeatmap(node) && node.__bvHeatmap.shape === shapeOf(h);
+
+// Draws h in the chart `box` already shows, changing only the labels, cells and legend
+// that differ: a step's chart is hundreds of cells, and building them anew for every step
+// (and laying all of them out again) was 25-50 ms a step on a 2-core machine, time a key
+// or Play's next step waited behind. False, and nothing changed, when box is not a chart
+// of h's shape (another number of symbols, another layout): build one then.
+export function patchHeatmap(box, h) {
+  if (!fitsHeatmap(box, h)) return false;
+  fillHeatmap(box.__bvHeatmap, h);
+  return true;
+}
+
+function fillHeatmap(held, h) {
+  const rows = Array.isArray(h.rows) ? h.rows : [];
+  const cols = Array.isArray(h.cols) ? h.cols : [];
+  const kind = h.value === "score" ? "score" : "count";
+  const { shown } = held;
+  const relabel = (labels, items, was) => items.forEach((item, i) => {
+    const text = String(item[1] ?? "");
+    if (was[i] !== text) {
+      labels[i].children[0].textContent = text;
+      was[i] = text;
+    }
+  });
+  relabel(held.colLabels, cols, shown.cols);
+  relabel(held.rowLabels, rows, shown.rows);
   // cells: [r, c, value, count] each, row by row
   const cells = Array.isArray(h.cells) ? h.cells : [];
   const at = new Map();
@@ -77,30 +140,43 @@ export function buildHeatmap(h) {
   const lo = Number(h.lo), hi = Number(h.hi);
   const same = (p, r, c) => Array.isArray(p) && p[0] === r && p[1] === c;
   rows.forEach((row, r) => {
-    parts.push(label("bv-hm-row", row[1]));
     cols.forEach((col, c) => {
-      const i = at.get(r * cols.length + c);
+      const n = r * cols.length + c;
+      const i = at.get(n);
+      const e = held.cells[n];
       if (i === undefined) {
-        parts.push(el("div", "bv-hm-cell bv-hm-empty"));
+        if (shown.cells[n] === "") return;
+        shown.cells[n] = "";
+        e.className = "bv-hm-cell bv-hm-empty";
+        e.textContent = "";
+        e.style.background = "";
+        e.style.color = "";
+        for (const name of ["data-pick", "data-count", "title"]) e.removeAttribute(name);
         return;
       }
       const v = Number(cells[i + 2]);
       const marks = (same(h.next, r, c) ? " bv-hm-next" : "") + (same(h.picked, r, c) ? " bv-hm-picked" : "");
-      const e = el("div", "bv-hm-cell" + marks, h.values === false ? "" : cellText(v, kind));
+      const text = h.values === false ? "" : cellText(v, kind);
       const fill = shade(v, lo, hi);
+      const title = `${isolated(row[1])} + ${isolated(col[1])}: count `
+        + fmt(cells[i + 3])
+        + (kind === "score" ? `, score ${Number(v).toPrecision(4)}` : "");
+      const pick = `${row[0]},${col[0]}`;
+      const key = [marks, text, fill, pick, cells[i + 3], title].join("\u0000");
+      if (shown.cells[n] === key) return;
+      shown.cells[n] = key;
+      e.className = "bv-hm-cell" + marks;
+      if (e.textContent !== text) e.textContent = text;
       e.style.background = fill;
       e.style.color = inkOn(fill);
-      e.setAttribute("data-pick", `${row[0]},${col[0]}`);
+      e.setAttribute("data-pick", pick);
       e.setAttribute("data-count", String(cells[i + 3]));
-      e.setAttribute("title", `${isolated(row[1])} + ${isolated(col[1])}: count `
-        + Number(cells[i + 3]).toLocaleString("en-US")
-        + (kind === "score" ? `, score ${Number(v).toPrecision(4)}` : ""));
-      parts.push(e);
+      e.setAttribute("title", title);
     });
   });
-  grid.append(...parts);
-  const body = el("div", "bv-hm-body");
-  body.append(el("div", "bv-hm-ytitle", "left symbol"), grid);
-  box.append(el("div", "bv-hm-xtitle", "right symbol"), body, legend(kind, lo, hi, at.size > 0));
-  return box;
+  const legendKey = JSON.stringify([kind, lo, hi, at.size > 0]);
+  if (shown.legend !== legendKey) {
+    shown.legend = legendKey;
+    held.legend.replaceChildren(...legendParts(kind, lo, hi, at.size > 0));
+  }
 }

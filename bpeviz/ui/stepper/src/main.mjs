@@ -32,7 +32,7 @@ import { keyAction, keyRows } from "./keys.mjs";
 import { hexText, namesTitle, visibleText } from "./marks.mjs";
 import { bounds, clamp, followStep, whole } from "./numbers.mjs";
 import { buildNumbers, drawNumbers, signedText, valueText } from "./numbers_view.mjs";
-import { buildHeatmap, shade } from "./heatmap_view.mjs";
+import { buildHeatmap, patchHeatmap, shade } from "./heatmap_view.mjs";
 import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { cancelLate, paintInSight, watchSight } from "./sight.mjs";
@@ -174,6 +174,6 @@ export default mount;
 // tests' BPEVIZ_STEPPER runs them on a script of one piece)
 export {
   bounds, buildCompare, buildHeatmap, chip, clamp, cutAt, cutMarks, expandCard, fitBox, followStep,
-  hexText, keyAction, keyRows, marksAt, namesTitle, runAt, settleDelay, settlesView, settlingOutOfView,
-  shade, signedText, valueText, versionAt, visibleText, whole,
+  hexText, keyAction, keyRows, marksAt, namesTitle, patchHeatmap, runAt, settleDelay, settlesView,
+  settlingOutOfView, shade, signedText, valueText, versionAt, visibleText, whole,
 };

@@ -11,7 +11,7 @@
 // runs it asks nothing (askAround).
 
 import { el } from "./chips.mjs";
-import { buildHeatmap } from "./heatmap_view.mjs";
+import { buildHeatmap, fitsHeatmap, isHeatmap, patchHeatmap } from "./heatmap_view.mjs";
 import { store } from "./store.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
@@ -92,12 +92,12 @@ function pick(f, e) {
 // counting data hooks) can see them. One layout for all of them.
 export function measureHeld(f) {
   if (!f.root.isConnected || !f.measured) return;
+  // a costly view (the heatmap's hundreds of cells a step), built for a whole window at
+  // once, was a task of up to half a second that held keys and Play back: its room grows
+  // as steps are drawn (the ResizeObserver) instead
+  if (f.data.costly) return;
   const views = f.data.views && typeof f.data.views === "object" ? f.data.views : {};
-  // a heatmap's view is hundreds of cells a step: built for a whole window at once it
-  // was a task of up to half a second that held keys and Play back; its room grows as
-  // steps are drawn (the ResizeObserver) instead
-  const steps = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k)
-    && !views[k].some((node) => node && typeof node === "object" && !Array.isArray(node) && node.heatmap));
+  const steps = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k));
   if (steps.length === 0) return;
   const probe = document.createElement("div");
   probe.setAttribute("aria-hidden", "true");
@@ -127,7 +127,7 @@ export function drawPanel(f, k) {
   const view = Array.isArray(views[String(k)]) ? views[String(k)] : null;
   if (f.shown === null || f.shown.step !== k || f.shown.view !== view) {
     if (view !== null) {
-      f.root.replaceChildren(...buildTree(view));
+      if (!patchView(f.root, view)) f.root.replaceChildren(...buildTree(view));
     } else {
       const waiting = typeof d.waiting === "string" && d.waiting ? d.waiting
         : "Step {step}: this view follows when the step settles.";
@@ -138,6 +138,30 @@ export function drawPanel(f, k) {
     f.shown = { step: k, view };
   }
   askAround(f, k, views);
+}
+
+const heatmapOf = (node) => (node && typeof node === "object" && !Array.isArray(node)
+  && node.heatmap && typeof node.heatmap === "object" ? node.heatmap : null);
+
+// Draws view where root shows a view with its heatmap charts at the same places and of
+// the same shapes: the charts are changed in place (patchHeatmap), the nodes around them
+// (a caption) built anew. False, and nothing changed, where that is not so.
+function patchView(root, view) {
+  const shown = [...root.childNodes];
+  if (shown.length !== view.length) return false;
+  let charts = 0;
+  for (let i = 0; i < view.length; i++) {
+    const h = heatmapOf(view[i]);
+    if (h === null ? isHeatmap(shown[i]) : !fitsHeatmap(shown[i], h)) return false;
+    if (h !== null) charts += 1;
+  }
+  if (charts === 0) return false; // nothing worth keeping
+  view.forEach((node, i) => {
+    const h = heatmapOf(node);
+    if (h !== null) patchHeatmap(shown[i], h);
+    else shown[i].replaceWith(...buildTree([node]));
+  });
+  return true;
 }
 
 // The panel's height is at least ``height`` from now on (for this training). Set in the

@@ -20,8 +20,16 @@ export function watchSight(f) {
   f.sight.observe(f.root);
 }
 
+// A costly follower (data.costly: the pair heatmap, hundreds of cells a step) out of view
+// draws only once the bar has rested on a step this long, or when scrolled into view:
+// drawn a frame after every key, its 25-50 ms a step landed between a rapid run of keys
+// and between Play's steps at 10 a second. Rested this long, it is drawn well within the
+// 300 ms after the last key that what is below the first screen may take.
+export const REST_MS = 150;
+
 // Draws step k with f.paint now, or after the next frame while f is out of view (the
-// latest step asked for wins; the root says which step it still owes).
+// latest step asked for wins; the root says which step it still owes); a costly one out
+// of view once the bar has rested on k for REST_MS.
 export function paintInSight(f, k) {
   if (!f.away) {
     cancelLate(f);
@@ -30,6 +38,11 @@ export function paintInSight(f, k) {
   }
   f.late = k;
   f.root.setAttribute("data-bpeviz-follows", String(k));
+  if (f.data && f.data.costly) {
+    clearTimeout(f.restTimer);
+    f.restTimer = setTimeout(() => drawLate(f), REST_MS);
+    return;
+  }
   if (f.lateQueued) return;
   f.lateQueued = true;
   const run = () => { f.lateQueued = false; drawLate(f); };
@@ -40,6 +53,10 @@ export function paintInSight(f, k) {
 
 // Forgets a step still owed (the follower has just drawn a newer one).
 export function cancelLate(f) {
+  if (f.restTimer !== undefined) {
+    clearTimeout(f.restTimer);
+    f.restTimer = undefined;
+  }
   if (f.late === undefined) return;
   f.late = undefined;
   f.root.removeAttribute("data-bpeviz-follows");

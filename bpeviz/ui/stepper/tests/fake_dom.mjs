@@ -11,6 +11,27 @@ class Text {
   get textContent() {
     return this.text;
   }
+
+  set textContent(text) {
+    this.text = String(text);
+  }
+
+  replaceWith(...nodes) {
+    replaceWith(this, nodes);
+  }
+}
+
+// node's place in its parent taken by nodes (strings become text)
+function replaceWith(node, nodes) {
+  const parent = node.parentElement;
+  if (!parent) return;
+  const made = nodes.map((n) => (n instanceof Element || n instanceof Text ? n : new Text(n)));
+  for (const n of made) {
+    if (n.parentElement) n.parentElement.childNodes.splice(n.parentElement.childNodes.indexOf(n), 1);
+    n.parentElement = parent;
+  }
+  parent.childNodes.splice(parent.childNodes.indexOf(node), 1, ...made);
+  node.parentElement = null;
 }
 
 function camel(name) { // data-bpeviz-step -> bpevizStep
@@ -96,6 +117,10 @@ export class Element {
     for (const n of this.childNodes) n.parentElement = null;
     this.childNodes = [];
     this.append(...nodes);
+  }
+
+  replaceWith(...nodes) {
+    replaceWith(this, nodes);
   }
 
   remove() {

@@ -116,3 +116,37 @@ test("a rerun's data while a step is owed draws the bar's step and owes nothing"
   assert.equal(chips(), 2);
   assert.equal(owed(), null);
 });
+
+// a costly panel (the pair heatmap): out of view it draws once the bar has rested
+const panelAt = (k) => [["p", { class: "bv-hm-caption" }, `step ${k}`]];
+const costly = { role: "panel", step: 0, n: 3, hist: "h", costly: true,
+  views: { 0: panelAt(0), 1: panelAt(1), 2: panelAt(2), 3: panelAt(3) } };
+const panelRoot = () => host(doc, "heatmap").querySelector(".bv-stage-panel");
+function panelSight(inView) {
+  watched.get(panelRoot())([{ target: panelRoot(), isIntersecting: inView }]);
+}
+
+test("a costly panel out of view draws only once the bar rests, the latest step once", () => {
+  const sent = mountIn(mount, doc, "bar", bar);
+  mountIn(mount, doc, "heatmap", costly, sent);
+  assert.equal(panelRoot().textContent, "step 0");
+  panelSight(false);
+  doc.press("ArrowRight");
+  nextFrame();
+  assert.equal(panelRoot().textContent, "step 0", "not in the frame after the key");
+  assert.equal(panelRoot().getAttribute("data-bpeviz-follows"), "1");
+  clock.advance(100);
+  doc.press("ArrowRight"); // before the rest is over: the wait starts again
+  clock.advance(100);
+  assert.equal(panelRoot().textContent, "step 0");
+  clock.advance(60);
+  assert.equal(panelRoot().textContent, "step 2", "the bar rested: its step drawn");
+  assert.equal(panelRoot().getAttribute("data-bpeviz-follows"), null);
+  doc.press("ArrowRight");
+  panelSight(true); // scrolled into view: at once
+  assert.equal(panelRoot().textContent, "step 3");
+  clock.advance(500);
+  assert.equal(panelRoot().textContent, "step 3");
+  doc.press("ArrowLeft"); // in view: with the key
+  assert.equal(panelRoot().textContent, "step 2");
+});

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, test } from "node:test";
 
 import { loadStage, setUp } from "./stage.mjs";
 
-const { buildHeatmap, shade } = await loadStage();
+const { buildHeatmap, patchHeatmap, shade } = await loadStage();
 
 let restore;
 beforeEach(() => ({ restore } = setUp()));
@@ -62,4 +62,46 @@ test("the legend names the value and its range; with no pair, only the rings' ke
   const none = buildHeatmap({ ...data, cells: [] });
   assert.equal(none.querySelectorAll(".bv-hm-bar").length, 0);
   assert.equal(none.querySelectorAll(".bv-hm-key").length, 2);
+});
+
+// an element as plain data: tag, classes, attributes, the styles set, children
+function drawn(e) {
+  if (!e.tagName) return e.textContent;
+  const style = Object.fromEntries(Object.entries(e.style).filter(([, v]) => typeof v === "string" && v !== ""));
+  return [e.tagName, e.className, Object.fromEntries([...e.attributes].sort()), style,
+    e.childNodes.map(drawn).filter((c) => c !== "")];
+}
+
+// the next step: the merged pair gone, counts changed, new labels, the ring moved, a pair
+// where there was none
+const next = { rows: [[4, "a"], [11, "ab"]], cols: [[7, "b"], [12, "ש"]], value: "count",
+  cells: [0, 1, 9, 9, 1, 0, 5, 5, 1, 1, 2, 2], lo: 2, hi: 9, next: [0, 1], picked: null, cell: 24 };
+
+test("a step of the same shape is drawn in the chart's own elements, as a new chart would be", () => {
+  const box = buildHeatmap(data);
+  const cells = box.querySelectorAll(".bv-hm-cell");
+  const labels = box.querySelectorAll(".bv-hm-col");
+  assert.equal(patchHeatmap(box, next), true);
+  assert.deepEqual(drawn(box), drawn(buildHeatmap(next)), "the same as a chart built for it");
+  const after = box.querySelectorAll(".bv-hm-cell");
+  assert.ok(after.every((c, i) => c === cells[i]), "the same cell elements");
+  assert.ok(box.querySelectorAll(".bv-hm-col").every((c, i) => c === labels[i]));
+  // and back: the empty cell, the ring and the legend as step one drew them
+  assert.equal(patchHeatmap(box, data), true);
+  assert.deepEqual(drawn(box), drawn(buildHeatmap(data)));
+  const none = { ...data, cells: [] };
+  assert.equal(patchHeatmap(box, none), true);
+  assert.deepEqual(drawn(box), drawn(buildHeatmap(none)), "every cell emptied, the bar gone");
+});
+
+test("a chart of another shape or layout is not patched, and stays as it was", () => {
+  const box = buildHeatmap(data);
+  const before = drawn(box);
+  for (const other of [{ ...next, rows: next.rows.slice(0, 1), cells: [0, 1, 9, 9] },
+    { ...next, cell: 20 }, { ...next, wide: true }, { ...next, upright: false },
+    { ...next, values: false }, { ...next, value: "score" }]) {
+    assert.equal(patchHeatmap(box, other), false);
+    assert.deepEqual(drawn(box), before);
+  }
+  assert.equal(patchHeatmap(null, data), false);
 });

@@ -232,3 +232,47 @@ test("a click on what a view offers to pick tells Python what, at the bar's step
   root().querySelector(".bv-hm-cell").click();
   assert.deepEqual(sent.filter(([name]) => name === "pick").map(([, v]) => v.pick), ["11,7", "11,7"]);
 });
+
+// a heatmap view per step (bpeviz.present.render_heatmap.heatmap_data) with its caption
+const chartViews = Object.fromEntries([10, 11, 12].map((k) => [String(k), [
+  { heatmap: { rows: [[1, `r${k}`], [2, "x"]], cols: [[3, "y"], [4, `c${k}`]], value: "count",
+    cells: [0, 0, k, k, 1, 1, 1, 1], lo: 1, hi: k, next: [0, 0], cell: 24 } },
+  ["p", { class: "bv-hm-caption" }, `Count of each pair at step ${k}`]]]));
+chartViews["13"] = [{ heatmap: { ...chartViews["12"][0].heatmap, rows: [[1, "r"]],
+  cells: [0, 0, 5, 5], hi: 5 } }, ["p", { class: "bv-hm-caption" }, "Count of each pair at step 13"]];
+
+test("a step's heatmap is drawn in the chart already shown when it has the same shape", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  mountIn(mount, doc, "why", panel(10, { views: chartViews, costly: true }));
+  const chart = root().querySelector(".bv-hm-box");
+  const cell = root().querySelector(".bv-hm-cell");
+  press("ArrowRight");
+  assert.equal(root().querySelector(".bv-hm-box"), chart, "the same chart");
+  assert.equal(root().querySelector(".bv-hm-cell"), cell);
+  assert.equal(cell.textContent, "11");
+  assert.equal(root().querySelectorAll(".bv-hm-col")[1].textContent, "c11");
+  assert.equal(root().querySelector(".bv-hm-caption").textContent, "Count of each pair at step 11");
+  assert.equal(root().children.length, 2, "one chart, one caption");
+  press("ArrowRight");
+  press("ArrowRight"); // one row fewer: a new chart
+  assert.notEqual(root().querySelector(".bv-hm-box"), chart);
+  assert.equal(root().querySelectorAll(".bv-hm-row").length, 1);
+  assert.equal(root().querySelector(".bv-hm-caption").textContent, "Count of each pair at step 13");
+  press("ArrowRight"); // a step not held: the waiting note, then a chart again
+  assert.equal(root().querySelectorAll(".bv-hm-box").length, 0);
+  press("ArrowLeft");
+  assert.equal(root().querySelectorAll(".bv-hm-row").length, 1);
+});
+
+test("a costly panel's views are not built ahead to be measured", () => {
+  const layout = layOutByParagraphs();
+  try {
+    mountIn(mount, doc, "bar", bar(10));
+    mountIn(mount, doc, "why", panel(10, { views: chartViews, costly: true }));
+    assert.equal(layout.measures.length, 0);
+    mountIn(mount, doc, "why", panel(10, { views: chartViews }));
+    assert.ok(layout.measures.length > 0, "the same views, not costly, are measured");
+  } finally {
+    layout.restore();
+  }
+});
