@@ -1,6 +1,6 @@
 """Explore's controls in Chromium: the slider, the buttons and the number box move the
-step, Play advances and Pause stops, a click on a heatmap cell shows that pair, and the
-settings persist across pages and come back from a link."""
+step, Play advances and Pause stops, a click on a heatmap cell (or its keys: Tab, arrows,
+Enter) shows that pair, and the settings persist across pages and come back from a link."""
 
 from __future__ import annotations
 
@@ -88,6 +88,35 @@ def test_clicking_a_heatmap_cell_shows_that_pair(page, server):
     picked = heatmap_in_view(page, step=0).locator(".bv-hm-picked")
     assert picked.count() == 1
     assert re.sub("[\u2066-\u2069]", "", picked.get_attribute("title")).startswith(pair + ":")
+    no_error(page)
+
+
+def test_the_heatmap_cells_are_reached_and_picked_by_keys(page, server):
+    go(page, server, "Explore?step=4&top_n=8")
+    heatmap = heatmap_in_view(page, step=4)
+    stops = heatmap.locator('.bv-hm-cell[tabindex="0"]')
+    assert stops.count() == 1, "one Tab stop in the grid"
+    assert "bv-hm-next" in stops.first.get_attribute("class"), "the pair merged next"
+    stops.first.focus()
+    start = stops.first.get_attribute("data-pick")
+    # arrows move between the cells holding a pair: as many as there are along the row
+    # and down the column from the top-left cell (empty cells are passed over)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("() => document.activeElement.getAttribute('data-pick')")
+    assert focused is not None and focused != start, "the focus moved to another pair"
+    assert "Merge 4" in card_text(page), "arrows in the grid leave the step alone"
+    title = page.evaluate("() => document.activeElement.getAttribute('title')")
+    pair = re.sub("[\u2066-\u2069]", "", title).rsplit(": count", 1)[0]
+    # the focused cell is drawn with a ring of its own
+    ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "dashed"
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "pair => [...document.querySelectorAll('input[aria-label=\"Pair details\"]')]"
+        ".some(b => b.value === pair)", arg=pair, timeout=15_000)
+    rerun_done(page)
+    assert "Merge 4" in card_text(page)
     no_error(page)
 
 

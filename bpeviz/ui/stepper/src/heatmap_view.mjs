@@ -73,6 +73,12 @@ export function buildHeatmap(h) {
   const grid = el("div", "bv-hm" + (h.wide ? " bv-hm-wide" : "") + (h.upright === false ? " bv-hm-turned" : ""));
   grid.setAttribute("data-rows", String(rows.length));
   grid.setAttribute("data-cols", String(cols.length));
+  // reachable by keys: Tab comes to one cell (the pair merged next), arrows move between
+  // the cells, Enter or Space picks (panel_view.mjs); the bar's keys wait meanwhile
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", "Pair heatmap: rows are left symbols, columns right "
+    + "symbols. Arrow keys move between pairs, Enter or Space shows a pair's words.");
+  grid.setAttribute("data-bv-keys", "own");
   // square cells of the size Python chose, narrowed (still square, down to 12 px: 60
   // columns fit a 1400 px window beside the sidebar) where the page is narrower; in
   // presentation mode ("wide") as wide as the page lets them, up to 90 px
@@ -151,7 +157,9 @@ function fillHeatmap(held, h) {
         e.textContent = "";
         e.style.background = "";
         e.style.color = "";
-        for (const name of ["data-pick", "data-count", "title"]) e.removeAttribute(name);
+        for (const name of ["data-pick", "data-count", "title", "tabindex", "role", "aria-label"]) {
+          e.removeAttribute(name);
+        }
         return;
       }
       const v = Number(cells[i + 2]);
@@ -172,11 +180,56 @@ function fillHeatmap(held, h) {
       e.setAttribute("data-pick", pick);
       e.setAttribute("data-count", String(cells[i + 3]));
       e.setAttribute("title", title);
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-label", title);
+      e.setAttribute("tabindex", "-1");
     });
   });
+  // one cell is Tab's stop (the rest are reached by arrows): the one with the focus, else
+  // the pair merged next, else the first pair
+  const focused = typeof document !== "undefined" ? document.activeElement : null;
+  const stop = held.cells.includes(focused) && focused.hasAttribute("data-pick") ? focused
+    : held.cells.find((c) => c.classList.contains("bv-hm-next"))
+      || held.cells.find((c) => c.hasAttribute("data-pick")) || null;
+  tabStop(held, stop);
   const legendKey = JSON.stringify([kind, lo, hi, at.size > 0]);
   if (shown.legend !== legendKey) {
     shown.legend = legendKey;
     held.legend.replaceChildren(...legendParts(kind, lo, hi, at.size > 0));
   }
+}
+
+function tabStop(held, cell) {
+  if (held.stop && held.stop !== cell && held.stop.hasAttribute("data-pick")) {
+    held.stop.setAttribute("tabindex", "-1");
+  }
+  if (cell) cell.setAttribute("tabindex", "0");
+  held.stop = cell;
+}
+
+// Moves the focus to `cell` of its chart, which becomes Tab's stop.
+export function focusCell(cell) {
+  const box = cell && cell.closest ? cell.closest(".bv-hm-box") : null;
+  if (!box || !box.__bvHeatmap) return;
+  tabStop(box.__bvHeatmap, cell);
+  cell.focus();
+}
+
+// The cell an arrow key moves to from `cell` in its chart: the nearest one holding a pair
+// in that direction (empty cells are skipped), or null at the edge.
+export function cellBeyond(cell, key) {
+  const held = cell && cell.closest ? cell.closest(".bv-hm-box") : null;
+  const chart = held && held.__bvHeatmap;
+  if (!chart) return null;
+  const cols = chart.colLabels.length, at = chart.cells.indexOf(cell);
+  if (at < 0 || cols === 0) return null;
+  const [dr, dc] = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[key] || [0, 0];
+  if (dr === 0 && dc === 0) return null;
+  const rows = chart.cells.length / cols;
+  for (let r = Math.floor(at / cols) + dr, c = (at % cols) + dc; r >= 0 && r < rows && c >= 0 && c < cols;
+    r += dr, c += dc) {
+    const next = chart.cells[r * cols + c];
+    if (next.hasAttribute("data-pick")) return next;
+  }
+  return null;
 }

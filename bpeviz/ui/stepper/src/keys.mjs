@@ -68,10 +68,12 @@ export function buttonTitle(button, unit = "merge", units = `${unit}s`) {
   return keys.length ? `${label} (${keys.join("; ")})` : label;
 }
 
-// whether a key pressed in `target` is typing (a text box, a menu) rather than the bar's
+// whether a key pressed in `target` is typing (a text box, a menu) or meant for a view that
+// takes its own keys (data-bv-keys="own": the heatmap's cells, moved between by arrows)
+// rather than the bar's
 export function typingIn(target) {
   if (!target || !target.closest) return false;
-  if (target.isContentEditable) return true;
+  if (target.isContentEditable || target.closest('[data-bv-keys="own"]')) return true;
   const tag = (target.tagName || "").toLowerCase();
   if (tag === "textarea" || tag === "select") return true;
   if (tag === "input") {

@@ -11,7 +11,7 @@
 // runs it asks nothing (askAround).
 
 import { el } from "./chips.mjs";
-import { buildHeatmap, fitsHeatmap, isHeatmap, patchHeatmap } from "./heatmap_view.mjs";
+import { buildHeatmap, cellBeyond, fitsHeatmap, focusCell, isHeatmap, patchHeatmap } from "./heatmap_view.mjs";
 import { store } from "./store.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
@@ -69,6 +69,7 @@ export function buildPanel(f) {
   if (!f.pickWatch) { // once per panel: its views come and go, the listener stays
     f.pickWatch = true;
     f.root.addEventListener("click", (e) => pick(f, e));
+    f.root.addEventListener("keydown", (e) => pickByKey(f, e));
   }
   whenIdle(() => measureHeld(f));
 }
@@ -83,6 +84,22 @@ function pick(f, e) {
   const step = Number(f.root.dataset.step);
   f.setTriggerValue("pick", { pick: target.getAttribute("data-pick"),
     step: Number.isFinite(step) ? step : null });
+}
+
+// Keys on a cell that names something to pick (the heatmap's): arrows move to the next
+// cell holding a pair, Enter or Space picks it as a click does.
+function pickByKey(f, e) {
+  const cell = e.target && typeof e.target.closest === "function"
+    ? e.target.closest("[data-pick]") : null;
+  if (!cell) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    pick(f, e);
+    return;
+  }
+  const next = cellBeyond(cell, e.key);
+  if (e.key.startsWith("Arrow")) e.preventDefault(); // (not the page's scroll)
+  if (next) focusCell(next);
 }
 
 // The height of the tallest view held that has not been measured yet for this training

@@ -217,6 +217,10 @@ export class Element {
   click() {
     if (!this.disabled) this.dispatchEvent(new Event("click"));
   }
+
+  focus() {
+    this.ownerDocument.activeElement = this;
+  }
 }
 
 function ancestorsMatch(e, selectors, top) {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
+import { Event } from "./fake_dom.mjs";
 import { host, loadStage, mountIn, setUp, shownStep } from "./stage.mjs";
 
 const { default: mount } = await loadStage();
@@ -275,4 +276,45 @@ test("a costly panel's views are not built ahead to be measured", () => {
   } finally {
     layout.restore();
   }
+});
+
+// two rows, three columns: pairs at (0, 0), (0, 2) and (1, 2), the next merge at (0, 0)
+const sparse = (k) => [{ heatmap: { rows: [[1, "a"], [2, "b"]], cols: [[3, "c"], [4, "d"], [5, "e"]],
+  value: "count", cells: [0, 0, 9, 9, 0, 2, k, k, 1, 2, 2, 2], lo: 2, hi: 9, next: [0, 0], cell: 24 } }];
+const sparseViews = { 10: sparse(10), 11: sparse(11) };
+const keyOn = (target, key) => {
+  const event = new Event("keydown", { key, target, shiftKey: false, ctrlKey: false,
+    metaKey: false, altKey: false });
+  target.dispatchEvent(event);
+  return event;
+};
+const stops = () => root().querySelectorAll('[tabindex="0"]');
+
+test("the heatmap's cells are reached by keys: one Tab stop, arrows between pairs, Enter picks", () => {
+  mountIn(mount, doc, "bar", bar(10));
+  const sent = mountIn(mount, doc, "why", panel(10, { views: sparseViews, costly: true }));
+  const cells = root().querySelectorAll(".bv-hm-cell");
+  assert.deepEqual(stops(), [cells[0]], "Tab comes to the pair merged next");
+  assert.equal(cells[1].getAttribute("tabindex"), null, "an empty cell is no stop");
+  assert.equal(cells[0].getAttribute("role"), "button");
+  assert.equal(cells[0].getAttribute("aria-label"), cells[0].getAttribute("title"));
+  let event = keyOn(cells[0], "ArrowRight");
+  assert.equal(doc.activeElement, cells[2], "the empty cell between is passed over");
+  assert.ok(event.defaultPrevented);
+  assert.equal(store().step, 10, "the bar's step stays");
+  assert.deepEqual(stops(), [cells[2]]);
+  keyOn(cells[2], "ArrowDown");
+  assert.equal(doc.activeElement, cells[5]);
+  keyOn(cells[5], "ArrowLeft"); // only empty cells that way: it stays
+  assert.equal(doc.activeElement, cells[5]);
+  event = keyOn(cells[5], "Enter");
+  assert.ok(event.defaultPrevented);
+  assert.deepEqual(sent.filter(([name]) => name === "pick"), [["pick", { pick: "2,5", step: 10 }]]);
+  keyOn(cells[5], " ");
+  assert.equal(sent.filter(([name]) => name === "pick").length, 2, "Space picks as well");
+  // the next step drawn in place keeps the focused cell as Tab's stop
+  press("ArrowRight");
+  assert.equal(store().step, 11, "outside the cells the bar's keys work");
+  assert.deepEqual(stops(), [cells[5]]);
+  assert.equal(cells[2].textContent, "11");
 });
