@@ -2,9 +2,12 @@
 WordPiece) with the next merge marked, a picked pair lists the words that hold it and
 belongs to the step it was picked at, the caption speaks of the red square only when there
 is one, and presentation mode draws at most its own size so the heatmap stays on a
-projector's screen."""
+projector's screen; the browser is told its views are costly (not built ahead to be
+measured, drawn out of view only once the bar rests) while the Why panel's are not."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,6 +19,7 @@ from tests.support.app import (
     heatmap_caption_text,
     heatmap_cells,
     heatmap_pair,
+    heatmap_panel,
     heatmap_view,
     ok,
     open_page,
@@ -140,3 +144,11 @@ def test_presentation_mode_draws_at_most_its_heatmap_size_and_says_so():
 def test_outside_presentation_mode_the_chosen_size_is_drawn():
     at = ok(open_page("pages/1_Explore.py", merges=200, step=0, top_n=60))
     assert _symbols(at) > HEATMAP_SYMBOLS_PRESENTATION
+
+
+def test_the_heatmap_panel_is_marked_costly_and_the_why_panel_is_not():
+    at = ok(open_page("pages/1_Explore.py", step=3))
+    assert heatmap_panel(at).get("costly") is True
+    why = [el for el in at.get("bidi_component") if el.proto.id.endswith("-stage_why")]
+    assert why, "Explore has its Why panel"
+    assert "costly" not in json.loads(why[0].proto.json)
