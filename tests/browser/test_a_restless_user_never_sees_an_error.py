@@ -5,13 +5,13 @@ actions, each picked among what the page shows at that moment: an option of any 
 box (opened and clicked, as a user does), of a radio or a segmented control, a number
 typed into a number box (0, small, large), a checkbox or toggle, a button of the step
 bar (◀ ▶ Play, speeds), a stage key with the focus on the page body (arrows, Shift+arrows,
-Home/End, Space, PageUp/PageDown), a page link in the sidebar, Back and Forward. After
-each action it waits (bounded) until Streamlit's script is idle and checks that the page
-shows no error: no exception box, no "This app has encountered an error", no component
-error, no "Something went wrong on this page" (bpeviz's own message when a page's code
-fails), no uncaught error in the page, and no console error but the two 404s Streamlit
-always logs when a page is opened by its address (its base-path probe of
-``/<Page>/_stcore/health`` and ``/<Page>/_stcore/host-config``).
+Home/End, Space, PageUp/PageDown), a click on a pair heatmap's cell, a page link in the
+sidebar, Back and Forward. After each action it waits (bounded) until Streamlit's script
+is idle and checks that the page shows no error: no exception box, no "This app has
+encountered an error", no component error, no "Something went wrong on this page"
+(bpeviz's own message when a page's code fails), no uncaught error in the page, and no
+console error but the two 404s Streamlit always logs when a page is opened by its address
+(its base-path probe of ``/<Page>/_stcore/health`` and ``/<Page>/_stcore/host-config``).
 
 A failure names the seed, lists the whole walk (the last actions marked), saves a
 screenshot, and prints the walk's actions as JSON: ``BPEVIZ_WALK_REPLAY`` (that JSON, or a
@@ -55,7 +55,7 @@ LAST = 15
 
 #: what the walk does, and how often (relative weights) when it can
 WEIGHTS = {"select": 6, "radio": 2, "segment": 2, "number": 3, "check": 1, "bar": 2,
-           "key": 6, "link": 3, "back": 1, "forward": 1}
+           "key": 6, "link": 3, "back": 1, "forward": 1, "cell": 3}
 #: a select box with one of these labels is picked this many times more often
 SELECT_WEIGHTS = {"Algorithm": 3, "Pre-tokenizer": 2}
 #: a widget of the page itself (not the sidebar's) is picked this many times more often
@@ -107,6 +107,9 @@ VISIBLE = """() => {
     .filter(b => shown(b) && !b.disabled)
     .map(b => (b.getAttribute('aria-label') || b.innerText).trim());
   if (bar.length) found.push({kind: 'bar', options: bar});
+  // a pair heatmap's cells (a click picks the pair): how many there are
+  const cells = [...document.querySelectorAll('.bv-hm-cell[data-pick]')].filter(shown).length;
+  if (cells) found.push({kind: 'cell', options: [cells]});
   const links = [...document.querySelectorAll(
       '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')]
     .filter(shown).map(a => a.innerText.split('\\n').pop().trim());
@@ -184,6 +187,8 @@ def describe(action: dict) -> str:
         return f"{action['area']} click {action['label']!r}{nth}"
     if kind == "bar":
         return f"step bar: click {action['choice']!r}"
+    if kind == "cell":
+        return f"heatmap: click cell #{action['choice'] + 1}"
     if kind == "key":
         return f"key {action['choice']} (focus on the body)"
     if kind == "link":
@@ -265,6 +270,8 @@ def perform(page, walk: Walk, action: dict, rng: random.Random | None) -> None:
         page.locator(".bv-stage-bar button").filter(has_text=re.compile(
             r"^\s*" + re.escape(name) + r"\s*$")).or_(page.locator(
             f'.bv-stage-bar button[aria-label="{name}"]')).first.click(timeout=10_000)
+    elif kind == "cell":
+        page.locator(".bv-hm-cell[data-pick]").nth(action["choice"]).click(timeout=10_000)
     elif kind == "key":
         blur(page)
         page.keyboard.press(action["choice"])
@@ -295,6 +302,8 @@ def pick(page, rng: random.Random) -> dict:
         return {"kind": kind}
     if kind == "key":
         return {"kind": "key", "choice": rng.choice(KEYS)}
+    if kind == "cell":
+        return {"kind": kind, "choice": rng.randrange(by_kind[kind][0]["options"][0])}
     if kind in ("bar", "link"):
         return {"kind": kind, "choice": rng.choice(by_kind[kind][0]["options"])}
     candidates = by_kind[kind]
