@@ -866,6 +866,19 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
     const int64_t *units = s->units;
     int64_t replaced = 0;
     for (int64_t li = 0; li < list.n; li++) {
+        /* the words a few ahead fetched meanwhile (they lie anywhere in the corpus):
+         * their lengths and counts, and, nearer, their symbols and nodes */
+        if (li + 8 < list.n) {
+            int32_t ahead = list.v[li + 8];
+            __builtin_prefetch(&s->wstart[ahead]);
+            __builtin_prefetch(&s->wlen[ahead]);
+            __builtin_prefetch(&s->wcount[ahead]);
+        }
+        if (li + 4 < list.n) {
+            int64_t at = s->wstart[list.v[li + 4]];
+            __builtin_prefetch(s->wdata + at);
+            __builtin_prefetch(s->wnodes + at);
+        }
         int32_t w = list.v[li];
         int32_t *word = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
         int32_t n = s->wlen[w];
@@ -1814,6 +1827,37 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
     return res;
 }
 
+/* forest_shared with the state's nodes in (start, step) order: after a replay by
+ * segments they are the replay's, made in corpus order, then the later merges' (a small
+ * share); the run already in order is kept, the rest sorted and merged into it, ties
+ * by the order made (the counting sort over every start that a word-by-word forest
+ * uses costs more). */
+static PyObject *forest_shared_sorted(State *s, int64_t n) {
+    const int32_t *start = s->n_start.v, *step = s->n_step.v;
+#define NODE_KEY(i) (((int64_t)start[i] << 32) | (uint32_t)step[i])
+    int64_t n0 = n ? 1 : 0;
+    while (n0 < n && NODE_KEY(n0 - 1) < NODE_KEY(n0)) n0++;
+    int64_t m = n - n0;
+    int32_t *perm = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    Keyed *rest = PyMem_RawMalloc((size_t)(m ? 2 * m : 1) * sizeof(Keyed));
+    if (!perm || !rest) {
+        PyMem_RawFree(perm); PyMem_RawFree(rest);
+        return PyErr_NoMemory();
+    }
+    for (int64_t i = 0; i < m; i++) rest[i] = (Keyed){NODE_KEY(n0 + i), (int32_t)(n0 + i)};
+    sort_keyed(rest, rest + m, m);
+    int64_t i = 0, j = 0, o = 0;
+    while (i < n0 && j < m)
+        perm[o++] = rest[j].key < NODE_KEY(i) ? rest[j++].node : (int32_t)i++;
+    while (i < n0) perm[o++] = (int32_t)i++;
+    while (j < m) perm[o++] = rest[j++].node;
+#undef NODE_KEY
+    PyMem_RawFree(rest);
+    PyObject *res = forest_shared(s, perm, n);
+    PyMem_RawFree(perm);
+    return res;
+}
+
 /* forest() -> (token, word, step, until): int32 bytes, one item per node, sorted by word,
  * position and step (what SplitLog wants); the state is spent afterwards. */
 static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
@@ -1824,9 +1868,15 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
      * by word but each word's in step order), and a node's start, corpus-wide, orders
      * the words too: so a stable counting sort by start is the order wanted, checked
      * after. Were steps ever out of order, the nodes are sorted by word, then each
-     * word's few nodes by (start, step). */
+     * word's few nodes by (start, step). After a replay by segments, the state's nodes
+     * are sorted otherwise (forest_shared_sorted). */
     int64_t nf = s->n_flat;
     const int32_t *start = s->n_start.v, *step = s->n_step.v;
+    if (s->shared) {
+        PyObject *res = forest_shared_sorted(s, n);
+        if (res) State_clear(s);
+        return res;
+    }
     int32_t *at = PyMem_RawCalloc((size_t)nf + 1, sizeof(int32_t));
     int32_t *perm = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
     if (!at || !perm) {
@@ -1842,25 +1892,6 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     for (int64_t j = 1; j < n && sorted; j++)
         sorted = start[perm[j - 1]] < start[perm[j]] ||
                  (start[perm[j - 1]] == start[perm[j]] && step[perm[j - 1]] < step[perm[j]]);
-    if (s->shared) {
-        if (!sorted) {  /* steps out of order: sort the state's nodes by (start, step) */
-            Keyed *order = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
-            Keyed *spare = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
-            if (!order || !spare) {
-                PyMem_RawFree(order); PyMem_RawFree(spare); PyMem_RawFree(perm);
-                return PyErr_NoMemory();
-            }
-            for (int64_t i = 0; i < n; i++)
-                order[i] = (Keyed){((int64_t)start[i] << 32) | (uint32_t)step[i], (int32_t)i};
-            sort_keyed(order, spare, n);
-            for (int64_t i = 0; i < n; i++) perm[i] = order[i].node;
-            PyMem_RawFree(order); PyMem_RawFree(spare);
-        }
-        PyObject *res = forest_shared(s, perm, n);
-        PyMem_RawFree(perm);
-        if (res) State_clear(s);
-        return res;
-    }
     if (sorted) {
         PyObject *res = forest_in(s, perm, NULL, n);
         PyMem_RawFree(perm);
