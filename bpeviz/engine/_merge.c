@@ -27,6 +27,9 @@
 #include <string.h>
 
 /* ---- growable int32 vector ------------------------------------------------------ */
+/* With cap 0 and v set, the vector borrows a slice of a shared buffer (a pair's word
+ * list as count_pairs lays them all out in one): it may be rewritten in place, and is
+ * copied out to its own memory when it grows; it is never freed on its own. */
 typedef struct {
     int32_t *v;
     int32_t n, cap;
@@ -41,21 +44,24 @@ static int ivec_reserve(IVec *x, int64_t need) {
     int64_t cap = x->cap ? x->cap : 4;
     while (cap < need) cap *= 2;
     if (cap > INT32_MAX) cap = INT32_MAX;
-    int32_t *v = PyMem_RawRealloc(x->v, (size_t)cap * sizeof(int32_t));
+    int borrowed = !x->cap && x->v;
+    int32_t *v = borrowed ? PyMem_RawMalloc((size_t)cap * sizeof(int32_t))
+                          : PyMem_RawRealloc(x->v, (size_t)cap * sizeof(int32_t));
     if (!v) { PyErr_NoMemory(); return -1; }
+    if (borrowed) memcpy(v, x->v, (size_t)x->n * sizeof(int32_t));
     x->v = v;
     x->cap = (int32_t)cap;
     return 0;
 }
 
 static inline int ivec_push(IVec *x, int32_t val) {
-    if (x->n == x->cap && ivec_reserve(x, x->n + 1) < 0) return -1;
+    if (x->n >= x->cap && ivec_reserve(x, x->n + 1) < 0) return -1;  /* >=: a borrowed one */
     x->v[x->n++] = val;
     return 0;
 }
 
 static void ivec_free(IVec *x) {
-    PyMem_RawFree(x->v);
+    if (x->cap) PyMem_RawFree(x->v);
     x->v = NULL;
     x->n = x->cap = 0;
 }
@@ -70,6 +76,7 @@ typedef struct {
     int32_t mark;       /* dedup stamps for the per-merge sets */
     int32_t pmark;
     int8_t where_sorted;
+    int32_t wlast;      /* count_pairs: the last word it counted the pair in */
 } Pair;
 
 typedef struct {        /* a heap entry; ties on prio compare the pair's (a, b) */
@@ -108,6 +115,7 @@ typedef struct {
     /* pair table */
     Pair *pairs;
     int64_t n_pairs, pairs_cap;
+    int32_t *where_pool; /* the word lists count_pairs made, end to end (borrowed) */
     uint64_t *hkeys;
     int32_t *hvals;
     int64_t hcap;
@@ -198,6 +206,7 @@ static int32_t pair_get(State *s, int32_t a, int32_t b) {
     p->foff = INT32_MAX;
     p->where_sorted = 1;
     p->mark = p->pmark = -1;
+    p->wlast = -1;
     s->hkeys[h] = key;
     s->hvals[h] = idx;
     if (s->n_pairs * 2 > s->hcap && hash_grow(s) < 0) return -1;
@@ -417,6 +426,7 @@ static void State_clear(State *s) {
         for (int64_t i = 0; i < s->n_pairs; i++) ivec_free(&s->pairs[i].where);
     PyMem_RawFree(s->pairs); s->pairs = NULL;
     s->n_pairs = s->pairs_cap = 0;
+    PyMem_RawFree(s->where_pool); s->where_pool = NULL;
     PyMem_RawFree(s->hkeys); s->hkeys = NULL;
     PyMem_RawFree(s->hvals); s->hvals = NULL;
     PyMem_RawFree(s->heap); s->heap = NULL;
@@ -449,6 +459,8 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const
 static int count_pairs(State *s) {
     if (s->pairs)
         for (int64_t i = 0; i < s->n_pairs; i++) ivec_free(&s->pairs[i].where);
+    PyMem_RawFree(s->where_pool);
+    s->where_pool = NULL;
     s->n_pairs = 0;
     memset(s->hvals, 0xff, (size_t)s->hcap * sizeof(int32_t));
     PyMem_RawFree(s->heap);
@@ -458,24 +470,81 @@ static int count_pairs(State *s) {
         s->uc[i] = 0;
         ivec_free(&s->pairs_of[i]);
     }
+    /* In passes, for memory's sake: every pair occurrence is looked up in the table
+     * (the slot a few occurrences ahead fetched meanwhile), then its record counted (the
+     * record a few ahead fetched), noting each occurrence's pair, or -1 when the word
+     * already listed it; then every pair's word list is written as a slice of one buffer
+     * (a vector of its own per pair cost a miss and an allocation per pair). */
+    int64_t n_occ = 0;
+    for (int64_t w = 0; w < s->n_words; w++) n_occ += s->wlen[w] > 1 ? s->wlen[w] - 1 : 0;
+    int32_t *occ = PyMem_RawMalloc((size_t)(n_occ ? n_occ : 1) * sizeof(int32_t));
+    uint64_t *keys = PyMem_RawMalloc((size_t)(n_occ ? n_occ : 1) * sizeof(uint64_t));
+    if (!occ || !keys) { PyMem_RawFree(occ); PyMem_RawFree(keys); PyErr_NoMemory(); return -1; }
+    int64_t k = 0;
+    for (int64_t w = 0; w < s->n_words; w++) {
+        const int32_t *word = s->wdata + s->wstart[w];
+        for (int32_t i = 0; i + 1 < s->wlen[w]; i++) keys[k++] = pair_key(word[i], word[i + 1]);
+    }
+#define AHEAD 8
+    for (k = 0; k < n_occ; k++) {
+        if (k + AHEAD < n_occ) {
+            uint64_t h = mix(keys[k + AHEAD]) & ((uint64_t)s->hcap - 1);
+            __builtin_prefetch(&s->hvals[h]);
+            __builtin_prefetch(&s->hkeys[h]);
+        }
+        int32_t pi = pair_get(s, (int32_t)(keys[k] >> 32), (int32_t)(uint32_t)keys[k]);
+        if (pi < 0) { PyMem_RawFree(occ); PyMem_RawFree(keys); return -1; }
+        occ[k] = pi;
+    }
+    PyMem_RawFree(keys);
+    k = 0;
     for (int64_t w = 0; w < s->n_words; w++) {
         const int32_t *word = s->wdata + s->wstart[w];
         int64_t c = s->wcount[w], off = 0;  /* off: the unit offset of word[i] */
-        for (int32_t i = 0; i + 1 < s->wlen[w]; i++) {
-            int32_t pi = pair_get(s, word[i], word[i + 1]);
-            if (pi < 0) return -1;
-            Pair *p = &s->pairs[pi];
+        for (int32_t i = 0; i + 1 < s->wlen[w]; i++, k++) {
+            if (k + AHEAD < n_occ) __builtin_prefetch(&s->pairs[occ[k + AHEAD]]);
+            Pair *p = &s->pairs[occ[k]];
             if (!p->count) {  /* new: its first occurrence */
                 p->fw = (int32_t)w;
                 p->foff = (int32_t)off;
             }
             p->count += c;
-            if (where_add(p, (int32_t)w) < 0) return -1;
+            if (p->wlast != w) {  /* words come in order: a repeat is the last one */
+                p->wlast = (int32_t)w;
+                p->where.n++;
+            } else {
+                occ[k] = -1;
+            }
             off += s->units[word[i]];
         }
         if (s->scored)
             for (int32_t i = 0; i < s->wlen[w]; i++) s->uc[word[i]] += c;
     }
+#undef AHEAD
+    int64_t listed = 0;
+    for (int64_t pi = 0; pi < s->n_pairs; pi++) listed += s->pairs[pi].where.n;
+    int32_t *fill = PyMem_RawMalloc((size_t)(s->n_pairs ? s->n_pairs : 1) * sizeof(int32_t));
+    s->where_pool = PyMem_RawMalloc((size_t)(listed ? listed : 1) * sizeof(int32_t));
+    if (!fill || !s->where_pool) {
+        PyMem_RawFree(occ); PyMem_RawFree(fill);
+        for (int64_t pi = 0; pi < s->n_pairs; pi++) s->pairs[pi].where.n = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t at = 0;
+    for (int64_t pi = 0; pi < s->n_pairs; pi++) {
+        Pair *p = &s->pairs[pi];
+        fill[pi] = (int32_t)at;
+        p->where.v = s->where_pool + at;  /* borrowed: cap stays 0 */
+        at += p->where.n;
+        p->wlast = -1;
+    }
+    k = 0;
+    for (int64_t w = 0; w < s->n_words; w++)
+        for (int32_t i = 0; i + 1 < s->wlen[w]; i++, k++)
+            if (occ[k] >= 0) s->where_pool[fill[occ[k]]++] = (int32_t)w;
+    PyMem_RawFree(occ);
+    PyMem_RawFree(fill);
     if (s->scored) {
         for (int32_t pi = 0; pi < s->n_pairs; pi++) {
             Pair *p = &s->pairs[pi];
@@ -797,6 +866,19 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
     const int64_t *units = s->units;
     int64_t replaced = 0;
     for (int64_t li = 0; li < list.n; li++) {
+        /* the words a few ahead fetched meanwhile (they lie anywhere in the corpus):
+         * their lengths and counts, and, nearer, their symbols and nodes */
+        if (li + 8 < list.n) {
+            int32_t ahead = list.v[li + 8];
+            __builtin_prefetch(&s->wstart[ahead]);
+            __builtin_prefetch(&s->wlen[ahead]);
+            __builtin_prefetch(&s->wcount[ahead]);
+        }
+        if (li + 4 < list.n) {
+            int64_t at = s->wstart[list.v[li + 4]];
+            __builtin_prefetch(s->wdata + at);
+            __builtin_prefetch(s->wnodes + at);
+        }
         int32_t w = list.v[li];
         int32_t *word = s->wdata + s->wstart[w], *nodes = s->wnodes + s->wstart[w];
         int32_t n = s->wlen[w];
@@ -844,9 +926,12 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
                 goto fail;
             }
             p->count -= c;
-            /* the forest: a new node over the two, which end here */
+            /* the forest: a new node over the two, which end here; it starts where a's
+             * node does, which the unit offset gives without a read of that node (a cache
+             * miss in a long word list) when the first rule keeps the offset */
             int32_t node = (int32_t)s->n_token.n;
-            if (add_node(s, t, w, s->n_start.v[nodes[j]], step) < 0) goto fail;
+            int32_t start = first_rule ? (int32_t)(s->wstart[w] + off) : s->n_start.v[nodes[j]];
+            if (add_node(s, t, w, start, step) < 0) goto fail;
             s->n_until.v[nodes[j]] = step;
             s->n_until.v[nodes[j + 1]] = step;
             nout[k] = node;
@@ -1688,38 +1773,88 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
         PyErr_SetString(PyExc_OverflowError, "too many merge sites");
         return NULL;
     }
+    /* each distinct segment's inner nodes packed as (token, start, step, until) side by
+     * side: an occurrence then reads one short run of memory, not four tables */
+    typedef struct { int32_t tok, start, step, until; } Inner;
+    Inner *packed = PyMem_RawMalloc((size_t)(g->inner.n ? g->inner.n : 1) * sizeof(Inner));
+    if (!packed) return PyErr_NoMemory();
+    for (int64_t i = 0; i < g->n; i++) {
+        const Seg *sg = &g->seg[i];
+        const int32_t *in = g->inner.v + sg->inner;
+        const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
+        const int32_t *lstep = g->lstep.v + sg->loc, *luntil = g->luntil.v + sg->loc;
+        for (int32_t q = 0; q < sg->n_inner; q++) {
+            int32_t l = in[q];
+            packed[sg->inner + q] = (Inner){ltok[l], lstart[l], lstep[l], luntil[l]};
+        }
+    }
     PyObject *out[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4; i++)
         if (!(out[i] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * 4)))) {
             for (int j = 0; j < i; j++) Py_DECREF(out[j]);
+            PyMem_RawFree(packed);
             return NULL;
         }
     int32_t *tok = (int32_t *)PyBytes_AS_STRING(out[0]), *word = (int32_t *)PyBytes_AS_STRING(out[1]);
     int32_t *step = (int32_t *)PyBytes_AS_STRING(out[2]), *until = (int32_t *)PyBytes_AS_STRING(out[3]);
     const int32_t *st = s->n_start.v;
     int64_t o = 0, j = 0;
+    /* the start of the state's next node, kept at hand: most inner nodes come before it */
+    int32_t next = n ? st[perm[0]] : INT32_MAX;
     for (int64_t i = 0; i < sh->occ_seg.n; i++) {
         const Seg *sg = &g->seg[sh->occ_seg.v[i]];
         int32_t at = sh->occ_start.v[i], w = sh->occ_word.v[i];
-        const int32_t *in = g->inner.v + sg->inner;
-        const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
-        const int32_t *lstep = g->lstep.v + sg->loc, *luntil = g->luntil.v + sg->loc;
+        const Inner *in = packed + sg->inner;
         for (int32_t q = 0; q < sg->n_inner; q++) {
-            int32_t l = in[q], start = at + lstart[l];
-            for (; j < n && st[perm[j]] < start; j++)  /* the state's nodes before it */
+            int32_t start = at + in[q].start;
+            while (next < start) {  /* the state's nodes before it */
                 copy_node(s, perm[j], o++, tok, word, step, until);
-            tok[o] = ltok[l];
+                next = ++j < n ? st[perm[j]] : INT32_MAX;
+            }
+            tok[o] = in[q].tok;
             word[o] = w;
-            step[o] = lstep[l];
-            until[o++] = luntil[l];
+            step[o] = in[q].step;
+            until[o++] = in[q].until;
         }
     }
+    PyMem_RawFree(packed);
     for (; j < n; j++) copy_node(s, perm[j], o++, tok, word, step, until);
     PyObject *res = PyTuple_New(4);
     for (int i = 0; i < 4; i++) {
         if (res) PyTuple_SET_ITEM(res, i, out[i]);
         else Py_DECREF(out[i]);
     }
+    return res;
+}
+
+/* forest_shared with the state's nodes in (start, step) order: after a replay by
+ * segments they are the replay's, made in corpus order, then the later merges' (a small
+ * share); the run already in order is kept, the rest sorted and merged into it, ties
+ * by the order made (the counting sort over every start that a word-by-word forest
+ * uses costs more). */
+static PyObject *forest_shared_sorted(State *s, int64_t n) {
+    const int32_t *start = s->n_start.v, *step = s->n_step.v;
+#define NODE_KEY(i) (((int64_t)start[i] << 32) | (uint32_t)step[i])
+    int64_t n0 = n ? 1 : 0;
+    while (n0 < n && NODE_KEY(n0 - 1) < NODE_KEY(n0)) n0++;
+    int64_t m = n - n0;
+    int32_t *perm = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    Keyed *rest = PyMem_RawMalloc((size_t)(m ? 2 * m : 1) * sizeof(Keyed));
+    if (!perm || !rest) {
+        PyMem_RawFree(perm); PyMem_RawFree(rest);
+        return PyErr_NoMemory();
+    }
+    for (int64_t i = 0; i < m; i++) rest[i] = (Keyed){NODE_KEY(n0 + i), (int32_t)(n0 + i)};
+    sort_keyed(rest, rest + m, m);
+    int64_t i = 0, j = 0, o = 0;
+    while (i < n0 && j < m)
+        perm[o++] = rest[j].key < NODE_KEY(i) ? rest[j++].node : (int32_t)i++;
+    while (i < n0) perm[o++] = (int32_t)i++;
+    while (j < m) perm[o++] = rest[j++].node;
+#undef NODE_KEY
+    PyMem_RawFree(rest);
+    PyObject *res = forest_shared(s, perm, n);
+    PyMem_RawFree(perm);
     return res;
 }
 
@@ -1733,9 +1868,15 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
      * by word but each word's in step order), and a node's start, corpus-wide, orders
      * the words too: so a stable counting sort by start is the order wanted, checked
      * after. Were steps ever out of order, the nodes are sorted by word, then each
-     * word's few nodes by (start, step). */
+     * word's few nodes by (start, step). After a replay by segments, the state's nodes
+     * are sorted otherwise (forest_shared_sorted). */
     int64_t nf = s->n_flat;
     const int32_t *start = s->n_start.v, *step = s->n_step.v;
+    if (s->shared) {
+        PyObject *res = forest_shared_sorted(s, n);
+        if (res) State_clear(s);
+        return res;
+    }
     int32_t *at = PyMem_RawCalloc((size_t)nf + 1, sizeof(int32_t));
     int32_t *perm = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(int32_t));
     if (!at || !perm) {
@@ -1751,25 +1892,6 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     for (int64_t j = 1; j < n && sorted; j++)
         sorted = start[perm[j - 1]] < start[perm[j]] ||
                  (start[perm[j - 1]] == start[perm[j]] && step[perm[j - 1]] < step[perm[j]]);
-    if (s->shared) {
-        if (!sorted) {  /* steps out of order: sort the state's nodes by (start, step) */
-            Keyed *order = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
-            Keyed *spare = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof(Keyed));
-            if (!order || !spare) {
-                PyMem_RawFree(order); PyMem_RawFree(spare); PyMem_RawFree(perm);
-                return PyErr_NoMemory();
-            }
-            for (int64_t i = 0; i < n; i++)
-                order[i] = (Keyed){((int64_t)start[i] << 32) | (uint32_t)step[i], (int32_t)i};
-            sort_keyed(order, spare, n);
-            for (int64_t i = 0; i < n; i++) perm[i] = order[i].node;
-            PyMem_RawFree(order); PyMem_RawFree(spare);
-        }
-        PyObject *res = forest_shared(s, perm, n);
-        PyMem_RawFree(perm);
-        if (res) State_clear(s);
-        return res;
-    }
     if (sorted) {
         PyObject *res = forest_in(s, perm, NULL, n);
         PyMem_RawFree(perm);

@@ -142,9 +142,11 @@ def _unit_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
         return np.full(len(codes), -1, dtype=np.int64) if missing_ok else None
     top = int(keys[-1])
     if top < _DENSE:  # bytes, most alphabets: one look-up a unit instead of a search
-        dense = np.full(top + 2, -1, dtype=np.int64)  # the last slot: every code past top
+        # ids fit int32 (the engine's type); the last slot: every code past top
+        dense = np.full(top + 2, -1, dtype=np.int32)
         dense[keys] = values
-        got = dense[np.minimum(codes, top + 1)]
+        past = len(codes) and int(codes.max()) > top  # else no copy clipped to top + 1
+        got = np.take(dense, np.minimum(codes, top + 1) if past else codes)
         return got if missing_ok or not (got < 0).any() else None
     where = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
     found = keys[where] == codes
