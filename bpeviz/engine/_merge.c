@@ -927,11 +927,10 @@ static int64_t merge_words(State *s, int32_t pi, int32_t a, int32_t b, int32_t t
             }
             p->count -= c;
             /* the forest: a new node over the two, which end here; it starts where a's
-             * node does, which the unit offset gives without a read of that node (a cache
-             * miss in a long word list) when the first rule keeps the offset */
+             * node does (read from that node: the unit offset is not a node's start where
+             * a word's units are not its initial symbols, as WordPiece's "##" words show) */
             int32_t node = (int32_t)s->n_token.n;
-            int32_t start = first_rule ? (int32_t)(s->wstart[w] + off) : s->n_start.v[nodes[j]];
-            if (add_node(s, t, w, start, step) < 0) goto fail;
+            if (add_node(s, t, w, s->n_start.v[nodes[j]], step) < 0) goto fail;
             s->n_until.v[nodes[j]] = step;
             s->n_until.v[nodes[j + 1]] = step;
             nout[k] = node;
