@@ -4,7 +4,7 @@
 // Play) on to the new one.
 
 import { boxKey, boxSelector, buildBar, drawControls, drawLandmarks, drawSpeed, drawUnitWords, SPEEDS } from "./bar_draw.mjs";
-import { guardBar, live, newer, setStep } from "./bar_step.mjs";
+import { guardBar, live, newer, setStep, stopTicking } from "./bar_step.mjs";
 import { el } from "./chips.mjs";
 import { keyAction, RANGE_KEYS, typingIn } from "./keys.mjs";
 import { bounds, clamp, whole } from "./numbers.mjs";
@@ -207,7 +207,7 @@ export function controls(component, data) {
   if (replaced) { // the old bar, if it still stands, does nothing more by itself
     clearTimeout(before.syncTimer);
     clearTimeout(before.resendTimer);
-    clearTimeout(before.playTimer);
+    stopTicking(before);
     before.playing = false;
   }
   if (carried) {
@@ -219,7 +219,7 @@ export function controls(component, data) {
     if (wasPlaying) {
       s.playing = true;
       drawControls(s);
-      restartPlay(s);
+      restartPlay(s, { speed: before.speed, start: before.playStart, from: before.playFrom });
     } else {
       scheduleSync(s, 0);
     }

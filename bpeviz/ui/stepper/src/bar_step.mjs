@@ -16,12 +16,21 @@ export function guardBar(s, where, fn) {
   });
 }
 
+// Play's next tick, whichever way it waits (a frame callback or a timer), called off.
+export function stopTicking(s) {
+  clearTimeout(s.playTimer);
+  s.playTimer = null;
+  if (s.playFrame && typeof cancelAnimationFrame === "function") {
+    cancelAnimationFrame(s.playFrame);
+  }
+  s.playFrame = null;
+}
+
 export function repair(s, where) {
   [s.lo, s.n] = bounds(s);
   s.step = clamp(s.step, s.n, s.lo);
   if (where === "play") {
-    clearTimeout(s.playTimer);
-    s.playTimer = null;
+    stopTicking(s);
     s.playing = false;
   }
   const st = store();

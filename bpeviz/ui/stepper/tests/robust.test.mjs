@@ -310,3 +310,19 @@ test("an element without setTriggerValue (the offline slides) catches its errors
     press("ArrowRight");
     assert.equal(shownStep(doc, "bar"), 11);
   });
+
+test("a bar a rerun re-creates while Play runs plays on at the old bar's beat", () => {
+  mountIn(mount, doc, "bar", bar({ step: 0 }));
+  host(doc, "bar").querySelector('[data-speed="10"]').click();
+  host(doc, "bar").querySelector(".bv-stage-play").click();
+  clock.advance(350); // steps 1, 2, 3 at 100, 200, 300 ms after the click
+  assert.equal(shownStep(doc, "bar"), 3);
+  host(doc, "bar").remove(); // the rerun's new element takes the old one's place
+  mountIn(mount, doc, "bar-again", bar({ step: 0 }));
+  assert.equal(shownStep(doc, "bar-again"), 3, "the step carried over");
+  clock.advance(50);
+  assert.equal(shownStep(doc, "bar-again"), 4, "step 4 on the beat, 400 ms after the click");
+  clock.advance(600);
+  assert.equal(shownStep(doc, "bar-again"), 10);
+  assert.match(text(doc, "bar-again"), /Pause/);
+});
