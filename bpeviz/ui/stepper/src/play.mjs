@@ -54,7 +54,7 @@ export function restartPlay(s, clock = null) {
     if (!s.playing || !s.root.isConnected || !advance()) return;
     s.playTimer = setTimeout(tick, Math.max(0, due() - performance.now()));
   });
-  s.playTimer = setTimeout(tick, keep ? Math.max(0, due() - performance.now()) : period);
+  s.playTimer = setTimeout(tick, Math.max(0, due() - performance.now()));
 }
 
 export function togglePlay(s) {
