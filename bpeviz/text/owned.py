@@ -77,6 +77,25 @@ class OwnedCache(Generic[V]):
                     entries.popitem(last=False)
         return found
 
+    def update(self, owner: Any, key: Hashable, change: Callable[[V | None], V]) -> V:
+        """Keep ``change(old)`` for ``owner`` under ``key`` (``old``: the value kept, or
+        None), in one step under the lock: two threads' changes never undo each other.
+
+        >>> class Thing: ...
+        >>> seen = OwnedCache("counts")
+        >>> t = Thing()
+        >>> [seen.update(t, "a", lambda n: (n or 0) + 1) for _ in range(3)]
+        [1, 2, 3]
+        """
+        with self._lock:
+            entries = self._entries(owner)
+            value = entries[key] = change(entries.get(key))
+            if self.keep is not None:
+                entries.move_to_end(key)
+                while len(entries) > self.keep:
+                    entries.popitem(last=False)
+            return value
+
     def keys(self, owner: Any) -> list[Hashable]:
         """The keys kept for ``owner``, least recently used first."""
         with self._lock:

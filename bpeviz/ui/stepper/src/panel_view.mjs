@@ -12,12 +12,13 @@
 
 import { el } from "./chips.mjs";
 import { buildHeatmap, cellBeyond, fitsHeatmap, focusCell, isHeatmap, patchHeatmap } from "./heatmap_view.mjs";
-import { store } from "./store.mjs";
+import { debug, store } from "./store.mjs";
 
 const TAG = /^[a-z][a-z0-9]*$/;
 const AHEAD = 8; // ask for more when the views held end within this many steps ahead
 const BEHIND = 2; // ... or this many behind (← keys)
 const ASK_AGAIN_MS = 3000; // at one place, an ask is repeated at most this often
+const MEASURE_CHUNK = 24; // views measured ahead in one task (measureHeld)
 const ATTRIBUTE = /^(class|title|dir|style|colspan|rowspan|open|lang|data-[a-z0-9-]+)$/;
 
 // the DOM nodes of a tree's nodes (anything else than a string or a well-formed element
@@ -114,8 +115,13 @@ export function measureHeld(f) {
   // as steps are drawn (the ResizeObserver) instead
   if (f.data.costly) return;
   const views = f.data.views && typeof f.data.views === "object" ? f.data.views : {};
-  const steps = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k));
-  if (steps.length === 0) return;
+  const unmeasured = Object.keys(views).filter((k) => Array.isArray(views[k]) && !f.measured.has(k));
+  if (unmeasured.length === 0) return;
+  // nearest the step shown first, a bounded number per task: a wide window (a cheap
+  // view's hundred steps) built at once was a task long enough to hold a key's frame
+  const at = f.shown ? f.shown.step : 0;
+  unmeasured.sort((a, b) => Math.abs(a - at) - Math.abs(b - at) || a - b);
+  const steps = unmeasured.slice(0, MEASURE_CHUNK);
   const probe = document.createElement("div");
   probe.setAttribute("aria-hidden", "true");
   Object.assign(probe.style, { position: "absolute", left: "0", right: "0", top: "0",
@@ -136,6 +142,7 @@ export function measureHeld(f) {
   }
   for (const k of steps) f.measured.add(k);
   grow(f, tallest);
+  if (unmeasured.length > steps.length) whenIdle(() => measureHeld(f));
 }
 
 export function drawPanel(f, k) {
@@ -225,5 +232,6 @@ function askAround(f, k, views) {
     return;
   }
   f.asked = { step: k, at: now };
+  debug("want", k, Boolean(f.data.costly));
   f.setTriggerValue("want", k);
 }

@@ -318,3 +318,29 @@ test("the heatmap's cells are reached by keys: one Tab stop, arrows between pair
   assert.deepEqual(stops(), [cells[5]]);
   assert.equal(cells[2].textContent, "11");
 });
+
+test("a wide window's views are measured a bounded number per task, nearest first", () => {
+  const layout = layOutByParagraphs();
+  const idle = [];
+  globalThis.requestIdleCallback = (fn) => { idle.push(fn); return idle.length; };
+  try {
+    // 100 steps held around step 50, step k's view k % 7 + 1 paragraphs tall; the
+    // tallest (7 paragraphs) first at step 48 (two behind), then at steps 55 and 62
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, k) => [String(k),
+      Array.from({ length: (k % 7) + 1 }, () => ["p", {}, String(k)])]));
+    mountIn(mount, doc, "bar", bar(50));
+    mountIn(mount, doc, "why", panel(50, { views: wide, n: 99 }));
+    assert.equal(layout.measures.length, 0, "nothing measured before the page is idle");
+    idle.shift()();
+    const first = layout.measures.filter((m) => m.connected);
+    assert.ok(first.length > 0 && first.length <= 24, `one task measured ${first.length}`);
+    assert.equal(root().style.minHeight, "140px", "the nearest steps, step 48's included");
+    assert.equal(idle.length, 1, "the rest waits for the next idle moment");
+    while (idle.length) idle.shift()();
+    assert.equal(layout.measures.filter((m) => m.connected).length, 100, "each measured once");
+    assert.equal(root().textContent, "5050", "only the bar's step's view is left");
+  } finally {
+    delete globalThis.requestIdleCallback;
+    layout.restore();
+  }
+});
