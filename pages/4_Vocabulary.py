@@ -106,82 +106,85 @@ def _pick_row() -> None:
 @st.fragment
 def vocabulary() -> None:
     step = stage.controls(training, empty_note=True)
-    snap = ctx.at(step)
-    frame = views.vocab_frame(snap, byte_style)
-    # on a projector the type is larger: the table takes the page's width, the tree goes
-    # under it (beside it, the table scrolled sideways and its third kind was cut)
-    table_col, tree_col = ((st.container(), st.container()) if strong
-                           else st.columns([3, 2], gap="large"))
-    with table_col:
-        st.subheader(f"{len(frame):,} tokens at step {step}")
-        c1, c2 = st.columns([1, 1], vertical_alignment="bottom")
-        search = c1.text_input("Search tokens", key="vocab_search", max_chars=100,
-                               placeholder="substring of the token")
-        # pills: the three kinds are always whole (a multiselect cut the third chip off)
-        kinds = c2.pills("Kinds", KINDS, selection_mode="multi", default=list(KINDS),
-                         key="vocab_kinds", help="Which tokens the table lists: special "
-                         "tokens, base symbols (the initial alphabet), merged tokens.")
-        frame = with_creation_counts(frame)
-        shown = frame[frame["kind"].isin(kinds or [])]
-        if search:
-            shown = shown[shown["token"].str.contains(search, regex=False, case=False)]
-        shown = shown.sort_values("id", ascending=False, kind="stable")
-        st.session_state["_vocab_shown_ids"] = shown["id"].tolist()
-        st.dataframe(
-            shown, hide_index=True, width="stretch", height=440, key="vocab_table",
-            on_select=_pick_row, selection_mode="single-row",
-            column_config={
-                "id": st.column_config.NumberColumn("id", format="%d", width=50),
-                "token": st.column_config.TextColumn("token", help=TOKEN_HELP),
-                # a projector's larger type needs wider columns for "merged", "created"
-                "kind": st.column_config.TextColumn("kind", width=80 if strong else 65),
-                "created at step": st.column_config.NumberColumn(
-                    "created", format="%d", width=82 if strong else 60,
-                    help="The step that made it (0: special or base)"),
-                "frequency": st.column_config.NumberColumn(
-                    f"in corpus at {step}", help=FREQUENCY_HELP),
-                "created with count": st.column_config.NumberColumn(
-                    "made with", help=CREATED_HELP),
-                "names": st.column_config.TextColumn("names", help=NAMES_HELP),
-            })
-        st.caption(ui.md_escape(
-            f"Newest first. Select a row to see how that token was built. “In corpus at "
-            f"{step}”: how often the token occurs when the whole corpus is cut at step "
-            f"{step}; “made with”: the count it was created with. It can be 0 for a token "
-            "created with a count of 2 or more: later merges took all its occurrences into "
-            "longer tokens."))
-        legend = glossary.legend_html(glossary.notes(
-            training, legend_symbols(shown["id"]), byte_style))
-        if legend:  # the marks in the table's cells, explained beside it
-            st.html(legend)
-    with tree_col:
-        st.subheader("Merge tree")
-        newest, oldest = len(snap.vocab) - 1, training.n_base
-        if newest < oldest:
-            st.info("No merged token yet at this step: move the step on.")
-        else:
-            current = ui.get("tree_token") if "tree_token" in st.session_state else None
-            if not (isinstance(current, int) and oldest <= current <= newest):
-                ui.put("tree_token", newest)
-            # the choices: the newest merged tokens the table shows (its search and kinds),
-            # at most TREE_CHOICES of them, and the one picked (50,000 choices would travel
-            # to the browser on every step)
-            choices = [int(i) for i in shown["id"] if oldest <= i <= newest][:TREE_CHOICES]
-            if ui.get("tree_token") not in choices:
-                choices.insert(0, ui.get("tree_token"))
-            labels = views.token_label_list(training, byte_style)  # (once per training)
-            ui.bound(st.selectbox, "Token", "tree_token", choices,
-                     format_func=lambda i: f"{labels[i]}  (id {i})")
-            if newest - oldest + 1 > len(choices):
-                st.caption(f"The list holds the {TREE_CHOICES:,} newest merged tokens the "
-                           "table shows: search the table or select a row to reach others.")
-            node = views.merge_tree(training, ui.get("tree_token"))
-            st.html(render.merge_tree_html(node, byte_style, strong,
-                                           glossary.ChipNotes(training, byte_style)))
-            st.caption("Each merged token splits into the two tokens it was made from, "
-                       "down to the initial symbols.")
-    charts(step, frame)
-    downloads(snap)
+    # Streamlit widgets only Python draws: dimmed, with a note of their step, while the
+    # bar is at another (they follow when the step settles)
+    with stage.drawn_views(training, "vocabulary"):
+        snap = ctx.at(step)
+        frame = views.vocab_frame(snap, byte_style)
+        # on a projector the type is larger: the table takes the page's width, the tree goes
+        # under it (beside it, the table scrolled sideways and its third kind was cut)
+        table_col, tree_col = ((st.container(), st.container()) if strong
+                               else st.columns([3, 2], gap="large"))
+        with table_col:
+            st.subheader(f"{len(frame):,} tokens at step {step}")
+            c1, c2 = st.columns([1, 1], vertical_alignment="bottom")
+            search = c1.text_input("Search tokens", key="vocab_search", max_chars=100,
+                                   placeholder="substring of the token")
+            # pills: the three kinds are always whole (a multiselect cut the third chip off)
+            kinds = c2.pills("Kinds", KINDS, selection_mode="multi", default=list(KINDS),
+                             key="vocab_kinds", help="Which tokens the table lists: special "
+                             "tokens, base symbols (the initial alphabet), merged tokens.")
+            frame = with_creation_counts(frame)
+            shown = frame[frame["kind"].isin(kinds or [])]
+            if search:
+                shown = shown[shown["token"].str.contains(search, regex=False, case=False)]
+            shown = shown.sort_values("id", ascending=False, kind="stable")
+            st.session_state["_vocab_shown_ids"] = shown["id"].tolist()
+            st.dataframe(
+                shown, hide_index=True, width="stretch", height=440, key="vocab_table",
+                on_select=_pick_row, selection_mode="single-row",
+                column_config={
+                    "id": st.column_config.NumberColumn("id", format="%d", width=50),
+                    "token": st.column_config.TextColumn("token", help=TOKEN_HELP),
+                    # a projector's larger type needs wider columns for "merged", "created"
+                    "kind": st.column_config.TextColumn("kind", width=80 if strong else 65),
+                    "created at step": st.column_config.NumberColumn(
+                        "created", format="%d", width=82 if strong else 60,
+                        help="The step that made it (0: special or base)"),
+                    "frequency": st.column_config.NumberColumn(
+                        f"in corpus at {step}", help=FREQUENCY_HELP),
+                    "created with count": st.column_config.NumberColumn(
+                        "made with", help=CREATED_HELP),
+                    "names": st.column_config.TextColumn("names", help=NAMES_HELP),
+                })
+            st.caption(ui.md_escape(
+                f"Newest first. Select a row to see how that token was built. “In corpus at "
+                f"{step}”: how often the token occurs when the whole corpus is cut at step "
+                f"{step}; “made with”: the count it was created with. It can be 0 for a token "
+                "created with a count of 2 or more: later merges took all its occurrences into "
+                "longer tokens."))
+            legend = glossary.legend_html(glossary.notes(
+                training, legend_symbols(shown["id"]), byte_style))
+            if legend:  # the marks in the table's cells, explained beside it
+                st.html(legend)
+        with tree_col:
+            st.subheader("Merge tree")
+            newest, oldest = len(snap.vocab) - 1, training.n_base
+            if newest < oldest:
+                st.info("No merged token yet at this step: move the step on.")
+            else:
+                current = ui.get("tree_token") if "tree_token" in st.session_state else None
+                if not (isinstance(current, int) and oldest <= current <= newest):
+                    ui.put("tree_token", newest)
+                # the choices: the newest merged tokens the table shows (its search and kinds),
+                # at most TREE_CHOICES of them, and the one picked (50,000 choices would travel
+                # to the browser on every step)
+                choices = [int(i) for i in shown["id"] if oldest <= i <= newest][:TREE_CHOICES]
+                if ui.get("tree_token") not in choices:
+                    choices.insert(0, ui.get("tree_token"))
+                labels = views.token_label_list(training, byte_style)  # (once per training)
+                ui.bound(st.selectbox, "Token", "tree_token", choices,
+                         format_func=lambda i: f"{labels[i]}  (id {i})")
+                if newest - oldest + 1 > len(choices):
+                    st.caption(f"The list holds the {TREE_CHOICES:,} newest merged tokens the "
+                               "table shows: search the table or select a row to reach others.")
+                node = views.merge_tree(training, ui.get("tree_token"))
+                st.html(render.merge_tree_html(node, byte_style, strong,
+                                               glossary.ChipNotes(training, byte_style)))
+                st.caption("Each merged token splits into the two tokens it was made from, "
+                           "down to the initial symbols.")
+        charts(step, frame)
+        downloads(snap)
 
 
 def charts(step: int, frame) -> None:

@@ -31,7 +31,8 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
@@ -225,6 +226,25 @@ def controls(training: Training, *, number_box: bool = True, setting: str = "ste
     return step
 
 
+#: the key prefix of a container of views only Python draws for its step; the stage
+#: script (drawn.mjs) looks for its class, "st-key-" + the key
+DRAWN = "bv_drawn"
+
+
+@contextmanager
+def drawn_views(training: Training, name: str, setting: str = "step") -> Iterator[Any]:
+    """A container for views only Python can draw for the step (Streamlit widgets: a
+    table, a chart): while the bar is at another step than the one they were drawn for
+    (keys, Play; Python hears the step when it settles), the browser dims them and says
+    which step they show and which follows (``stepper/src/drawn.mjs``), in the same
+    frame as the bar's step."""
+    with st.container(key=f"{DRAWN}_{name}") as box:
+        mount(f"{KEY}_drawn_{name}", {"role": "drawn", "step": int(get(setting)),
+                                      "n": len(training.merges),
+                                      "hist": _history_id(training)})
+        yield box
+
+
 def step_of(training: Training, setting: str = "step") -> int:
     """The step :func:`controls` will draw and return, known before it is drawn (for a
     page that fills what is below the first screen first: :func:`below_first`)."""
@@ -273,7 +293,9 @@ def panel(training: Any, name: str, key: Any, render: Callable[[int], Any], wait
     view was for; the whole page then runs again. ``costly``: a view of hundreds of
     elements a step (the pair heatmap): the browser neither builds the steps it holds
     ahead of time to measure them nor draws one out of view before the bar rests on a
-    step (``stepper/src/sight.mjs``, REST_MS)."""
+    step (``stepper/src/sight.mjs``, REST_MS); a view that is not costly and is cheap to
+    build gets a wider window of steps (``step_panels.panel_window``'s ``widen``), so the
+    browser seldom has to ask for more."""
     # a page run centres the window on the step Python holds; the browser's asks only
     # move it in the fragment's own reruns
     st.session_state.pop(_wanted_key(name), None)
@@ -321,7 +343,7 @@ def _panel_part(training: Any, name: str, key: Any, render: Callable[[int], Any]
     data = {"role": "panel", "step": step, "n": last,
             "hist": history or _history_id(training), "waiting": waiting,
             "views": step_panels.panel_window(training, (name, key), centre, last, render,
-                                              background=True)}
+                                              background=True, widen=not costly)}
     if costly:
         data["costly"] = True
     callbacks = {} if on_pick is None else {"on_pick_change": lambda: _picked(name, on_pick)}

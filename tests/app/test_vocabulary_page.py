@@ -4,6 +4,8 @@ strength chart and the downloads."""
 
 from __future__ import annotations
 
+import json
+
 from tests.support.app import body_with, ok, open_page
 from tests.support.trainings import reference
 
@@ -46,3 +48,23 @@ def test_the_merge_tree_list_holds_the_newest_tokens_the_table_shows():
     ok(at)
     assert at.selectbox(key="w_tree_token").value == old.token_id
     assert body_with(at, "bv-tree").count("<li>") >= 3  # the tree, not the legend
+
+
+def test_the_views_only_python_draws_sit_under_a_mark_of_their_step():
+    """The table, the tree, the charts and the downloads are Streamlit widgets: they sit
+    in one container with a mark of the step Python drew them for (the browser dims them
+    while the bar is elsewhere), of the same training as the bar."""
+    at = ok(open_page("pages/4_Vocabulary.py", step=30))
+    marks = [json.loads(el.proto.json) for el in at.get("bidi_component")
+             if el.proto.id.endswith("-stage_drawn_vocabulary")]
+    bars = [json.loads(el.proto.json) for el in at.get("bidi_component")
+            if el.proto.id.endswith("-stage")]
+    assert len(marks) == 1 and len(bars) == 1
+    assert marks[0]["role"] == "drawn" and marks[0]["step"] == 30
+    assert marks[0]["hist"] == bars[0]["hist"] and marks[0]["n"] == bars[0]["n"]
+    at.number_input(key="stage_box_30").set_value(12).run()
+    ok(at)
+    marks = [json.loads(el.proto.json) for el in at.get("bidi_component")
+             if el.proto.id.endswith("-stage_drawn_vocabulary")]
+    assert marks[0]["step"] == 12
+    assert len(at.dataframe[0].value) == reference().vocab_size_at(12)

@@ -37,13 +37,15 @@ import { buildPanel, drawPanel } from "./panel_view.mjs";
 import { guard, report, store } from "./store.mjs";
 import { cancelLate, paintInSight, watchSight } from "./sight.mjs";
 import { settleDelay, settlesView, settlingOutOfView } from "./sync.mjs";
+import { buildDrawn, drawDrawn } from "./drawn.mjs";
 import { buildTokens, drawTokens } from "./tokens.mjs";
 import { buildWords, drawWords } from "./words.mjs";
 
 // A card, words, tokens or compare element: drawn at the bar's step when the bar is of
 // its history (data.hist), clamped into its own range (data.lo..data.n); at its own step
 // (data.step) until then. A redraw that fails is reported and the last drawing stays.
-function follower(component, raw, { build = null, draw, expand = null, again = false }) {
+function follower(component, raw, { build = null, draw, expand = null, again = false,
+  inSight = false }) {
   const root = component.parentElement;
   let f = root.__bvFollower;
   if (!f || !f.root.isConnected) {
@@ -85,7 +87,8 @@ function follower(component, raw, { build = null, draw, expand = null, again = f
     f.drawn = k;
   };
   f.paint = guard(f, "redraw", paint);
-  watchSight(f);
+  // (a follower that only marks something, inSight, draws in the key's frame anywhere)
+  if (!inSight) watchSight(f);
   f.listener = guard(f, "redraw", (k) => {
     if (!f.root.isConnected) { st.listeners.delete(f.listener); return; }
     if (st.hist !== f.data.hist) return; // another bar's step (another training)
@@ -157,6 +160,8 @@ function mount(component) {
       follower(component, data, { build: buildTokens, draw: drawTokens });
     } else if (data.role === "compare") {
       follower(component, data, { build: buildCompare, draw: drawCompare });
+    } else if (data.role === "drawn") {
+      follower(component, data, { build: buildDrawn, draw: drawDrawn, again: true, inSight: true });
     }
   } catch (err) {
     const host = component && component.parentElement;
