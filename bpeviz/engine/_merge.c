@@ -25,6 +25,34 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* ---- large buffers ------------------------------------------------------------------ */
+/* A buffer of many megabytes is written once, page by page: each 4 KB page's first
+ * write is a fault into the kernel (a few microseconds in a VM, tens of milliseconds
+ * over a forest of millions of nodes). Where the kernel gives huge pages on request
+ * (Linux, transparent huge pages in "madvise" mode), the buffer's whole 2 MB pages are
+ * asked for as such: one fault each. Smaller buffers, and other systems, are left as
+ * they are; the memory is the same either way. */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+static void advise_huge(void *p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (n < 2 * HUGE_PAGE) return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);  /* a hint: failure is fine */
+#else
+    (void)p; (void)n;
+#endif
+}
+
+static void *big_malloc(size_t n) {
+    void *p = PyMem_RawMalloc(n);
+    if (p) advise_huge(p, n);
+    return p;
+}
 
 /* ---- growable int32 vector ------------------------------------------------------ */
 /* With cap 0 and v set, the vector borrows a slice of a shared buffer (a pair's word
@@ -48,6 +76,7 @@ static int ivec_reserve(IVec *x, int64_t need) {
     int32_t *v = borrowed ? PyMem_RawMalloc((size_t)cap * sizeof(int32_t))
                           : PyMem_RawRealloc(x->v, (size_t)cap * sizeof(int32_t));
     if (!v) { PyErr_NoMemory(); return -1; }
+    advise_huge(v + x->n, (size_t)(cap - x->n) * sizeof(int32_t));  /* the part not yet written */
     if (borrowed) memcpy(v, x->v, (size_t)x->n * sizeof(int32_t));
     x->v = v;
     x->cap = (int32_t)cap;
@@ -621,7 +650,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
     s->stop = 0;
     s->stamp = 0;
     s->n_words = n_words;
-    s->wdata = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
+    s->wdata = big_malloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
     s->wstart = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int64_t));
     s->wlen = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int32_t));
     s->wcount = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int64_t));
@@ -667,7 +696,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         }
         pos += lengths[w];
     }
-    s->wnodes = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
+    s->wnodes = big_malloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
     if (!s->wnodes) { PyErr_NoMemory(); goto done; }
     /* the forest starts with one node per initial symbol, then the pair table; each
      * merge site removes a symbol, so there are at most 2 * n_flat - n_words nodes
@@ -1788,12 +1817,14 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
         }
     }
     PyObject *out[4] = {NULL, NULL, NULL, NULL};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         if (!(out[i] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * 4)))) {
             for (int j = 0; j < i; j++) Py_DECREF(out[j]);
             PyMem_RawFree(packed);
             return NULL;
         }
+        advise_huge(PyBytes_AS_STRING(out[i]), (size_t)total * 4);
+    }
     int32_t *tok = (int32_t *)PyBytes_AS_STRING(out[0]), *word = (int32_t *)PyBytes_AS_STRING(out[1]);
     int32_t *step = (int32_t *)PyBytes_AS_STRING(out[2]), *until = (int32_t *)PyBytes_AS_STRING(out[3]);
     const int32_t *st = s->n_start.v;
