@@ -1286,6 +1286,7 @@ typedef struct {
     int32_t inner, n_inner; /* the local nodes merged inside it, by (start, step):
                                Segs.inner[inner ..) */
     int64_t weight;       /* the counts of the words it occurs in, once per occurrence */
+    int64_t n_occ;        /* its occurrences */
 } Seg;
 
 typedef struct {
@@ -1368,6 +1369,7 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
     Seg *sg = &g->seg[g->n];
     sg->hash = hash;
     sg->weight = 0;
+    sg->n_occ = 0;
     sg->ids = g->ids.n;
     sg->len = m;
     sg->ev = g->ev.n / 4;
@@ -1563,6 +1565,7 @@ static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits
                 ivec_push(&sh->occ_start, (int32_t)(base + o)) < 0)
                 goto out;
             sg->weight += c;  /* its merges are counted once, by this weight, at the end */
+            sg->n_occ++;
             const int32_t *fin = g->fin.v + sg->fin;
             const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
             const int32_t *lstep = g->lstep.v + sg->loc;
@@ -1796,16 +1799,23 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
     const struct Shared *sh = s->shared;
     const Segs *g = &sh->g;
     int64_t total = n;
-    for (int64_t i = 0; i < sh->occ_seg.n; i++) total += g->seg[sh->occ_seg.v[i]].n_inner;
+    for (int64_t i = 0; i < g->n; i++) total += g->seg[i].n_occ * (int64_t)g->seg[i].n_inner;
     if (total >= INT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "too many merge sites");
         return NULL;
     }
     /* each distinct segment's inner nodes packed as (token, start, step, until) side by
-     * side: an occurrence then reads one short run of memory, not four tables */
+     * side: an occurrence then reads one short run of memory, not four tables; and where
+     * each segment's run is, in a table of its own (small enough to stay in cache, where
+     * the segment records are not) */
     typedef struct { int32_t tok, start, step, until; } Inner;
+    typedef struct { int32_t at, n; } Run;
     Inner *packed = PyMem_RawMalloc((size_t)(g->inner.n ? g->inner.n : 1) * sizeof(Inner));
-    if (!packed) return PyErr_NoMemory();
+    Run *runs = PyMem_RawMalloc((size_t)(g->n ? g->n : 1) * sizeof(Run));
+    if (!packed || !runs) {
+        PyMem_RawFree(packed); PyMem_RawFree(runs);
+        return PyErr_NoMemory();
+    }
     for (int64_t i = 0; i < g->n; i++) {
         const Seg *sg = &g->seg[i];
         const int32_t *in = g->inner.v + sg->inner;
@@ -1815,6 +1825,7 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
             int32_t l = in[q];
             packed[sg->inner + q] = (Inner){ltok[l], lstart[l], lstep[l], luntil[l]};
         }
+        runs[i] = (Run){sg->inner, sg->n_inner};
     }
     PyObject *out[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4; i++) {
@@ -1831,11 +1842,15 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
     int64_t o = 0, j = 0;
     /* the start of the state's next node, kept at hand: most inner nodes come before it */
     int32_t next = n ? st[perm[0]] : INT32_MAX;
-    for (int64_t i = 0; i < sh->occ_seg.n; i++) {
-        const Seg *sg = &g->seg[sh->occ_seg.v[i]];
+    const int32_t *occ = sh->occ_seg.v;
+    int64_t n_occ = sh->occ_seg.n;
+    for (int64_t i = 0; i < n_occ; i++) {
+        /* the occurrences a few ahead: their segments lie anywhere in `packed` */
+        if (i + 8 < n_occ) __builtin_prefetch(packed + runs[occ[i + 8]].at);
+        Run run = runs[occ[i]];
         int32_t at = sh->occ_start.v[i], w = sh->occ_word.v[i];
-        const Inner *in = packed + sg->inner;
-        for (int32_t q = 0; q < sg->n_inner; q++) {
+        const Inner *in = packed + run.at;
+        for (int32_t q = 0; q < run.n; q++) {
             int32_t start = at + in[q].start;
             while (next < start) {  /* the state's nodes before it */
                 copy_node(s, perm[j], o++, tok, word, step, until);
@@ -1848,6 +1863,7 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
         }
     }
     PyMem_RawFree(packed);
+    PyMem_RawFree(runs);
     for (; j < n; j++) copy_node(s, perm[j], o++, tok, word, step, until);
     PyObject *res = PyTuple_New(4);
     for (int i = 0; i < 4; i++) {
