@@ -426,14 +426,27 @@ class _MergeLoop:
             progress(step, total)
 
     def result(self) -> Training:
-        forest = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
-                  for x in self.state.forest()]
-        if self.from_engine is not None:  # the nodes' tokens in our ids again
-            token = forest[0]
-            forest[0] = np.where(token < self.n_base,
-                                 self.from_engine[np.minimum(token, self.n_base - 1)],
-                                 token).astype(np.int32)
-        del self.state  # the engine's tables are spent: free them before packing the log
+        n_words, n_steps = len(self.corpus.words), len(self.merges)
+        from_engine, n_base = self.from_engine, self.n_base
+
+        def arrays(forest: tuple[Any, ...]) -> list[np.ndarray]:
+            nodes = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
+                     for x in forest]
+            if from_engine is not None:  # the nodes' tokens in our ids again
+                token = nodes[0]
+                nodes[0] = np.where(token < n_base, from_engine[np.minimum(token, n_base - 1)],
+                                    token).astype(np.int32)
+            return nodes
+
+        # a forest the engine holds compactly (after a replay by segments) is written out
+        # when first read; any other now
+        later = getattr(self.state, "forest_later", lambda: None)()
+        if later is not None:
+            log = SplitLog.later(lambda: arrays(later.arrays()), n_words, n_steps)
+        else:
+            log = SplitLog.from_forest(*arrays(self.state.forest()), n_words=n_words,
+                                       n_steps=n_steps)
+        del self.state  # the engine's tables are spent: free them
         return Training(
             corpus=self.corpus,
             options=self.options,
@@ -443,8 +456,7 @@ class _MergeLoop:
             stop_reason=self.stop_reason,
             vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
             initial_tokens=self.initial_tokens,
-            _log=SplitLog.from_forest(*forest, n_words=len(self.corpus.words),
-                                      n_steps=len(self.merges)),
+            _log=log,
         )
 
 
