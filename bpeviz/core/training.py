@@ -360,28 +360,39 @@ class _MergeLoop:
         in one call to the engine (the compiled one makes them stretch by stretch of each
         word, between boundaries no merge crosses, each distinct stretch once, rather than
         merge by merge). ``name`` is what an error calls a merge."""
+        # _token_id's work inline: thousands of merges, and a call each cost as much
+        ids, vocab, join, sizes = self.ids, self.vocab, self.alg.join, self.vocab_lens
         a, b, t = [], [], []
         for step, (left, right) in enumerate(forced, 1):
             try:
-                p = (self.ids[left], self.ids[right])
+                x, y = ids[left], ids[right]
             except KeyError as err:
                 raise ValueError(
                     f"{name} {step} ({left!r}, {right!r}) uses {err.args[0]!r}, which is "
                     "neither in the base vocabulary nor made by an earlier merge") from None
-            a.append(p[0])
-            b.append(p[1])
-            t.append(self._token_id(*p))
-        engine = [np.array([self._engine_id(i) for i in ids], dtype=np.int32)
-                  for ids in (a, b, t)]
+            token = join(vocab[x], vocab[y])
+            z = ids.get(token)
+            if z is None:
+                z = len(vocab)
+                vocab.append(token)
+                ids[token] = z
+            sizes.append(len(vocab))
+            a.append(x)
+            b.append(y)
+            t.append(z)
+        if self.to_engine is None:  # the engine's ids are ours
+            engine = [np.array(col, dtype=np.int32) for col in (a, b, t)]
+        else:
+            engine = [np.array([self._engine_id(i) for i in col], dtype=np.int32)
+                      for col in (a, b, t)]
         counts, scores, replaced = self.state.replay(*engine)
         if isinstance(counts, bytes):  # the compiled engine's arrays
             counts = np.frombuffer(counts, dtype=np.int64).tolist()
             scores = np.frombuffer(scores, dtype=np.float64).tolist()
             replaced = np.frombuffer(replaced, dtype=np.int64).tolist()
-        vocab = self.vocab
-        self.merges.extend(
-            Merge(k, vocab[x], vocab[y], vocab[z], c, s, x, y, z, r)
-            for k, (x, y, z, c, s, r) in enumerate(zip(a, b, t, counts, scores, replaced), 1))
+        at = vocab.__getitem__
+        self.merges.extend(map(Merge, range(1, len(a) + 1), map(at, a), map(at, b), map(at, t),
+                               counts, scores, a, b, t, replaced))
 
     def run(
         self,
@@ -415,14 +426,27 @@ class _MergeLoop:
             progress(step, total)
 
     def result(self) -> Training:
-        forest = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
-                  for x in self.state.forest()]
-        if self.from_engine is not None:  # the nodes' tokens in our ids again
-            token = forest[0]
-            forest[0] = np.where(token < self.n_base,
-                                 self.from_engine[np.minimum(token, self.n_base - 1)],
-                                 token).astype(np.int32)
-        del self.state  # the engine's tables are spent: free them before packing the log
+        n_words, n_steps = len(self.corpus.words), len(self.merges)
+        from_engine, n_base = self.from_engine, self.n_base
+
+        def arrays(forest: tuple[Any, ...]) -> list[np.ndarray]:
+            nodes = [np.frombuffer(x, dtype=np.int32) if isinstance(x, bytes) else x
+                     for x in forest]
+            if from_engine is not None:  # the nodes' tokens in our ids again
+                token = nodes[0]
+                nodes[0] = np.where(token < n_base, from_engine[np.minimum(token, n_base - 1)],
+                                    token).astype(np.int32)
+            return nodes
+
+        # a forest the engine holds compactly (after a replay by segments) is written out
+        # when first read; any other now
+        later = getattr(self.state, "forest_later", lambda: None)()
+        if later is not None:
+            log = SplitLog.later(lambda: arrays(later.arrays()), n_words, n_steps)
+        else:
+            log = SplitLog.from_forest(*arrays(self.state.forest()), n_words=n_words,
+                                       n_steps=n_steps)
+        del self.state  # the engine's tables are spent: free them
         return Training(
             corpus=self.corpus,
             options=self.options,
@@ -432,8 +456,7 @@ class _MergeLoop:
             stop_reason=self.stop_reason,
             vocab_sizes=np.array([self.n_base, *self.vocab_lens], dtype=np.int64),
             initial_tokens=self.initial_tokens,
-            _log=SplitLog.from_forest(*forest, n_words=len(self.corpus.words),
-                                      n_steps=len(self.merges)),
+            _log=log,
         )
 
 

@@ -25,6 +25,34 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* ---- large buffers ------------------------------------------------------------------ */
+/* A buffer of many megabytes is written once, page by page: each 4 KB page's first
+ * write is a fault into the kernel (a few microseconds in a VM, tens of milliseconds
+ * over a forest of millions of nodes). Where the kernel gives huge pages on request
+ * (Linux, transparent huge pages in "madvise" mode), the buffer's whole 2 MB pages are
+ * asked for as such: one fault each. Smaller buffers, and other systems, are left as
+ * they are; the memory is the same either way. */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+static void advise_huge(void *p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (n < 2 * HUGE_PAGE) return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);  /* a hint: failure is fine */
+#else
+    (void)p; (void)n;
+#endif
+}
+
+static void *big_malloc(size_t n) {
+    void *p = PyMem_RawMalloc(n);
+    if (p) advise_huge(p, n);
+    return p;
+}
 
 /* ---- growable int32 vector ------------------------------------------------------ */
 /* With cap 0 and v set, the vector borrows a slice of a shared buffer (a pair's word
@@ -48,6 +76,7 @@ static int ivec_reserve(IVec *x, int64_t need) {
     int32_t *v = borrowed ? PyMem_RawMalloc((size_t)cap * sizeof(int32_t))
                           : PyMem_RawRealloc(x->v, (size_t)cap * sizeof(int32_t));
     if (!v) { PyErr_NoMemory(); return -1; }
+    advise_huge(v + x->n, (size_t)(cap - x->n) * sizeof(int32_t));  /* the part not yet written */
     if (borrowed) memcpy(v, x->v, (size_t)x->n * sizeof(int32_t));
     x->v = v;
     x->cap = (int32_t)cap;
@@ -621,7 +650,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
     s->stop = 0;
     s->stamp = 0;
     s->n_words = n_words;
-    s->wdata = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
+    s->wdata = big_malloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
     s->wstart = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int64_t));
     s->wlen = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int32_t));
     s->wcount = PyMem_RawMalloc((size_t)(n_words ? n_words : 1) * sizeof(int64_t));
@@ -667,7 +696,7 @@ static int State_init(State *s, PyObject *args, PyObject *kwds) {
         }
         pos += lengths[w];
     }
-    s->wnodes = PyMem_RawMalloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
+    s->wnodes = big_malloc((size_t)(n_flat ? n_flat : 1) * sizeof(int32_t));
     if (!s->wnodes) { PyErr_NoMemory(); goto done; }
     /* the forest starts with one node per initial symbol, then the pair table; each
      * merge site removes a symbol, so there are at most 2 * n_flat - n_words nodes
@@ -1247,7 +1276,7 @@ static int replay_scan(State *s, const RankTable *rt, int32_t w, const int32_t *
  * Shared), and each merge's count is its segments' events times their words' counts. */
 #define SEG_MAX_BASE 4096  /* the crossing table is a bitset of base ids squared */
 typedef struct {
-    uint64_t hash;
+    uint64_t key;         /* seg_key of its ids */
     int32_t ids, len;     /* its initial ids: Segs.ids[ids .. ids + len) */
     int32_t ev, n_ev;     /* its merges: Segs.ev[4 * ev ..), (rank, left, right, overlap) */
     int32_t fin, n_fin;   /* its final split, as local nodes: Segs.fin[fin ..) */
@@ -1257,20 +1286,26 @@ typedef struct {
     int32_t inner, n_inner; /* the local nodes merged inside it, by (start, step):
                                Segs.inner[inner ..) */
     int64_t weight;       /* the counts of the words it occurs in, once per occurrence */
+    int64_t n_occ;        /* its occurrences */
 } Seg;
+
+typedef struct {         /* a slot of the segments' hash table: a key and its segment */
+    uint64_t key;
+    int32_t seg;          /* -1: empty */
+} SegSlot;
 
 typedef struct {
     Seg *seg;
     int64_t n, cap;
-    uint64_t *hk;         /* hash table: segment hash -> index in hv */
-    int32_t *hv;
+    SegSlot *slot;        /* hash table: segment key -> segment, by mix(key) */
     uint64_t mask;
+    int idbits;           /* the bits an initial id takes in a key (seg_key) */
     IVec ids, ev, fin, ltok, lstart, lstep, luntil, inner;
 } Segs;
 
 static void segs_free(Segs *g) {
-    PyMem_RawFree(g->seg); PyMem_RawFree(g->hk); PyMem_RawFree(g->hv);
-    g->seg = NULL; g->hk = NULL; g->hv = NULL;
+    PyMem_RawFree(g->seg); PyMem_RawFree(g->slot);
+    g->seg = NULL; g->slot = NULL;
     ivec_free(&g->ids); ivec_free(&g->ev); ivec_free(&g->fin);
     ivec_free(&g->ltok); ivec_free(&g->lstart); ivec_free(&g->lstep); ivec_free(&g->luntil);
     ivec_free(&g->inner);
@@ -1302,32 +1337,40 @@ static void shared_free(State *s) {
 
 static int segs_grow_table(Segs *g) {
     uint64_t cap = g->mask ? (g->mask + 1) * 2 : 1024;
-    uint64_t *hk = PyMem_RawMalloc(cap * sizeof(uint64_t));
-    int32_t *hv = PyMem_RawMalloc(cap * sizeof(int32_t));
-    if (!hk || !hv) { PyMem_RawFree(hk); PyMem_RawFree(hv); PyErr_NoMemory(); return -1; }
-    memset(hv, 0xff, cap * sizeof(int32_t));
+    SegSlot *slot = PyMem_RawMalloc(cap * sizeof(SegSlot));
+    if (!slot) { PyErr_NoMemory(); return -1; }
+    for (uint64_t h = 0; h < cap; h++) slot[h].seg = -1;
     for (int64_t i = 0; i < g->n; i++) {
-        uint64_t h = g->seg[i].hash & (cap - 1);
-        while (hv[h] >= 0) h = (h + 1) & (cap - 1);
-        hk[h] = g->seg[i].hash;
-        hv[h] = (int32_t)i;
+        uint64_t h = mix(g->seg[i].key) & (cap - 1);
+        while (slot[h].seg >= 0) h = (h + 1) & (cap - 1);
+        slot[h] = (SegSlot){g->seg[i].key, (int32_t)i};
     }
-    PyMem_RawFree(g->hk); PyMem_RawFree(g->hv);
-    g->hk = hk; g->hv = hv; g->mask = cap - 1;
+    PyMem_RawFree(g->slot);
+    g->slot = slot;
+    g->mask = cap - 1;
     return 0;
 }
 
-static inline uint64_t seg_hash(const int32_t *x, int32_t m) {
+/* A segment's key. Most segments are a few ids: their key is the ids themselves (a 1,
+ * then each id in `idbits` bits, the top bit set), so equal keys are equal segments and
+ * a look-up reads one slot, no record and no ids. A longer segment's key is a hash of
+ * its ids with the top bit clear (so never a short one's), and its ids are compared. */
+static inline uint64_t seg_key(const int32_t *x, int32_t m, int idbits) {
+    if ((int64_t)m * idbits <= 62) {
+        uint64_t k = 1;
+        for (int32_t i = 0; i < m; i++) k = (k << idbits) | (uint32_t)x[i];
+        return k | (1ULL << 63);
+    }
     uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)m;
     for (int32_t i = 0; i < m; i++) h = (h ^ (uint32_t)x[i]) * 0x100000001b3ULL;
-    return mix(h);
+    return h & ~(1ULL << 63);
 }
 
 /* The segment x[0..m) replayed on its own (as the heap path of State_replay replays a
  * word), kept in g; its index, or -1 on an error. nxt, prv, sym, nd and heap are scratch
  * of the longest word's size (heap three times it). */
 static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const int32_t *B,
-                        const int32_t *T, const int32_t *x, int32_t m, uint64_t hash,
+                        const int32_t *T, const int32_t *x, int32_t m, uint64_t key,
                         int32_t *nxt, int32_t *prv, int32_t *sym, int32_t *nd, int64_t *heap) {
     if (g->n == g->cap) {
         int64_t cap = g->cap ? g->cap * 2 : 1024;
@@ -1337,8 +1380,9 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
         g->cap = cap;
     }
     Seg *sg = &g->seg[g->n];
-    sg->hash = hash;
+    sg->key = key;
     sg->weight = 0;
+    sg->n_occ = 0;
     sg->ids = g->ids.n;
     sg->len = m;
     sg->ev = g->ev.n / 4;
@@ -1435,24 +1479,23 @@ static int32_t seg_make(Segs *g, const RankTable *rt, const int32_t *A, const in
     return (int32_t)(g->n++);
 }
 
-/* The segment x[0..m) in g (made if new): its index, or -1 on an error. */
+/* The segment x[0..m), whose seg_key is `key`, in g (made if new): its index, or -1 on
+ * an error. */
 static int32_t seg_find(Segs *g, const RankTable *rt, const int32_t *A, const int32_t *B,
-                        const int32_t *T, const int32_t *x, int32_t m, int32_t *nxt,
-                        int32_t *prv, int32_t *sym, int32_t *nd, int64_t *heap) {
+                        const int32_t *T, const int32_t *x, int32_t m, uint64_t key,
+                        int32_t *nxt, int32_t *prv, int32_t *sym, int32_t *nd, int64_t *heap) {
     if ((uint64_t)(g->n + 1) * 2 > g->mask && segs_grow_table(g) < 0) return -1;
-    uint64_t hash = seg_hash(x, m);
-    uint64_t h = hash & g->mask;
-    for (; g->hv[h] >= 0; h = (h + 1) & g->mask) {
-        if (g->hk[h] != hash) continue;
-        const Seg *sg = &g->seg[g->hv[h]];
+    int exact = (int)(key >> 63);
+    uint64_t h = mix(key) & g->mask;
+    for (; g->slot[h].seg >= 0; h = (h + 1) & g->mask) {
+        if (g->slot[h].key != key) continue;
+        if (exact) return g->slot[h].seg;
+        const Seg *sg = &g->seg[g->slot[h].seg];
         if (sg->len == m && !memcmp(g->ids.v + sg->ids, x, (size_t)m * sizeof(int32_t)))
-            return g->hv[h];
+            return g->slot[h].seg;
     }
-    int32_t i = seg_make(g, rt, A, B, T, x, m, hash, nxt, prv, sym, nd, heap);
-    if (i >= 0) {
-        g->hk[h] = hash;
-        g->hv[h] = i;
-    }
+    int32_t i = seg_make(g, rt, A, B, T, x, m, key, nxt, prv, sym, nd, heap);
+    if (i >= 0) g->slot[h] = (SegSlot){key, i};
     return i;
 }
 
@@ -1495,58 +1538,131 @@ static inline int crosses(const uint8_t *bits, int32_t nb, int32_t x, int32_t y)
  * the nodes of each word's split after the replay (a symbol between segments, or a
  * segment's final token), at their corpus-wide start and the step they were made; the
  * nodes merged inside a segment are left in s->shared. Needs the initial symbols' nodes
- * not made yet (s->leaves_pending). 0, or -1 on an error. */
+ * not made yet (s->leaves_pending). 0, or -1 on an error.
+ *
+ * In three passes, for memory's sake (the segments' table and records are read at random,
+ * a cache miss each when read in turn): every occurrence's place, length and key, reading
+ * the words in order; then each occurrence's segment, the table's slot eight occurrences
+ * ahead prefetched; then the words written out as they stand, each occurrence's final
+ * tokens read from one packed run, the run eight ahead prefetched. Nothing is written
+ * into the words before the last pass, so the first two read them as they were. */
 static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits, int32_t nb,
                               const int32_t *A, const int32_t *B, const int32_t *T,
                               int64_t *count, int64_t *replaced, int32_t longest) {
     struct Shared *sh = PyMem_RawCalloc(1, sizeof(struct Shared));
     if (!sh) { PyErr_NoMemory(); return -1; }
     Segs *g = &sh->g;
+    g->idbits = 1;
+    while (((int64_t)1 << g->idbits) < nb) g->idbits++;
     int rc = -1;
     size_t L = (size_t)longest + 1;
     int32_t *nxt = PyMem_RawMalloc(L * sizeof(int32_t)), *prv = PyMem_RawMalloc(L * sizeof(int32_t));
     int32_t *sym = PyMem_RawMalloc(L * sizeof(int32_t)), *nd = PyMem_RawMalloc(L * sizeof(int32_t));
-    int32_t *x = PyMem_RawMalloc(L * sizeof(int32_t));
     int64_t *heap = PyMem_RawMalloc(3 * L * sizeof(int64_t));
-    if (!nxt || !prv || !sym || !nd || !x || !heap) { PyErr_NoMemory(); goto out; }
+    /* an occurrence is at least two symbols: at most n_flat / 2 of them */
+    size_t most = (size_t)(s->n_flat / 2 + 1);
+    uint64_t *keys = big_malloc(most * sizeof(uint64_t));
+    int32_t *lens = big_malloc(most * sizeof(int32_t));
+    typedef struct { int32_t tok, start, step; } Fin;
+    typedef struct { int32_t at, n; } Run;
+    Fin *fins = NULL;
+    Run *runs = NULL;
+    int64_t *weight = NULL, *n_occ = NULL;
+    if (!nxt || !prv || !sym || !nd || !heap || !keys || !lens) { PyErr_NoMemory(); goto out; }
+    if (ivec_reserve(&sh->occ_seg, (int64_t)most) < 0 ||
+        ivec_reserve(&sh->occ_word, (int64_t)most) < 0 ||
+        ivec_reserve(&sh->occ_start, (int64_t)most) < 0)
+        goto out;
+    /* 1: the occurrences */
+    int32_t *occ_word = sh->occ_word.v, *occ_start = sh->occ_start.v, *occ_seg = sh->occ_seg.v;
+    int64_t n = 0;
+    for (int64_t w = 0; w < s->n_words; w++) {
+        int32_t len = s->wlen[w];
+        int64_t base = s->wstart[w];
+        const int32_t *wsym = s->wdata + base;
+        for (int32_t o = 0; o < len;) {
+            int32_t e = o + 1;
+            while (e < len && crosses(bits, nb, wsym[e - 1], wsym[e])) e++;
+            if (e - o > 1) {
+                occ_word[n] = (int32_t)w;
+                occ_start[n] = (int32_t)(base + o);
+                lens[n] = e - o;
+                keys[n++] = seg_key(wsym + o, e - o, g->idbits);
+            }
+            o = e;
+        }
+    }
+    sh->occ_word.n = sh->occ_start.n = sh->occ_seg.n = (int32_t)n;
+    /* 2: each occurrence's segment */
+    if (segs_grow_table(g) < 0) goto out;
+    for (int64_t k = 0; k < n; k++) {
+        if (k + 8 < n) __builtin_prefetch(&g->slot[mix(keys[k + 8]) & g->mask]);
+        int32_t i = seg_find(g, rt, A, B, T, s->wdata + occ_start[k], lens[k], keys[k], nxt,
+                             prv, sym, nd, heap);
+        if (i < 0) goto out;
+        occ_seg[k] = i;
+    }
+    /* each segment's weight (its merges are counted once, by it, at the end), its
+     * occurrences, and its final tokens packed as a run */
+    weight = PyMem_RawCalloc((size_t)(g->n ? g->n : 1), sizeof(int64_t));
+    n_occ = PyMem_RawCalloc((size_t)(g->n ? g->n : 1), sizeof(int64_t));
+    runs = PyMem_RawMalloc((size_t)(g->n ? g->n : 1) * sizeof(Run));
+    fins = PyMem_RawMalloc((size_t)(g->fin.n ? g->fin.n : 1) * sizeof(Fin));
+    if (!weight || !n_occ || !runs || !fins) { PyErr_NoMemory(); goto out; }
+    for (int64_t k = 0; k < n; k++) {
+        weight[occ_seg[k]] += s->wcount[occ_word[k]];
+        n_occ[occ_seg[k]]++;
+    }
+    for (int64_t i = 0; i < g->n; i++) {
+        Seg *sg = &g->seg[i];
+        sg->weight = weight[i];
+        sg->n_occ = n_occ[i];
+        runs[i] = (Run){sg->fin, sg->n_fin};
+        const int32_t *fin = g->fin.v + sg->fin;
+        const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
+        const int32_t *lstep = g->lstep.v + sg->loc;
+        for (int32_t j = 0; j < sg->n_fin; j++)
+            fins[sg->fin + j] = (Fin){ltok[fin[j]], lstart[fin[j]], lstep[fin[j]]};
+    }
+    /* 3: the words as they stand, and the state's nodes for them (at most one a symbol) */
+    if (reserve_nodes(s, s->n_flat) < 0) goto out;
+    int32_t *ntok = s->n_token.v, *nword = s->n_word.v, *nstart = s->n_start.v;
+    int32_t *nstep = s->n_step.v, *nuntil = s->n_until.v;
+    int32_t made = s->n_token.n;
+    int64_t k = 0;  /* the next occurrence */
     for (int64_t w = 0; w < s->n_words; w++) {
         int32_t len = s->wlen[w];
         int64_t base = s->wstart[w];
         int32_t *wsym = s->wdata + base, *wnd = s->wnodes + base;
-        int64_t c = s->wcount[w];
-        if (reserve_nodes(s, len) < 0) goto out;
-        int32_t k = 0;  /* the word as it stands is written out in place, at k <= o */
+        int32_t at = 0;  /* the word as it stands is written out in place, at <= o */
         for (int32_t o = 0; o < len;) {
-            int32_t e = o + 1;
-            while (e < len && crosses(bits, nb, wsym[e - 1], wsym[e])) e++;
-            int32_t m = e - o;
-            if (m == 1) {
-                wnd[k] = put_node(s, wsym[o], (int32_t)w, (int32_t)(base + o), 0);
-                wsym[k++] = wsym[o];
-                o = e;
-                continue;
+            if (k < n && occ_start[k] == base + o) {
+                if (k + 8 < n) __builtin_prefetch(fins + runs[occ_seg[k + 8]].at);
+                Run run = runs[occ_seg[k]];
+                for (int32_t j = 0; j < run.n; j++) {
+                    const Fin *f = &fins[run.at + j];
+                    ntok[made] = f->tok;
+                    nword[made] = (int32_t)w;
+                    nstart[made] = (int32_t)(base + o + f->start);
+                    nstep[made] = f->step;
+                    nuntil[made] = NEVER;
+                    wnd[at] = made++;
+                    wsym[at++] = f->tok;
+                }
+                o += lens[k++];
+            } else {  /* a symbol between segments */
+                ntok[made] = wsym[o];
+                nword[made] = (int32_t)w;
+                nstart[made] = (int32_t)(base + o);
+                nstep[made] = 0;
+                nuntil[made] = NEVER;
+                wnd[at] = made++;
+                wsym[at++] = wsym[o++];
             }
-            memcpy(x, wsym + o, (size_t)m * sizeof(int32_t));
-            int32_t i = seg_find(g, rt, A, B, T, x, m, nxt, prv, sym, nd, heap);
-            if (i < 0) goto out;
-            Seg *sg = &g->seg[i];
-            if (ivec_push(&sh->occ_seg, i) < 0 || ivec_push(&sh->occ_word, (int32_t)w) < 0 ||
-                ivec_push(&sh->occ_start, (int32_t)(base + o)) < 0)
-                goto out;
-            sg->weight += c;  /* its merges are counted once, by this weight, at the end */
-            const int32_t *fin = g->fin.v + sg->fin;
-            const int32_t *ltok = g->ltok.v + sg->loc, *lstart = g->lstart.v + sg->loc;
-            const int32_t *lstep = g->lstep.v + sg->loc;
-            for (int32_t j = 0; j < sg->n_fin; j++) {
-                int32_t f = fin[j];
-                wnd[k] = put_node(s, ltok[f], (int32_t)w, (int32_t)(base + o + lstart[f]),
-                                  lstep[f]);
-                wsym[k++] = ltok[f];
-            }
-            o = e;
         }
-        s->wlen[w] = k;
+        s->wlen[w] = at;
     }
+    s->n_token.n = s->n_word.n = s->n_start.n = s->n_step.n = s->n_until.n = made;
     for (int64_t i = 0; i < g->n; i++) {
         const Seg *sg = &g->seg[i];
         const int32_t *ev = g->ev.v + 4 * (int64_t)sg->ev;
@@ -1563,7 +1679,8 @@ static int replay_by_segments(State *s, const RankTable *rt, const uint8_t *bits
 out:
     shared_drop(sh);  /* NULL once the state holds it */
     PyMem_RawFree(nxt); PyMem_RawFree(prv); PyMem_RawFree(sym); PyMem_RawFree(nd);
-    PyMem_RawFree(x); PyMem_RawFree(heap);
+    PyMem_RawFree(heap); PyMem_RawFree(keys); PyMem_RawFree(lens);
+    PyMem_RawFree(fins); PyMem_RawFree(runs); PyMem_RawFree(weight); PyMem_RawFree(n_occ);
     return rc;
 }
 
@@ -1767,16 +1884,23 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
     const struct Shared *sh = s->shared;
     const Segs *g = &sh->g;
     int64_t total = n;
-    for (int64_t i = 0; i < sh->occ_seg.n; i++) total += g->seg[sh->occ_seg.v[i]].n_inner;
+    for (int64_t i = 0; i < g->n; i++) total += g->seg[i].n_occ * (int64_t)g->seg[i].n_inner;
     if (total >= INT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "too many merge sites");
         return NULL;
     }
     /* each distinct segment's inner nodes packed as (token, start, step, until) side by
-     * side: an occurrence then reads one short run of memory, not four tables */
+     * side: an occurrence then reads one short run of memory, not four tables; and where
+     * each segment's run is, in a table of its own (small enough to stay in cache, where
+     * the segment records are not) */
     typedef struct { int32_t tok, start, step, until; } Inner;
+    typedef struct { int32_t at, n; } Run;
     Inner *packed = PyMem_RawMalloc((size_t)(g->inner.n ? g->inner.n : 1) * sizeof(Inner));
-    if (!packed) return PyErr_NoMemory();
+    Run *runs = PyMem_RawMalloc((size_t)(g->n ? g->n : 1) * sizeof(Run));
+    if (!packed || !runs) {
+        PyMem_RawFree(packed); PyMem_RawFree(runs);
+        return PyErr_NoMemory();
+    }
     for (int64_t i = 0; i < g->n; i++) {
         const Seg *sg = &g->seg[i];
         const int32_t *in = g->inner.v + sg->inner;
@@ -1786,25 +1910,32 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
             int32_t l = in[q];
             packed[sg->inner + q] = (Inner){ltok[l], lstart[l], lstep[l], luntil[l]};
         }
+        runs[i] = (Run){sg->inner, sg->n_inner};
     }
     PyObject *out[4] = {NULL, NULL, NULL, NULL};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         if (!(out[i] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * 4)))) {
             for (int j = 0; j < i; j++) Py_DECREF(out[j]);
             PyMem_RawFree(packed);
             return NULL;
         }
+        advise_huge(PyBytes_AS_STRING(out[i]), (size_t)total * 4);
+    }
     int32_t *tok = (int32_t *)PyBytes_AS_STRING(out[0]), *word = (int32_t *)PyBytes_AS_STRING(out[1]);
     int32_t *step = (int32_t *)PyBytes_AS_STRING(out[2]), *until = (int32_t *)PyBytes_AS_STRING(out[3]);
     const int32_t *st = s->n_start.v;
     int64_t o = 0, j = 0;
     /* the start of the state's next node, kept at hand: most inner nodes come before it */
     int32_t next = n ? st[perm[0]] : INT32_MAX;
-    for (int64_t i = 0; i < sh->occ_seg.n; i++) {
-        const Seg *sg = &g->seg[sh->occ_seg.v[i]];
+    const int32_t *occ = sh->occ_seg.v;
+    int64_t n_occ = sh->occ_seg.n;
+    for (int64_t i = 0; i < n_occ; i++) {
+        /* the occurrences a few ahead: their segments lie anywhere in `packed` */
+        if (i + 8 < n_occ) __builtin_prefetch(packed + runs[occ[i + 8]].at);
+        Run run = runs[occ[i]];
         int32_t at = sh->occ_start.v[i], w = sh->occ_word.v[i];
-        const Inner *in = packed + sg->inner;
-        for (int32_t q = 0; q < sg->n_inner; q++) {
+        const Inner *in = packed + run.at;
+        for (int32_t q = 0; q < run.n; q++) {
             int32_t start = at + in[q].start;
             while (next < start) {  /* the state's nodes before it */
                 copy_node(s, perm[j], o++, tok, word, step, until);
@@ -1817,6 +1948,7 @@ static PyObject *forest_shared(State *s, const int32_t *perm, int64_t n) {
         }
     }
     PyMem_RawFree(packed);
+    PyMem_RawFree(runs);
     for (; j < n; j++) copy_node(s, perm[j], o++, tok, word, step, until);
     PyObject *res = PyTuple_New(4);
     for (int i = 0; i < 4; i++) {
@@ -1937,6 +2069,76 @@ static PyObject *State_forest(State *s, PyObject *Py_UNUSED(ignored)) {
     return res;
 }
 
+/* ---- a forest kept for later ------------------------------------------------------------
+ * After a replay by segments the forest is held compactly: the state's own nodes, and
+ * each distinct segment's inner nodes once with the list of its occurrences (at 5 MB of
+ * SuperBPE's stage-2 words, 22,000 segments for 595,000 occurrences, where the forest
+ * writes out 3.8 M nodes). forest_later() moves that compact form into a Forest and frees
+ * the rest of the state; Forest.arrays() writes the forest out when it is first read. */
+typedef struct {
+    PyObject_HEAD
+    State st;           /* only the forest's tables: the nodes and the segments */
+    int written;
+} Forest;
+
+static void Forest_dealloc(Forest *f) {
+    State_clear(&f->st);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+/* arrays() -> (token, word, step, until): what State.forest() gives; once only. */
+static PyObject *Forest_arrays(Forest *f, PyObject *Py_UNUSED(ignored)) {
+    if (f->written) {
+        PyErr_SetString(PyExc_RuntimeError, "the forest was written out already");
+        return NULL;
+    }
+    PyObject *res = forest_shared_sorted(&f->st, f->st.n_token.n);
+    if (res) {
+        f->written = 1;
+        State_clear(&f->st);
+    }
+    return res;
+}
+
+static PyMethodDef Forest_methods[] = {
+    {"arrays", (PyCFunction)Forest_arrays, METH_NOARGS,
+     "The merge forest as int32 bytes (token, word, step, until), as State.forest() "
+     "gives it; once only."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ForestType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bpeviz.engine._merge.Forest",
+    .tp_basicsize = sizeof(Forest),
+    .tp_dealloc = (destructor)Forest_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A merge forest kept compactly (after a replay by segments) until written out.",
+    .tp_methods = Forest_methods,
+};
+
+/* forest_later() -> Forest, or None: after a replay by segments, the forest moved out
+ * (the state is spent, as after forest()); None otherwise, the state left as it is (its
+ * forest is no smaller kept: call forest()). */
+static PyObject *State_forest_later(State *s, PyObject *Py_UNUSED(ignored)) {
+    CHECK_READY(s);
+    if (!s->shared) Py_RETURN_NONE;
+    Forest *f = PyObject_New(Forest, &ForestType);
+    if (!f) return NULL;
+    memset(&f->st, 0, sizeof(State));  /* an empty state, as State_clear leaves one */
+    f->written = 0;
+    f->st.n_token = s->n_token; f->st.n_word = s->n_word; f->st.n_start = s->n_start;
+    f->st.n_step = s->n_step; f->st.n_until = s->n_until;
+    IVec *moved[5] = {&s->n_token, &s->n_word, &s->n_start, &s->n_step, &s->n_until};
+    for (int i = 0; i < 5; i++) memset(moved[i], 0, sizeof(IVec));
+    f->st.shared = s->shared;
+    s->shared = NULL;
+    f->st.n_flat = s->n_flat;
+    f->st.n_words = s->n_words;
+    State_clear(s);
+    return (PyObject *)f;
+}
+
 static PyObject *State_stop_reason(State *s, PyObject *Py_UNUSED(ignored)) {
     if (s->stop == 2) return PyUnicode_FromString("min_frequency");
     if (s->stop == 1) return PyUnicode_FromString("no_pairs");
@@ -1960,6 +2162,9 @@ static PyMethodDef State_methods[] = {
      "scanning, longer ones through a heap."},
     {"forest", (PyCFunction)State_forest, METH_NOARGS,
      "The merge forest as int32 bytes (token, word, step, until), sorted; ends the state."},
+    {"forest_later", (PyCFunction)State_forest_later, METH_NOARGS,
+     "After a replay by segments, a Forest whose arrays() gives forest() when first read "
+     "(it holds the forest compactly, and the state is spent); else None."},
     {"stop_reason", (PyCFunction)State_stop_reason, METH_NOARGS,
      "'no_pairs' or 'min_frequency' once pop_best returned None."},
     {"initial_tokens", (PyCFunction)State_initial_tokens, METH_NOARGS,
@@ -3239,7 +3444,7 @@ static struct PyModuleDef merge_module = {
 
 PyMODINIT_FUNC PyInit__merge(void) {
     if (PyType_Ready(&StateType) < 0 || PyType_Ready(&RanksType) < 0 ||
-        PyType_Ready(&CoderType) < 0)
+        PyType_Ready(&CoderType) < 0 || PyType_Ready(&ForestType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&merge_module);
     if (!m) return NULL;

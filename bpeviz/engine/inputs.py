@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
+from bpeviz.algorithms.base import utf8_units
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.symbols import Symbol
 
@@ -85,7 +86,8 @@ def initial_ids(corpus: Corpus, options: SymbolOptions,
     alg = get_algorithm(options.algorithm)
     flat = None
     if words and all(words):
-        codes, lengths = alg.unit_codes(words)  # characters or bytes: the record's units
+        # characters or bytes: the record's units (bytes kept as uint8, a quarter the memory)
+        codes, lengths = utf8_units(words) if alg.byte_level else alg.unit_codes(words)
         flat = _unit_ids(codes, ids, "")
         if flat is not None and alg.continuing_prefix:
             later = _unit_ids(codes, ids, alg.continuing_prefix, missing_ok=True)
@@ -146,6 +148,8 @@ def _unit_ids(codes: np.ndarray, ids: dict[Symbol, int], prefix: str,
         dense = np.full(top + 2, -1, dtype=np.int32)
         dense[keys] = values
         past = len(codes) and int(codes.max()) > top  # else no copy clipped to top + 1
+        if not past and np.array_equal(dense[:-1], np.arange(top + 1)):
+            return codes.astype(np.int32)  # each unit's id is its code (the 256 bytes)
         got = np.take(dense, np.minimum(codes, top + 1) if past else codes)
         return got if missing_ok or not (got < 0).any() else None
     where = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
