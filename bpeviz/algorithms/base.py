@@ -38,7 +38,7 @@ SCORE_KINDS = ("count", "count_over_parts", "custom")
 _ALL_BYTES = tuple(bytes((b,)) for b in range(256))
 
 
-def utf8_units(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _utf8_units(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     r"""Every word's bytes as :func:`~bpeviz.text.symbols.utf8_bytes` reads them, in a row
     (uint8), and how many each word has (int64).
 
@@ -46,7 +46,7 @@ def utf8_units(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     all but surrogates): a Python function call per word cost more than the encoding.
     A surrogate anywhere makes the words go through ``utf8_bytes`` one by one.
 
-    >>> [a.tolist() for a in utf8_units(["hé", "a\ud800"])]
+    >>> [a.tolist() for a in _utf8_units(["hé", "a\ud800"])]
     [[104, 195, 169, 97, 239, 191, 189], [3, 4]]
     """
     try:
@@ -265,9 +265,10 @@ class Algorithm(Prose):
                              "special tokens")
 
     def unit_codes(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The units the words start as, as numbers (code points, or byte values: uint32),
-        every word's in a row, and how many each word has (int64): the units of
-        :meth:`initial_symbols` for many words at once, before any prefix or marker.
+        """The units the words start as, as numbers (code points as uint32, or byte values
+        as uint8, a quarter of the memory), every word's in a row, and how many each word
+        has (int64): the units of :meth:`initial_symbols` for many words at once, before
+        any prefix or marker.
 
         >>> from bpeviz.algorithms import get
         >>> [a.tolist() for a in get("bbpe").unit_codes(["hé", "a"])]
@@ -276,8 +277,7 @@ class Algorithm(Prose):
         [[104, 233, 97], [2, 1]]
         """
         if self.byte_level:
-            data, lengths = utf8_units(words)
-            return data.astype(np.uint32), lengths
+            return _utf8_units(words)
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
         text = "".join(words).encode("utf-32-le", "surrogatepass")
         return np.frombuffer(text, dtype=np.uint32), lengths

@@ -16,7 +16,6 @@ from typing import Protocol
 import numpy as np
 
 from bpeviz.algorithms import get as get_algorithm
-from bpeviz.algorithms.base import utf8_units
 from bpeviz.text.corpus import Corpus
 from bpeviz.text.symbols import Symbol
 
@@ -86,8 +85,7 @@ def initial_ids(corpus: Corpus, options: SymbolOptions,
     alg = get_algorithm(options.algorithm)
     flat = None
     if words and all(words):
-        # characters or bytes: the record's units (bytes kept as uint8, a quarter the memory)
-        codes, lengths = utf8_units(words) if alg.byte_level else alg.unit_codes(words)
+        codes, lengths = alg.unit_codes(words)  # characters or bytes: the record's units
         flat = _unit_ids(codes, ids, "")
         if flat is not None and alg.continuing_prefix:
             later = _unit_ids(codes, ids, alg.continuing_prefix, missing_ok=True)

@@ -136,9 +136,10 @@ def widened(cost: float | None, ahead: int, behind: int) -> tuple[int, int]:
     >>> widened(0.3, 24, 8)
     (24, 8)
     """
-    if cost is None or cost <= 0:
-        return (ahead, behind) if cost is None else (ahead * WIDEN, behind * WIDEN)
-    factor = min(WIDEN, max(1.0, WINDOW_SECONDS / (cost * (ahead + behind + 1))))
+    if cost is None:
+        return ahead, behind
+    whole = cost * (ahead + behind + 1)  # seconds to build the window as asked
+    factor = WIDEN if whole <= 0 else min(WIDEN, max(1.0, WINDOW_SECONDS / whole))
     return round(ahead * factor), round(behind * factor)
 
 

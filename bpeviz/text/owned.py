@@ -71,10 +71,7 @@ class OwnedCache(Generic[V]):
         with self._lock:
             entries = self._entries(owner)
             found = entries.setdefault(key, made)
-            if self.keep is not None:
-                entries.move_to_end(key)
-                while len(entries) > self.keep:
-                    entries.popitem(last=False)
+            self._used(entries, key)
         return found
 
     def update(self, owner: Any, key: Hashable, change: Callable[[V | None], V]) -> V:
@@ -90,11 +87,16 @@ class OwnedCache(Generic[V]):
         with self._lock:
             entries = self._entries(owner)
             value = entries[key] = change(entries.get(key))
-            if self.keep is not None:
-                entries.move_to_end(key)
-                while len(entries) > self.keep:
-                    entries.popitem(last=False)
+            self._used(entries, key)
             return value
+
+    def _used(self, entries: OrderedDict[Hashable, V], key: Hashable) -> None:
+        """``key`` is the most recently used of ``entries``; the least recently used go
+        past ``keep`` (called under the lock)."""
+        if self.keep is not None:
+            entries.move_to_end(key)
+            while len(entries) > self.keep:
+                entries.popitem(last=False)
 
     def keys(self, owner: Any) -> list[Hashable]:
         """The keys kept for ``owner``, least recently used first."""

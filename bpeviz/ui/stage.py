@@ -232,14 +232,14 @@ DRAWN = "bv_drawn"
 
 
 @contextmanager
-def drawn_views(training: Training, name: str, setting: str = "step") -> Iterator[Any]:
+def drawn_views(training: Training, name: str) -> Iterator[Any]:
     """A container for views only Python can draw for the step (Streamlit widgets: a
     table, a chart): while the bar is at another step than the one they were drawn for
     (keys, Play; Python hears the step when it settles), the browser dims them and says
     which step they show and which follows (``stepper/src/drawn.mjs``), in the same
     frame as the bar's step."""
     with st.container(key=f"{DRAWN}_{name}") as box:
-        mount(f"{KEY}_drawn_{name}", {"role": "drawn", "step": int(get(setting)),
+        mount(f"{KEY}_drawn_{name}", {"role": "drawn", "step": int(get("step")),
                                       "n": len(training.merges),
                                       "hist": _history_id(training)})
         yield box

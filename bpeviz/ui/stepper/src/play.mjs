@@ -50,11 +50,11 @@ export function restartPlay(s, clock = null) {
     s.playFrame = requestAnimationFrame(frame);
     return;
   }
+  const wait = () => { s.playTimer = setTimeout(tick, Math.max(0, due() - performance.now())); };
   const tick = guardBar(s, "play", () => {
-    if (!s.playing || !s.root.isConnected || !advance()) return;
-    s.playTimer = setTimeout(tick, Math.max(0, due() - performance.now()));
+    if (s.playing && s.root.isConnected && advance()) wait();
   });
-  s.playTimer = setTimeout(tick, Math.max(0, due() - performance.now()));
+  wait();
 }
 
 export function togglePlay(s) {
